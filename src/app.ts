@@ -1,0 +1,99 @@
+// createApp: assembles storage, clock, ids and routes into one Koa app; no listen, no env, no globals.
+import Koa from 'koa';
+import Router from '@koa/router';
+import { errorMiddleware, type ErrorReporter } from './errors.js';
+import { Store } from './storage/store.js';
+import { JsonFileAdapter, MemoryAdapter, type StorageAdapter } from './storage/adapters.js';
+import { MockClock, type TimeSource } from './domain/clock.js';
+import { randomIds, randomTokens, seededIds, seededTokens, type IdGenerator, type TokenGenerator } from './domain/ids.js';
+import { stateFromFixture } from './fixtures.js';
+import { bodyReader } from './routes/endpoint.js';
+import { V3_ROUTES } from './routes/index.js';
+import { MockControl } from './control/api.js';
+import type { Deps } from './deps.js';
+import { EMPTY_FIXTURE } from './schemas/state-defaults.js';
+
+export interface CreateAppOptions {
+  /** Where state lives: an adapter (lowdb's Adapter interface), 'memory', or by default the JSON file `.data/db.json`. */
+  storage?: StorageAdapter | 'memory';
+  /** A fixture document (object); the default is an empty state. Use `demoFixture()` for the bundled demo. */
+  fixtures?: unknown;
+  /** Reseed from the fixtures even when the storage already holds state. */
+  reset?: boolean;
+  /** Base time source in ms (default Date.now); the mock clock freezes or offsets it. */
+  clock?: TimeSource;
+  /** Id generator (default crypto.randomUUID). */
+  ids?: IdGenerator;
+  /** Opaque token generator (default nanoid). */
+  tokens?: TokenGenerator;
+  /** Seed for deterministic ids and tokens (overrides `ids` and `tokens` defaults). */
+  seed?: string | number;
+  /** Admin key for X-Admin-Key; overrides the fixture's settings.admin_key. */
+  adminKey?: string;
+  /** Broker webhook HMAC secret; overrides the fixture's settings.broker_secret. */
+  brokerSecret?: string;
+  /** 'off' accepts every request as an owner. */
+  auth?: 'on' | 'off';
+  /** Serve the /_mock control surface (default true). */
+  control?: boolean;
+  /** Request body limit in bytes (default 1 MiB). */
+  bodyLimit?: number;
+  /** Called with unexpected (5xx) errors; default console.error. */
+  onError?: ErrorReporter;
+}
+
+export interface MockApp {
+  /** The Koa application (mount it, or use callback()). */
+  readonly app: Koa;
+  /** A Node request listener, for http.createServer or supertest. */
+  callback(): ReturnType<Koa['callback']>;
+  /** The in-process control API (same operations as /_mock). */
+  readonly control: MockControl;
+  readonly store: Store;
+  readonly deps: Deps;
+  /** Waits until every accepted write is persisted. */
+  close(): Promise<void>;
+}
+
+export async function createApp(options: CreateAppOptions = {}): Promise<MockApp> {
+  const adapter = options.storage === 'memory' ? new MemoryAdapter() : (options.storage ?? new JsonFileAdapter('.data/db.json'));
+  const seed = stateFromFixture(options.fixtures ?? EMPTY_FIXTURE);
+  const existing = options.reset ? null : await adapter.read();
+  const store = new Store(adapter, existing ? existing.state : seed);
+  if (!existing) await store.flush();
+
+  const deps: Deps = {
+    store,
+    clock: new MockClock(options.clock ?? Date.now, () => store.clock),
+    ids: options.ids ?? (options.seed !== undefined ? seededIds(options.seed) : randomIds),
+    tokens: options.tokens ?? (options.seed !== undefined ? seededTokens(options.seed) : randomTokens),
+    config: {
+      auth: options.auth ?? 'on',
+      control: options.control ?? true,
+      bodyLimit: options.bodyLimit ?? 1024 * 1024,
+      adminKey: () => options.adminKey ?? store.settings.admin_key ?? null,
+      brokerSecret: () => options.brokerSecret ?? store.settings.broker_secret ?? null,
+    },
+  };
+  const control = new MockControl(deps, seed);
+  const readBody = bodyReader(deps.config.bodyLimit);
+
+  const app = new Koa();
+  app.use(errorMiddleware(options.onError));
+  const router = new Router();
+  for (const routes of V3_ROUTES) {
+    const r = routes(deps, readBody);
+    router.use(r.routes(), r.allowedMethods({ throw: true }));
+  }
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true }));
+
+  return {
+    app,
+    callback: () => app.callback(),
+    control,
+    store,
+    deps,
+    close: () => store.flush(),
+  };
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+// The standalone server: flags -> storage -> createApp -> listen; finishes writes and exits 0 on SIGINT/SIGTERM.
+import { createServer } from 'node:http';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createApp } from './app.js';
+import { DataFileError, JsonFileAdapter, MemoryAdapter } from './storage/adapters.js';
+import { acquireLock, LockError } from './storage/lock.js';
+import { DEMO_FIXTURE_PATH, FixtureError, readFixtureFile } from './fixtures.js';
+
+const USAGE = `Usage: project-runtime-mock [options]
+  --port N             port to listen on (default 4010; 0 picks a free one)
+  --host HOST          interface to bind (default 127.0.0.1)
+  --data PATH          JSON data file (default .data/db.json)
+  --memory             keep state in memory only (no data file)
+  --fixtures PATH      fixture document to seed from (default: the bundled demo)
+  --admin-key KEY      admin key accepted in X-Admin-Key (default: the fixture's)
+  --broker-secret S    HMAC secret of the broker webhook (default: the fixture's)
+  --auth on|off        off accepts every request as an owner (default on)
+  --no-control         do not serve the /_mock control surface
+  --reset              reseed an existing data file from the fixtures
+  -h, --help           show this help`;
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`project-runtime-mock: ${message}\n`);
+  process.exit(code);
+}
+
+function flags() {
+  try {
+    return parseArgs({
+      options: {
+        port: { type: 'string', default: '4010' },
+        host: { type: 'string', default: '127.0.0.1' },
+        data: { type: 'string' },
+        memory: { type: 'boolean', default: false },
+        fixtures: { type: 'string' },
+        'admin-key': { type: 'string' },
+        'broker-secret': { type: 'string' },
+        auth: { type: 'string', default: 'on' },
+        'no-control': { type: 'boolean', default: false },
+        reset: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (err) {
+    fail(`${(err as Error).message}\n${USAGE}`, 2);
+  }
+}
+
+async function main(): Promise<void> {
+  const f = flags();
+  if (f.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const port = Number(f.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got ${f.port}`, 2);
+  if (f.auth !== 'on' && f.auth !== 'off') fail(`--auth must be on or off, got ${f.auth}`, 2);
+  if (f.memory && f.data) fail('--memory and --data exclude each other', 2);
+
+  const fixtures = readFixtureFile(f.fixtures ? resolve(f.fixtures) : DEMO_FIXTURE_PATH);
+  let release = () => {};
+  let storage;
+  if (f.memory) storage = new MemoryAdapter();
+  else {
+    const file = resolve(f.data ?? '.data/db.json');
+    mkdirSync(dirname(file), { recursive: true });
+    release = acquireLock(file);
+    storage = new JsonFileAdapter(file);
+  }
+  process.on('exit', () => release());
+
+  const mock = await createApp({
+    storage,
+    fixtures,
+    reset: f.reset,
+    adminKey: f['admin-key'],
+    brokerSecret: f['broker-secret'],
+    auth: f.auth as 'on' | 'off',
+    control: !f['no-control'],
+  });
+
+  const server = createServer(mock.callback());
+  // Slow or stalled clients must not hold the server.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  server.listen(port, f.host, () => {
+    const addr = server.address();
+    const actual = typeof addr === 'object' && addr ? addr.port : port;
+    const host = f.host.includes(':') ? `[${f.host}]` : f.host;
+    process.stdout.write(`listening on http://${host}:${actual}\n`);
+  });
+  server.on('error', (err) => fail(err.message));
+
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    server.close(() => {
+      mock.close().then(
+        () => process.exit(0),
+        (err) => fail(`could not finish writes: ${(err as Error).message}`),
+      );
+    });
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 5_000).unref();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((err) => {
+  if (err instanceof DataFileError || err instanceof LockError || err instanceof FixtureError) fail(err.message);
+  fail((err as Error).stack ?? String(err));
+});

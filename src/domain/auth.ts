@@ -1,0 +1,77 @@
+// Who is calling and what they may do: bearer tokens, the admin key, roles and scopes (CONTRACT section 3).
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { ApiError } from '../errors.js';
+import type { Store } from '../storage/store.js';
+import type { RecordOf } from '../schemas/state.js';
+
+export const LEVELS = { viewer: 1, operator: 2, owner: 3 } as const;
+export type LevelName = keyof typeof LEVELS;
+const SCOPE_LEVELS: Record<string, number> = { 'project:read': 1, 'project:write': 2, 'project:admin': 3 };
+
+export interface Actor {
+  kind: 'principal' | 'admin' | 'auth-off';
+  principal_id: string | null;
+  /** Effective level in a workspace: 0 means no role there (its projects are invisible). */
+  levelIn(workspaceId: string): number;
+}
+
+const ALL_POWERFUL = (kind: Actor['kind']): Actor => ({ kind, principal_id: null, levelIn: () => LEVELS.owner });
+
+/** Compares secrets in constant time (hashing first so lengths never leak through timing). */
+export function secretEquals(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b) && given.length === expected.length;
+}
+
+export interface AuthInput {
+  authorization?: string;
+  adminKey?: string;
+  /** Whether this endpoint accepts X-Admin-Key (endpoints 2, 3, 13, 18, 20). */
+  adminKeyAccepted: boolean;
+}
+
+export interface AuthConfig {
+  mode: 'on' | 'off';
+  adminKey: string | null;
+  nowMs: number;
+}
+
+/** Resolves the caller or throws the 401 of the contract. */
+export function authenticate(store: Store, input: AuthInput, config: AuthConfig): Actor {
+  if (config.mode === 'off') return ALL_POWERFUL('auth-off');
+  if (input.adminKeyAccepted && input.adminKey !== undefined) {
+    if (config.adminKey && secretEquals(input.adminKey, config.adminKey)) return ALL_POWERFUL('admin');
+    throw new ApiError('admin_key_invalid');
+  }
+  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(input.authorization ?? '');
+  if (!m) throw new ApiError('authentication_required');
+  const token = store.get('access_tokens', m[1]);
+  if (!token || token.revoked) throw new ApiError('token_invalid');
+  if (Date.parse(token.expires_at) <= config.nowMs) throw new ApiError('token_expired');
+  const principal = store.get('principals', token.principal_id);
+  if (!principal) throw new ApiError('token_invalid');
+  return principalActor(principal, token.scopes);
+}
+
+export function principalActor(principal: RecordOf<'principals'>, scopes: string[]): Actor {
+  const scopeLevel = Math.max(0, ...scopes.map((s) => SCOPE_LEVELS[s] ?? 0));
+  return {
+    kind: 'principal',
+    principal_id: principal.id,
+    levelIn(workspaceId) {
+      const role = principal.memberships.find((m) => m.workspace_id === workspaceId)?.role;
+      if (!role) return 0;
+      // Scope can narrow a role but a token without project scopes still sees the project (403, not 404).
+      return Math.max(Math.min(LEVELS[role], scopeLevel), 0.5);
+    },
+  };
+}
+
+/** The project if the actor may see it and has `needed` authority; else 404 or 403. */
+export function authorizeProject(actor: Actor, project: RecordOf<'projects'> | undefined, needed: LevelName): RecordOf<'projects'> {
+  const level = project ? actor.levelIn(project.workspace_id) : 0;
+  if (!project || level === 0) throw new ApiError('project_not_found');
+  if (level < LEVELS[needed]) throw new ApiError('insufficient_authority', { message: `This operation needs ${needed} authority on the project.` });
+  return project;
+}

@@ -1,0 +1,183 @@
+// Fixture loading: validate the document, check its references, and build the stored state (releases compiled).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
+import * as v from 'valibot';
+import canonicalize from 'canonicalize';
+import { FixtureSchema, type Fixture, type FixtureInput } from './schemas/fixtures.js';
+import type { RecordOf, StateData } from './schemas/state.js';
+import { describeIssues } from './validation.js';
+import { uuidFor } from './domain/ids.js';
+import { compileRelease, fingerprint, normalizeDesiredState, EMPTY_DESIRED_STATE } from './domain/desired-state/index.js';
+
+/** A fixture that fails validation; `problems` are lines like `runs[3].status: Invalid type ...`. */
+export class FixtureError extends Error {
+  constructor(
+    readonly problems: string[],
+    source = 'fixture',
+  ) {
+    super(`invalid ${source}:\n  ${problems.join('\n  ')}`);
+    this.name = 'FixtureError';
+  }
+}
+
+export const DEMO_FIXTURE_PATH = fileURLToPath(new URL('../fixtures/demo.json', import.meta.url));
+
+/** Reads and parses a fixture file (not yet validated). */
+export function readFixtureFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new FixtureError([`cannot read: ${(err as Error).message}`], path);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new FixtureError([`not valid JSON: ${(err as Error).message}`], path);
+  }
+}
+
+let demo: unknown;
+/** The bundled demo fixture document, read once per process. */
+export function demoFixture(): FixtureInput {
+  demo ??= readFixtureFile(DEMO_FIXTURE_PATH);
+  return demo as FixtureInput;
+}
+
+/** Records are immutable, so one compiled state can seed many instances: a fixture is built once per object. */
+const built = new WeakMap<object, StateData>();
+
+/** Validates a fixture document and returns the state it describes; throws FixtureError naming each bad field. */
+export function stateFromFixture(input: unknown, source?: string): StateData {
+  if (typeof input === 'object' && input !== null) {
+    const hit = built.get(input);
+    if (hit) return hit;
+  }
+  const result = v.safeParse(FixtureSchema, input, { abortEarly: false });
+  if (!result.success) throw new FixtureError(describeIssues(result.issues), source);
+  const state = buildState(result.output, source);
+  if (typeof input === 'object' && input !== null) built.set(input, state);
+  return state;
+}
+
+/** Reference checks valibot cannot express: each `[path, ok]` that fails becomes a problem line. */
+function checkReferences(f: Fixture, source?: string): void {
+  const ids = (xs: { id: string }[]) => new Set(xs.map((x) => x.id));
+  const workspaces = ids(f.workspaces);
+  const principals = ids(f.principals);
+  const projects = ids(f.projects);
+  const releases = new Map(f.releases.map((r) => [r.id, r.project_id]));
+  const users = ids(f.users);
+  const runs = ids(f.runs);
+  const problems: string[] = [];
+  const need = (ok: boolean, path: string, what: string) => {
+    if (!ok) problems.push(`${path}: unknown ${what}`);
+  };
+  f.principals.forEach((p, i) => p.memberships.forEach((m, j) => need(workspaces.has(m.workspace_id), `principals[${i}].memberships[${j}].workspace_id`, 'workspace')));
+  f.access_tokens.forEach((t, i) => need(principals.has(t.principal_id), `access_tokens[${i}].principal_id`, 'principal'));
+  f.authorization_codes.forEach((t, i) => need(principals.has(t.principal_id), `authorization_codes[${i}].principal_id`, 'principal'));
+  f.projects.forEach((p, i) => need(workspaces.has(p.workspace_id), `projects[${i}].workspace_id`, 'workspace'));
+  const scoped = ['connections', 'releases', 'targets', 'runs', 'approvals', 'users', 'jobs', 'memories', 'traces'] as const;
+  for (const key of scoped) (f[key] as { project_id: string }[]).forEach((r, i) => need(projects.has(r.project_id), `${key}[${i}].project_id`, 'project'));
+  f.targets.forEach((t, i) => need(releases.get(t.release_id) === t.project_id, `targets[${i}].release_id`, 'release of this project'));
+  f.runs.forEach((r, i) => {
+    if (r.release_id) need(releases.get(r.release_id) === r.project_id, `runs[${i}].release_id`, 'release of this project');
+    if (r.user_id) need(users.has(r.user_id), `runs[${i}].user_id`, 'user');
+  });
+  f.approvals.forEach((a, i) => {
+    if (a.run_id) need(runs.has(a.run_id), `approvals[${i}].run_id`, 'run');
+  });
+  for (const key of ['memories', 'traces'] as const) f[key].forEach((r, i) => need(users.has(r.user_id), `${key}[${i}].user_id`, 'user'));
+  const seen = new Set<string>();
+  for (const key of ['projects', 'runs', 'users', 'releases', 'approvals', 'jobs', 'connections'] as const) {
+    (f[key] as { id: string }[]).forEach((r, i) => {
+      if (seen.has(r.id)) problems.push(`${key}[${i}].id: duplicate id ${r.id}`);
+      seen.add(r.id);
+    });
+  }
+  if (problems.length) throw new FixtureError(problems, source);
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+function buildState(f: Fixture, source?: string): StateData {
+  checkReferences(f, source);
+  const revisions: RecordOf<'revisions'>[] = [];
+  const releases: RecordOf<'releases'>[] = [];
+  const projects: RecordOf<'projects'>[] = [];
+  for (const [i, p] of f.projects.entries()) {
+    const own = f.releases.filter((r) => r.project_id === p.id).sort((a, b) => a.generation - b.generation);
+    const revision = (document: unknown, created_at: string, path: string) => {
+      let state;
+      try {
+        state = normalizeDesiredState(document);
+      } catch (err) {
+        throw new FixtureError([`${path}: ${(err as Error).message}`], source);
+      }
+      const rec = {
+        revision_id: uuidFor(`${p.id}:revision:${revisions.filter((r) => r.project_id === p.id).length}`),
+        project_id: p.id,
+        generation: revisions.filter((r) => r.project_id === p.id).length,
+        fingerprint: fingerprint(state),
+        created_at,
+        document: state as unknown as Record<string, unknown>,
+      };
+      revisions.push(rec);
+      return rec;
+    };
+    let head = own.length === 0 && !p.desired_state ? revision(EMPTY_DESIRED_STATE, p.created_at, `projects[${i}]`) : undefined;
+    for (const r of own) {
+      head = revision(r.desired_state, r.created_at, `releases[${f.releases.indexOf(r)}].desired_state`);
+      releases.push({
+        id: r.id,
+        project_id: r.project_id,
+        generation: r.generation,
+        created_at: r.created_at,
+        desired_state_head: { revision_id: head.revision_id, generation: head.generation, fingerprint: head.fingerprint },
+        document: compileRelease(normalizeDesiredState(r.desired_state)) as unknown as Record<string, unknown>,
+      });
+    }
+    if (p.desired_state) {
+      const fp = fingerprint(normalizeDesiredState(p.desired_state));
+      if (!head || head.fingerprint !== fp) head = revision(p.desired_state, p.updated_at, `projects[${i}].desired_state`);
+    }
+    projects.push({ id: p.id, name: p.name, slug: p.slug, status: p.status, workspace_id: p.workspace_id, created_at: p.created_at, updated_at: p.updated_at, head_revision_id: head!.revision_id });
+  }
+  const budgets = f.projects.map((p) => ({
+    project_id: p.id,
+    funding_mode: p.budget?.funding_mode ?? 'free_sandbox',
+    credit_balance_usd: p.budget?.credit_balance_usd ?? 0,
+    current_daily_spend_usd: p.budget?.current_daily_spend_usd ?? 0,
+    current_monthly_spend_usd: p.budget?.current_monthly_spend_usd ?? 0,
+    runtime_config_epoch: p.budget?.runtime_config_epoch ?? 0,
+    limits: p.budget?.limits ?? { project_daily_usd: null, project_monthly_usd: null, user_daily_usd: null, user_monthly_usd: null },
+  })) as RecordOf<'budgets'>[];
+  const approvals = f.approvals.map((a) => ({
+    ...a,
+    binding_fingerprint: a.binding_fingerprint ?? sha256(canonicalize({ tool_id: a.tool_id, tool_arguments: a.tool_arguments ?? null }) ?? ''),
+  }));
+  return {
+    clock: { frozen_at: f.now ?? null, offset_ms: 0 },
+    settings: f.settings,
+    workspaces: f.workspaces,
+    principals: f.principals,
+    access_tokens: f.access_tokens,
+    refresh_tokens: [],
+    authorization_codes: f.authorization_codes,
+    projects,
+    budgets,
+    revisions,
+    connections: f.connections,
+    releases,
+    targets: f.targets,
+    runs: f.runs,
+    approvals,
+    users: f.users,
+    jobs: f.jobs,
+    memories: f.memories,
+    traces: f.traces,
+    chat_updates: [],
+    broker_events: [],
+  };
+}

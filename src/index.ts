@@ -1,0 +1,9 @@
+// The package's public API: createApp, storage adapters, fixtures, and helpers for tests.
+export { createApp, type CreateAppOptions, type MockApp } from './app.js';
+export { MemoryAdapter, JsonFileAdapter, DataFileError, type StorageAdapter, type Adapter } from './storage/adapters.js';
+export type { Snapshot } from './storage/store.js';
+export { stateFromFixture, readFixtureFile, demoFixture, FixtureError, DEMO_FIXTURE_PATH } from './fixtures.js';
+export type { FixtureInput as Fixture } from './schemas/fixtures.js';
+export { seededIds, seededTokens, randomIds, randomTokens, type IdGenerator, type TokenGenerator } from './domain/ids.js';
+export { MockControl } from './control/api.js';
+export { REASON_CODES, type ReasonCode } from './reason-codes.js';

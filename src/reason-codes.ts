@@ -1,0 +1,62 @@
+// Every reason code the mock answers with, its HTTP status and default wording: the one table the docs mirror.
+
+export interface ReasonCodeSpec {
+  status: number;
+  message: string;
+  next_action?: string;
+}
+
+export const REASON_CODES = {
+  // 400: token grant failures (endpoint 1)
+  invalid_grant: { status: 400, message: 'The grant is invalid, expired, already used or revoked.' },
+
+  // 401: authentication
+  authentication_required: { status: 401, message: 'Credentials are required.', next_action: 'authenticate' },
+  token_expired: { status: 401, message: 'The access token has expired.', next_action: 'refresh_token' },
+  token_invalid: { status: 401, message: 'The access token is unknown or revoked.', next_action: 'authenticate' },
+  admin_key_invalid: { status: 401, message: 'The admin key is not valid.', next_action: 'check_admin_key' },
+  webhook_secret_invalid: { status: 401, message: 'The webhook secret token is missing or wrong.', next_action: 'check_webhook_secret' },
+  broker_signature_invalid: { status: 401, message: 'The broker signature is missing or wrong.', next_action: 'check_broker_secret' },
+
+  // 403: authority
+  insufficient_authority: { status: 403, message: 'The actor lacks the required Project authority.' },
+
+  // 404: missing (or not visible to this actor)
+  project_not_found: { status: 404, message: 'Project not found.' },
+  connection_not_found: { status: 404, message: 'Connection not found.' },
+  release_not_found: { status: 404, message: 'Release not found.' },
+  run_not_found: { status: 404, message: 'Run not found.' },
+  approval_not_found: { status: 404, message: 'Approval not found.' },
+  user_not_found: { status: 404, message: 'App user not found.' },
+  binding_not_found: { status: 404, message: 'Connection binding not found.' },
+  workspace_not_found: { status: 404, message: 'Workspace not found.' },
+  principal_not_found: { status: 404, message: 'Principal not found.' },
+  route_not_found: { status: 404, message: 'No route matches this path.' },
+
+  // 405
+  method_not_allowed: { status: 405, message: 'This method is not allowed on this path.' },
+
+  // 409: invariants
+  run_not_cancellable: { status: 409, message: 'The run is not in a cancellable state.' },
+  run_not_retryable: { status: 409, message: 'Only failed background runs can be retried.' },
+  illegal_transition: { status: 409, message: 'The run cannot move to that status from its current one.' },
+  approval_not_pending: { status: 409, message: 'The approval is not pending.' },
+  approval_expired: { status: 409, message: 'The approval has expired.' },
+  approval_binding_mismatch: { status: 409, message: 'The binding fingerprint does not match the approval.' },
+  confirmation_mismatch: { status: 409, message: 'The confirmation does not match the project slug.' },
+  project_archived: { status: 409, message: 'The project is archived; it is read-only.' },
+  project_not_empty: { status: 409, message: 'Only an empty project can be transferred.' },
+  stale_base_revision: { status: 409, message: 'base_revision_id is not the current desired-state head.' },
+  unknown_reference: { status: 409, message: 'The mutation refers to something that does not exist.' },
+  duplicate_reference: { status: 409, message: 'The mutation creates something that already exists.' },
+  no_live_agent: { status: 409, message: 'No live release attaches an agent to this connection.' },
+
+  // 413
+  payload_too_large: { status: 413, message: 'The request body is larger than the limit.' },
+
+  // 5xx: always a defect of the mock, except faults a test injected on purpose
+  internal_error: { status: 500, message: 'Internal error in the mock (a defect).' },
+  storage_write_failed: { status: 500, message: 'The data file could not be written.' },
+} as const satisfies Record<string, ReasonCodeSpec>;
+
+export type ReasonCode = keyof typeof REASON_CODES;

@@ -1,0 +1,34 @@
+// Approvals: endpoints 15 (list, redacted) and 17 (one approval).
+import Router from '@koa/router';
+import type { Deps } from '../deps.js';
+import { ApiError } from '../errors.js';
+import { approvalsOf, findApproval } from '../domain/queries.js';
+import { approvalView, effectiveApprovalStatus } from '../domain/views.js';
+import { ApprovalListQuerySchema, ApprovalQuerySchema } from '../schemas/approvals.js';
+import { endpoint, type ReadBody } from './endpoint.js';
+import { ApprovalPath, ProjectPath } from './path-params.js';
+
+export function approvalRoutes(deps: Deps, readBody: ReadBody): Router {
+  const router = new Router();
+  router.get(
+    '/api/v3/projects/:project_id/approvals',
+    endpoint(deps, readBody, { operation: 'listApprovals', level: 'viewer', project: true, path: ProjectPath, query: ApprovalListQuerySchema }, ({ path, query }) => {
+      const now = deps.clock.nowMs();
+      const items = approvalsOf(deps.store, path.project_id).filter(
+        (a) => (!query.status || effectiveApprovalStatus(a, now) === query.status) && (!query.runtime_mode || a.runtime_mode === query.runtime_mode),
+      );
+      return { items: items.slice(0, query.limit).map((a) => approvalView(a, now)) };
+    }),
+  );
+  router.get(
+    '/api/v3/projects/:project_id/approvals/:approval_id',
+    endpoint(deps, readBody, { operation: 'getApproval', level: 'viewer', project: true, path: ApprovalPath, query: ApprovalQuerySchema }, ({ path, query }) => {
+      const a = findApproval(deps.store, path.project_id, path.approval_id);
+      if (!a || (query.runtime_mode && a.runtime_mode !== query.runtime_mode)) {
+        throw new ApiError('approval_not_found', { affected_resource: `approval:${path.approval_id}` });
+      }
+      return approvalView(a, deps.clock.nowMs());
+    }),
+  );
+  return router;
+}

@@ -1,0 +1,21 @@
+// Endpoint 2: one named connection of a project, as observed (never a secret).
+import Router from '@koa/router';
+import type { Deps } from '../deps.js';
+import { ApiError } from '../errors.js';
+import { findConnection } from '../domain/queries.js';
+import { connectionView } from '../domain/views.js';
+import { endpoint, type ReadBody } from './endpoint.js';
+import { ConnectionPath } from './path-params.js';
+
+export function connectionRoutes(deps: Deps, readBody: ReadBody): Router {
+  const router = new Router();
+  router.get(
+    '/api/v3/projects/:project_id/connections/:connection_name',
+    endpoint(deps, readBody, { operation: 'getConnection', level: 'viewer', adminKey: true, project: true, path: ConnectionPath }, ({ path }) => {
+      const c = findConnection(deps.store, path.project_id, path.connection_name);
+      if (!c) throw new ApiError('connection_not_found', { affected_resource: `connection:${path.connection_name}` });
+      return connectionView(c);
+    }),
+  );
+  return router;
+}

@@ -1,0 +1,30 @@
+// App users: endpoints 8 (cursor pages) and 18 (one user).
+import Router from '@koa/router';
+import type { Deps } from '../deps.js';
+import { ApiError } from '../errors.js';
+import { inProject, userKey, usersOf } from '../domain/queries.js';
+import { keysetPage } from '../domain/pagination.js';
+import { userView } from '../domain/views.js';
+import { UserPageQuerySchema } from '../schemas/users.js';
+import { endpoint, type ReadBody } from './endpoint.js';
+import { ProjectPath, UserPath } from './path-params.js';
+
+export function userRoutes(deps: Deps, readBody: ReadBody): Router {
+  const router = new Router();
+  router.get(
+    '/api/v3/projects/:project_id/users',
+    endpoint(deps, readBody, { operation: 'listUsers', level: 'viewer', project: true, path: ProjectPath, query: UserPageQuerySchema }, ({ path, query }) => {
+      const page = keysetPage(usersOf(deps.store, path.project_id), userKey, 2, query.limit, query.cursor);
+      return { items: page.items.map(userView), next_cursor: page.next_cursor };
+    }),
+  );
+  router.get(
+    '/api/v3/projects/:project_id/users/:user_id',
+    endpoint(deps, readBody, { operation: 'getUser', level: 'viewer', adminKey: true, project: true, path: UserPath }, ({ path }) => {
+      const user = inProject(deps.store, 'users', path.user_id, path.project_id);
+      if (!user || user.status === 'deleted') throw new ApiError('user_not_found', { affected_resource: `user:${path.user_id}` });
+      return userView(user);
+    }),
+  );
+  return router;
+}

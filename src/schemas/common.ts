@@ -1,0 +1,26 @@
+// Shared valibot building blocks: ids, timestamps, free-form objects, query integers.
+import * as v from 'valibot';
+
+export const Uuid = v.pipe(v.string(), v.uuid('Input should be a valid UUID'));
+export const Timestamp = v.pipe(v.string(), v.isoTimestamp('Input should be a valid ISO 8601 date-time'));
+export const FreeObject = v.record(v.string(), v.unknown());
+export const NonEmptyString = v.pipe(v.string(), v.minLength(1));
+
+/** A nullable field that may also be absent; absent reads as null. */
+export const nullish = <S extends v.GenericSchema>(schema: S) => v.optional(v.nullable(schema), null);
+
+/** An integer query parameter with bounds and a default: query strings arrive as text. */
+export const intQuery = (min: number, max: number, fallback: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^-?\d+$/, 'Input should be a valid integer, unable to parse string as an integer'),
+      v.transform(Number),
+      v.number(),
+      v.minValue(min, `Input should be greater than or equal to ${min}`),
+      v.maxValue(max, `Input should be less than or equal to ${max}`),
+    ),
+    String(fallback),
+  );
+
+export const RuntimeMode = v.picklist(['live', 'test']);

@@ -1,0 +1,32 @@
+// Connection bindings: the observed provider state (endpoint 2), and the stored record with its secret.
+import * as v from 'valibot';
+import { FreeObject, Timestamp, Uuid, nullish } from './common.js';
+
+export const ConnectionStatus = v.picklist(['pending', 'active', 'error', 'revoked']);
+
+export const ConnectionBindingResponseSchema = v.object({
+  id: Uuid,
+  connection_name: v.string(),
+  connection_resource_id: Uuid,
+  kind: v.string(),
+  status: ConnectionStatus,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  configuration: v.optional(FreeObject, {}),
+  credential_binding_id: nullish(Uuid),
+  external_identifiers: v.optional(FreeObject, {}),
+  health: v.optional(FreeObject, {}),
+  last_verified_at: nullish(Timestamp),
+  observed_fingerprint: nullish(v.string()),
+  provider_reconciliation_cleared_at: nullish(Timestamp),
+  provider_reconciliation_operation_id: nullish(Uuid),
+  provider_reconciliation_required: v.optional(v.boolean(), false),
+});
+export type ConnectionBinding = v.InferOutput<typeof ConnectionBindingResponseSchema>;
+
+export const ConnectionRecordSchema = v.object({
+  ...ConnectionBindingResponseSchema.entries,
+  project_id: Uuid,
+  webhook_secret: nullish(v.string()),
+});
+export type ConnectionRecord = v.InferOutput<typeof ConnectionRecordSchema>;

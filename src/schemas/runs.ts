@@ -1,0 +1,84 @@
+// Runs, their steps and timing (endpoints 4, 5, 6), and the stored run record.
+import * as v from 'valibot';
+import { FreeObject, RuntimeMode, Timestamp, Uuid, nullish } from './common.js';
+
+export const RunStatus = v.picklist(['queued', 'running', 'waiting_approval', 'succeeded', 'failed', 'cancelled']);
+export type RunStatus = v.InferOutput<typeof RunStatus>;
+export const RunSurface = v.picklist(['api', 'chatapp', 'background', 'dashboard']);
+export const StepStatus = v.picklist(['pending', 'running', 'succeeded', 'failed', 'cancelled', 'skipped']);
+
+const Int = v.pipe(v.number(), v.integer());
+const NonNegInt = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+export const RunStepSchema = v.object({
+  id: Uuid,
+  created_at: Timestamp,
+  name: v.string(),
+  sequence: Int,
+  status: StepStatus,
+  step_type: v.string(),
+  surface: v.string(),
+  attempt: v.optional(Int),
+  content_available: v.optional(v.boolean()),
+  guardrail_decisions: v.optional(v.array(FreeObject)),
+  input_summary: v.optional(FreeObject),
+  output_summary: v.optional(FreeObject),
+  metadata: v.optional(FreeObject),
+});
+export type RunStep = v.InferOutput<typeof RunStepSchema>;
+
+const Ms = v.pipe(v.number(), v.minValue(0));
+export const RunTimingSchema = v.object({
+  active_ms: v.optional(Ms),
+  approval_wait_ms: v.optional(Ms),
+  end_to_end_ms: v.optional(Ms),
+  memory_ms: v.optional(Ms),
+  model_ms: v.optional(Ms),
+  queue_wait_ms: v.optional(Ms),
+  skill_ms: v.optional(Ms),
+  tool_ms: v.optional(Ms),
+});
+
+/** Fields shared by the run and the run detail responses. */
+const runCommon = {
+  id: Uuid,
+  project_id: Uuid,
+  created_at: Timestamp,
+  runtime_mode: RuntimeMode,
+  status: RunStatus,
+  cost_usd: v.optional(v.number()),
+  input_tokens: v.optional(NonNegInt),
+  output_tokens: v.optional(NonNegInt),
+  latency_ms: v.optional(NonNegInt),
+  request_metadata: v.optional(FreeObject),
+  timing: v.optional(RunTimingSchema),
+  trace_content_status: v.optional(v.string()),
+  release_id: nullish(Uuid),
+  trace_id: nullish(Uuid),
+};
+
+export const RunDetailResponseSchema = v.object({
+  ...runCommon,
+  result: v.optional(FreeObject),
+  events: v.optional(v.array(v.unknown())),
+  steps: v.optional(v.array(RunStepSchema)),
+});
+
+export const RunResponseSchema = v.object({ ...runCommon, surface: RunSurface });
+
+export const RunRecordSchema = v.object({
+  ...runCommon,
+  surface: RunSurface,
+  user_id: nullish(Uuid),
+  request_metadata: v.optional(FreeObject, {}),
+  result: v.optional(FreeObject, {}),
+  events: v.optional(v.array(v.unknown()), []),
+  steps: v.optional(v.array(RunStepSchema), []),
+  timing: v.optional(RunTimingSchema, {}),
+  trace_content_status: v.optional(v.string(), 'available'),
+});
+export type RunRecord = v.InferOutput<typeof RunRecordSchema>;
+
+export const RunDetailQuerySchema = v.object({ runtime_mode: v.optional(RuntimeMode) });
+export const CancelRequestSchema = v.object({ reason: v.optional(v.string()) });
+export const RetryRequestSchema = v.object({ metadata: v.optional(FreeObject), reason: v.optional(v.string()) });

@@ -1,0 +1,98 @@
+// The stored state: every collection, its record schema and its primary key; the data file and snapshots use it.
+import * as v from 'valibot';
+import { Timestamp, Uuid } from './common.js';
+import { AccessTokenRecordSchema, AuthorizationCodeRecordSchema, PrincipalRecordSchema, RefreshTokenRecordSchema, WorkspaceRecordSchema } from './auth.js';
+import { ApprovalRecordSchema } from './approvals.js';
+import { ConnectionRecordSchema } from './connections.js';
+import { JobResponseSchema } from './jobs.js';
+import { BudgetResponseSchema, ProjectResponseSchema } from './projects.js';
+import { ReleaseRecordSchema, RevisionRecordSchema, TargetRecordSchema } from './releases.js';
+import { RunRecordSchema } from './runs.js';
+import { MemoryRecordSchema, TraceRecordSchema, UserRecordSchema } from './users.js';
+
+export const ProjectRecordSchema = v.object({ ...ProjectResponseSchema.entries, head_revision_id: v.optional(v.nullable(Uuid), null) });
+
+export const ChatUpdateRecordSchema = v.object({ key: v.string(), binding_id: Uuid, update_id: v.string(), run_id: Uuid, received_at: Timestamp });
+export const BrokerEventRecordSchema = v.object({ event_id: v.string(), connection_resource_id: v.string(), event_type: v.string(), received_at: Timestamp });
+
+/** Collection name -> record schema. Order matters only for readability of the data file. */
+export const COLLECTION_SCHEMAS = {
+  workspaces: WorkspaceRecordSchema,
+  principals: PrincipalRecordSchema,
+  access_tokens: AccessTokenRecordSchema,
+  refresh_tokens: RefreshTokenRecordSchema,
+  authorization_codes: AuthorizationCodeRecordSchema,
+  projects: ProjectRecordSchema,
+  budgets: BudgetResponseSchema,
+  revisions: RevisionRecordSchema,
+  connections: ConnectionRecordSchema,
+  releases: ReleaseRecordSchema,
+  targets: TargetRecordSchema,
+  runs: RunRecordSchema,
+  approvals: ApprovalRecordSchema,
+  users: UserRecordSchema,
+  jobs: JobResponseSchema,
+  memories: MemoryRecordSchema,
+  traces: TraceRecordSchema,
+  chat_updates: ChatUpdateRecordSchema,
+  broker_events: BrokerEventRecordSchema,
+} as const;
+
+export type CollectionName = keyof typeof COLLECTION_SCHEMAS;
+export type RecordOf<C extends CollectionName> = v.InferOutput<(typeof COLLECTION_SCHEMAS)[C]>;
+export const COLLECTION_NAMES = Object.keys(COLLECTION_SCHEMAS) as CollectionName[];
+
+/** How each collection's records are keyed. */
+export const PRIMARY_KEYS: { [C in CollectionName]: (r: RecordOf<C>) => string } = {
+  workspaces: (r) => r.id,
+  principals: (r) => r.id,
+  access_tokens: (r) => r.token,
+  refresh_tokens: (r) => r.token,
+  authorization_codes: (r) => r.code,
+  projects: (r) => r.id,
+  budgets: (r) => r.project_id,
+  revisions: (r) => r.revision_id,
+  connections: (r) => r.id,
+  releases: (r) => r.id,
+  targets: (r) => `${r.project_id}:${r.name}`,
+  runs: (r) => r.id,
+  approvals: (r) => r.id,
+  users: (r) => r.id,
+  jobs: (r) => r.id,
+  memories: (r) => r.id,
+  traces: (r) => r.id,
+  chat_updates: (r) => r.key,
+  broker_events: (r) => r.event_id,
+};
+
+export const ClockStateSchema = v.object({
+  frozen_at: v.optional(v.nullable(Timestamp), null),
+  offset_ms: v.optional(v.number(), 0),
+});
+export type ClockState = v.InferOutput<typeof ClockStateSchema>;
+
+export const SettingsSchema = v.object({
+  admin_key: v.optional(v.nullable(v.string()), null),
+  broker_secret: v.optional(v.nullable(v.string()), null),
+});
+export type Settings = v.InferOutput<typeof SettingsSchema>;
+
+/** Plain-JSON state: what the data file holds and what GET/PUT /_mock/state exchange. */
+export const StateDataSchema = v.object({
+  clock: v.optional(ClockStateSchema, {}),
+  settings: v.optional(SettingsSchema, {}),
+  ...(Object.fromEntries(
+    COLLECTION_NAMES.map((c) => [c, v.optional(v.array(COLLECTION_SCHEMAS[c]), [])]),
+  ) as { [C in CollectionName]: v.OptionalSchema<v.ArraySchema<(typeof COLLECTION_SCHEMAS)[C], undefined>, readonly []> }),
+});
+export type StateData = v.InferOutput<typeof StateDataSchema>;
+
+export const DATA_FILE_FORMAT = 'project-runtime-mock';
+export const DATA_FILE_VERSION = 1;
+
+export const DataFileSchema = v.object({
+  format: v.literal(DATA_FILE_FORMAT),
+  format_version: v.literal(DATA_FILE_VERSION),
+  state: StateDataSchema,
+});
+export type DataFile = v.InferOutput<typeof DataFileSchema>;
