@@ -8,7 +8,7 @@ import { MockClock, type TimeSource } from './domain/clock.js';
 import { randomIds, randomTokens, seededIds, seededTokens, type IdGenerator, type TokenGenerator } from './domain/ids.js';
 import { stateFromFixture } from './fixtures.js';
 import { bodyReader } from './routes/endpoint.js';
-import { V3_ROUTES } from './routes/index.js';
+import { CONTROL_ROUTES, V3_ROUTES } from './routes/index.js';
 import { MockControl } from './control/api.js';
 import type { Deps } from './deps.js';
 import { EMPTY_FIXTURE } from './schemas/state-defaults.js';
@@ -81,7 +81,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   const app = new Koa();
   app.use(errorMiddleware(options.onError));
   const router = new Router();
-  for (const routes of V3_ROUTES) {
+  for (const routes of deps.config.control ? [...V3_ROUTES, ...CONTROL_ROUTES] : V3_ROUTES) {
     const r = routes(deps, readBody);
     router.use(r.routes(), r.allowedMethods({ throw: true }));
   }

@@ -9,7 +9,9 @@ import { releaseRoutes } from './releases.js';
 import { runRoutes } from './runs.js';
 import { userRoutes } from './users.js';
 
-export const V3_ROUTES: ((deps: Deps, readBody: ReadBody) => Router)[] = [
+type RouteModule = (deps: Deps, readBody: ReadBody) => Router;
+
+export const V3_ROUTES: RouteModule[] = [
   connectionRoutes,
   runRoutes,
   userRoutes,
@@ -17,3 +19,6 @@ export const V3_ROUTES: ((deps: Deps, readBody: ReadBody) => Router)[] = [
   jobRoutes,
   approvalRoutes,
 ];
+
+/** The /_mock control surface (CONTRACT section 8): mounted only when `control` is on. */
+export const CONTROL_ROUTES: RouteModule[] = [];
