@@ -60,7 +60,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   const seed = stateFromFixture(options.fixtures ?? EMPTY_FIXTURE);
   const existing = options.reset ? null : await adapter.read();
   const store = new Store(adapter, existing ? existing.state : seed);
-  if (!existing) await store.flush();
+  if (!existing) await store.save();
 
   const deps: Deps = {
     store,
@@ -83,10 +83,10 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   const router = new Router();
   for (const routes of deps.config.control ? [...V3_ROUTES, ...CONTROL_ROUTES] : V3_ROUTES) {
     const r = routes(deps, readBody);
-    router.use(r.routes(), r.allowedMethods({ throw: true }));
+    router.use(r.routes());
   }
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
+  app.use(router.allowedMethods());
 
   return {
     app,

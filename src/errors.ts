@@ -97,7 +97,11 @@ export function errorMiddleware(report: ErrorReporter = (err) => console.error(e
   return async function renderErrors(ctx: Context, next: Next): Promise<void> {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError('route_not_found');
+      // The router answers unmatched paths with a bare 404 and wrong methods with 405/501 plus Allow.
+      if (ctx.body === undefined || ctx.body === null) {
+        if (ctx.status === 404) throw new ApiError('route_not_found');
+        if (ctx.status === 405 || ctx.status === 501) throw new ApiError('method_not_allowed');
+      }
     } catch (raw) {
       const err = normalizeError(raw);
       if (err.status >= 500 && err.reason_code !== undefined) report(raw, ctx);

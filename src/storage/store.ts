@@ -100,6 +100,8 @@ export class Store {
   private seq = 0;
   private persistedSeq = 0;
   private flushing: Promise<void> | null = null;
+  /** Sees every committed record write (before, after; undefined = absent): the coverage report derives transitions from it. */
+  observer: ((c: CollectionName, before: unknown, after: unknown) => void) | null = null;
 
   constructor(
     private readonly adapter: Adapter<DataFile>,
@@ -162,6 +164,7 @@ export class Store {
       for (const [c, writes] of tx.changes()) {
         const m = this.maps[c] as Map<string, unknown>;
         for (const [key, r] of writes) {
+          this.observer?.(c, m.get(key), r === DELETED ? undefined : r);
           if (r === DELETED) m.delete(key);
           else m.set(key, r);
         }
@@ -170,6 +173,12 @@ export class Store {
       this.seq++;
     }
     return result;
+  }
+
+  /** Writes the whole state now (a store seeded from fixtures is saved before the first request). */
+  async save(): Promise<void> {
+    this.seq++;
+    await this.flush();
   }
 
   async setClock(clock: ClockState): Promise<void> {
