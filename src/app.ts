@@ -6,12 +6,14 @@ import { Store } from './storage/store.js';
 import { JsonFileAdapter, MemoryAdapter, type StorageAdapter } from './storage/adapters.js';
 import { MockClock, type TimeSource } from './domain/clock.js';
 import { randomIds, randomTokens, seededIds, seededTokens, type IdGenerator, type TokenGenerator } from './domain/ids.js';
-import { stateFromFixture } from './fixtures.js';
+import { EMPTY_FIXTURE, stateFromFixture } from './fixtures.js';
 import { bodyReader } from './routes/endpoint.js';
 import { CONTROL_ROUTES, V3_ROUTES } from './routes/index.js';
 import { MockControl } from './control/api.js';
+import { journalMiddleware } from './middleware/journal.js';
+import { coverageMiddleware } from './middleware/coverage.js';
+import { faultMiddleware } from './middleware/faults.js';
 import type { Deps } from './deps.js';
-import { EMPTY_FIXTURE } from './schemas/state-defaults.js';
 
 export interface CreateAppOptions {
   /** Where state lives: an adapter (lowdb's Adapter interface), 'memory', or by default the JSON file `.data/db.json`. */
@@ -75,10 +77,18 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
       brokerSecret: () => options.brokerSecret ?? store.settings.broker_secret ?? null,
     },
   };
-  const control = new MockControl(deps, seed);
+  const control = new MockControl(deps, seed, options.seed);
+  deps.control = control;
+  // Transitions for the coverage report are observed where they happen: at commit.
+  store.observer = (c, before, after) => control.coverageTracker.onWrite(c, before, after);
   const readBody = bodyReader(deps.config.bodyLimit);
 
   const app = new Koa();
+  // Journal outermost (sees the final answer, faults included), then coverage (after errors are rendered),
+  // then faults (outside the error renderer, so an injected 404 stays as injected).
+  app.use(journalMiddleware(control.journal, deps.clock));
+  app.use(coverageMiddleware(control.coverageTracker));
+  app.use(faultMiddleware(control.faultRegistry));
   app.use(errorMiddleware(options.onError));
   const router = new Router();
   for (const routes of deps.config.control ? [...V3_ROUTES, ...CONTROL_ROUTES] : V3_ROUTES) {

@@ -38,6 +38,9 @@ export function readFixtureFile(path: string): unknown {
   }
 }
 
+/** The fixture of an instance created without one: an empty state. */
+export const EMPTY_FIXTURE: FixtureInput = Object.freeze({});
+
 let demo: unknown;
 /** The bundled demo fixture document, read once per process. */
 export function demoFixture(): FixtureInput {

@@ -169,7 +169,7 @@ test('releases: cursor pages of one walk every generation once', async () => {
   const gens: number[] = [];
   let cursor: string | null = null;
   do {
-    const res = await http.get(`${base}/releases?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).set(owner);
+    const res: { body: { items: { generation: number }[]; next_cursor: string | null } } = await http.get(`${base}/releases?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).set(owner);
     gens.push(...res.body.items.map((r: { generation: number }) => r.generation));
     cursor = res.body.next_cursor;
   } while (cursor);
