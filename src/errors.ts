@@ -1,5 +1,6 @@
 // The one error type of the mock, the validation error, and the middleware that renders both wire shapes.
 import type { Context, Next } from 'koa';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { REASON_CODES, type ReasonCode, type ReasonCodeSpec } from './reason-codes.js';
 
 export interface EnvelopeExtras {
@@ -66,11 +67,17 @@ interface BodyParseError extends Error {
   body?: string;
 }
 
-/** Turns a JSON.parse failure into the offset where the text stops being JSON. */
+/**
+ * The offset where the text stops being JSON. V8's messages do not always carry a position, so a
+ * tolerant parser (jsonc-parser, comments disallowed) locates the first error.
+ */
 function jsonErrorOffset(err: BodyParseError): number {
+  if (typeof err.body !== 'string') return 0;
+  const errors: ParseError[] = [];
+  parseJsonc(err.body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  if (errors.length > 0) return errors[0].offset;
   const m = /position (\d+)/.exec(err.message);
-  if (m) return Number(m[1]);
-  return typeof err.body === 'string' ? err.body.length : 0;
+  return m ? Number(m[1]) : 0;
 }
 
 /** Maps a body-parser failure to our shapes; returns undefined for anything else. */

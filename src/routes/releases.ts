@@ -1,12 +1,13 @@
-// Releases: endpoint 10 (pages by generation, newest first).
+// Releases: endpoint 10 (pages by generation, newest first) and endpoint 3 (semantic release diff).
 import Router from '@koa/router';
 import type { Deps } from '../deps.js';
 import { releaseKey, releasesOf, targetsByRelease } from '../domain/queries.js';
 import { keysetPage } from '../domain/pagination.js';
 import { releaseView } from '../domain/views.js';
-import { ReleasePageQuerySchema } from '../schemas/releases.js';
+import { diffRelease } from '../domain/desired-state-store.js';
+import { ReleaseDiffQuerySchema, ReleasePageQuerySchema } from '../schemas/releases.js';
 import { endpoint, type ReadBody } from './endpoint.js';
-import { ProjectPath } from './path-params.js';
+import { ProjectPath, ReleasePath } from './path-params.js';
 
 export function releaseRoutes(deps: Deps, readBody: ReadBody): Router {
   const router = new Router();
@@ -17,6 +18,15 @@ export function releaseRoutes(deps: Deps, readBody: ReadBody): Router {
       const targets = targetsByRelease(deps.store, path.project_id);
       return { items: page.items.map((r) => releaseView(r, targets.get(r.id) ?? [])), next_cursor: page.next_cursor };
     }),
+  );
+  router.get(
+    '/api/v3/projects/:project_id/releases/:release_id/diff',
+    endpoint(
+      deps,
+      readBody,
+      { operation: 'diffRelease', level: 'viewer', adminKey: true, project: true, path: ReleasePath, query: ReleaseDiffQuerySchema },
+      ({ path, query }) => diffRelease(deps, path.project_id, path.release_id, query.baseline_release_id),
+    ),
   );
   return router;
 }
