@@ -1,10 +1,12 @@
-// Approvals: endpoints 15 (list, redacted) and 17 (one approval).
+// Approvals: endpoints 11 (deny), 15 (list, redacted) and 17 (one approval).
 import Router from '@koa/router';
+import * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { approvalsOf, findApproval } from '../domain/queries.js';
 import { approvalView, effectiveApprovalStatus } from '../domain/views.js';
-import { ApprovalListQuerySchema, ApprovalQuerySchema } from '../schemas/approvals.js';
+import { denyApproval } from '../domain/approval-operations.js';
+import { ApprovalListQuerySchema, ApprovalQuerySchema, DenyRequestSchema } from '../schemas/approvals.js';
 import { endpoint, type ReadBody } from './endpoint.js';
 import { ApprovalPath, ProjectPath } from './path-params.js';
 
@@ -29,6 +31,22 @@ export function approvalRoutes(deps: Deps, readBody: ReadBody): Router {
       }
       return approvalView(a, deps.clock.nowMs());
     }),
+  );
+  router.post(
+    '/api/v3/projects/:project_id/approvals/:approval_id/deny',
+    endpoint(
+      deps,
+      readBody,
+      { operation: 'denyApproval', level: 'operator', project: true, path: ApprovalPath, query: ApprovalQuerySchema, body: v.optional(DenyRequestSchema, {}) },
+      ({ path, query, body }) =>
+        denyApproval(deps, {
+          projectId: path.project_id,
+          approvalId: path.approval_id,
+          runtimeMode: query.runtime_mode,
+          bindingFingerprint: body.binding_fingerprint,
+          reason: body.reason,
+        }),
+    ),
   );
   return router;
 }

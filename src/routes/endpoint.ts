@@ -69,7 +69,7 @@ export function bodyReader(limitBytes: number) {
 
 export type ReadBody = ReturnType<typeof bodyReader>;
 
-function hasBody(ctx: Context): boolean {
+export function hasBody(ctx: Context): boolean {
   const len = ctx.get('content-length');
   return (len !== '' && len !== '0') || ctx.get('transfer-encoding') !== '';
 }

@@ -3,11 +3,19 @@ import type Router from '@koa/router';
 import type { Deps } from '../deps.js';
 import type { ReadBody } from './endpoint.js';
 import { approvalRoutes } from './approvals.js';
+import { authRoutes } from './auth.js';
 import { connectionRoutes } from './connections.js';
 import { jobRoutes } from './jobs.js';
+import { projectRoutes } from './projects.js';
 import { releaseRoutes } from './releases.js';
+import { desiredStateRoutes } from './desired-state.js';
+import { docsRoutes } from './docs.js';
+import { controlDesiredStateRoutes } from './control-desired-state.js';
+import { controlRoutes } from './control.js';
+import { controlRunRoutes } from './control-runs.js';
 import { runRoutes } from './runs.js';
 import { userRoutes } from './users.js';
+import { webhookRoutes } from './webhooks.js';
 
 type RouteModule = (deps: Deps, readBody: ReadBody) => Router;
 
@@ -16,9 +24,15 @@ export const V3_ROUTES: RouteModule[] = [
   runRoutes,
   userRoutes,
   releaseRoutes,
+  desiredStateRoutes,
   jobRoutes,
   approvalRoutes,
+  projectRoutes,
+  authRoutes,
+  webhookRoutes,
+  // /openapi.json and /docs: public, and served also with control off.
+  docsRoutes,
 ];
 
 /** The /_mock control surface (CONTRACT section 8): mounted only when `control` is on. */
-export const CONTROL_ROUTES: RouteModule[] = [];
+export const CONTROL_ROUTES: RouteModule[] = [controlRoutes, controlRunRoutes, controlDesiredStateRoutes];

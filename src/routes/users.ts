@@ -1,11 +1,12 @@
-// App users: endpoints 8 (cursor pages) and 18 (one user).
+// App users: endpoints 8 (cursor pages), 18 (one user) and 20 (delete one user).
 import Router from '@koa/router';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { inProject, userKey, usersOf } from '../domain/queries.js';
 import { keysetPage } from '../domain/pagination.js';
 import { userView } from '../domain/views.js';
-import { UserPageQuerySchema } from '../schemas/users.js';
+import { deleteUser } from '../domain/user-deletion.js';
+import { DeleteUserRequestSchema, UserPageQuerySchema } from '../schemas/users.js';
 import { endpoint, type ReadBody } from './endpoint.js';
 import { ProjectPath, UserPath } from './path-params.js';
 
@@ -25,6 +26,15 @@ export function userRoutes(deps: Deps, readBody: ReadBody): Router {
       if (!user || user.status === 'deleted') throw new ApiError('user_not_found', { affected_resource: `user:${path.user_id}` });
       return userView(user);
     }),
+  );
+  router.delete(
+    '/api/v3/projects/:project_id/users/:user_id',
+    endpoint(
+      deps,
+      readBody,
+      { operation: 'deleteUser', level: 'owner', adminKey: true, project: true, path: UserPath, body: DeleteUserRequestSchema, bodyRequired: true },
+      ({ path }) => deleteUser(deps, path.project_id, path.user_id),
+    ),
   );
   return router;
 }

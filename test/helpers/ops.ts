@@ -1,0 +1,43 @@
+// Small helpers for the runtime-operation suites: error assertions, credentials per actor, a write-counting adapter.
+import * as assert from 'uvu/assert';
+import type { Response } from 'supertest';
+import { MemoryAdapter } from '../../src/storage/adapters.js';
+import type { DataFile } from '../../src/schemas/state.js';
+import { DEMO, bearer } from './demo.js';
+
+/** Asserts a management-envelope error. */
+export function assertError(res: Response, status: number, reason: string): void {
+  assert.is(res.status, status, `expected ${status} ${reason}, got ${res.status} ${JSON.stringify(res.body)}`);
+  assert.is(res.body?.detail?.reason_code, reason, JSON.stringify(res.body));
+}
+
+/** Asserts a 422 whose items include one at `loc`. */
+export function assertInvalidAt(res: Response, loc: (string | number)[]): void {
+  assert.is(res.status, 422, JSON.stringify(res.body));
+  const locs = (res.body.detail as { loc: unknown[] }[]).map((i) => JSON.stringify(i.loc));
+  assert.ok(locs.includes(JSON.stringify(loc)), `no item at ${JSON.stringify(loc)} in ${locs.join(' ')}`);
+}
+
+/** Headers of each demo actor, for authority tables. */
+export const AS = {
+  owner: bearer(DEMO.tokens.owner),
+  operator: bearer(DEMO.tokens.operator),
+  viewer: bearer(DEMO.tokens.viewer),
+  readonlyOwner: bearer(DEMO.tokens.readonlyOwner),
+  globex: bearer(DEMO.tokens.globex),
+  expired: bearer(DEMO.tokens.expired),
+  admin: { 'X-Admin-Key': DEMO.adminKey },
+  wrongAdmin: { 'X-Admin-Key': 'not-the-admin-key' },
+  none: {},
+} as const;
+
+/** A memory adapter that counts persisted writes, to check "one transaction, one write". */
+export class CountingAdapter extends MemoryAdapter {
+  writes = 0;
+  last: DataFile | null = null;
+  override async write(data: DataFile): Promise<void> {
+    this.writes++;
+    this.last = data;
+    await super.write(data);
+  }
+}
