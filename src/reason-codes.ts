@@ -8,7 +8,7 @@ export interface ReasonCodeSpec {
 
 export const REASON_CODES = {
   // 400: token grant failures (endpoint 1)
-  invalid_grant: { status: 400, message: 'The grant is invalid, expired, already used or revoked.' },
+  invalid_grant: { status: 400, message: 'The grant is invalid, expired, already used or revoked.', next_action: 'authenticate' },
 
   // 401: authentication
   authentication_required: { status: 401, message: 'Credentials are required.', next_action: 'authenticate' },

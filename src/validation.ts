@@ -14,6 +14,7 @@ const TYPE_NAMES: Record<string, string> = {
   strict_object: 'model_attributes_type',
   loose_object: 'model_attributes_type',
   record: 'dict_type',
+  custom: 'dict_type',
   array: 'list_type',
   picklist: 'enum',
   literal: 'literal_error',

@@ -124,4 +124,17 @@ test('wrong body field type: 422 at the field with the pydantic-style type', asy
   assert.is(res.body.detail[0].input, 42);
 });
 
+test('a JSON array where an object is expected: 422 (top level and nested free-form objects)', async () => {
+  const { mock, http } = await freshMock();
+  const before = stateOf(mock);
+  const top = await http.post(cancelPath).set(owner).send([1]);
+  assert.is(top.status, 422);
+  assert.equal(top.body.detail[0].loc, ['body']);
+  assert.is(top.body.detail[0].type, 'model_attributes_type');
+  const nested = await http.post(`/api/v3/projects/${P}/runs/${DEMO.runs.failedBackground}/retry`).set(owner).send({ metadata: [1] });
+  assert.is(nested.status, 422);
+  assert.equal(nested.body.detail[0].loc, ['body', 'metadata']);
+  assert.is(stateOf(mock), before);
+});
+
 test.run();

@@ -99,7 +99,10 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
     let body: unknown;
     if (spec.body) {
       if (spec.bodyRequired && !hasBody(ctx)) throw invalid(['body'], 'Field required', 'missing', null);
-      body = parse(spec.body, await readBody(ctx), 'body');
+      const raw = await readBody(ctx);
+      // valibot's object schemas accept arrays; a JSON body must be an object.
+      if (Array.isArray(raw)) throw invalid(['body'], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type', raw);
+      body = parse(spec.body, raw, 'body');
     }
     if (spec.project && !spec.allowArchived && ctx.method !== 'GET' && project?.status === 'archived') {
       throw new ApiError('project_archived', { affected_resource: `project:${project.id}` });

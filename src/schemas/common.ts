@@ -3,7 +3,11 @@ import * as v from 'valibot';
 
 export const Uuid = v.pipe(v.string(), v.uuid('Input should be a valid UUID'));
 export const Timestamp = v.pipe(v.string(), v.isoTimestamp('Input should be a valid ISO 8601 date-time'));
-export const FreeObject = v.record(v.string(), v.unknown());
+/** A free-form JSON object. valibot's record accepts arrays (and copies them into objects); JSON objects here must not be arrays. */
+export const FreeObject = v.custom<Record<string, unknown>>(
+  (x) => typeof x === 'object' && x !== null && !Array.isArray(x),
+  'Input should be a valid dictionary',
+);
 export const NonEmptyString = v.pipe(v.string(), v.minLength(1));
 
 /** A nullable field that may also be absent; absent reads as null. */

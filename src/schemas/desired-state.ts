@@ -6,6 +6,7 @@
 // rules that need code (connection name = id, references, duplicates, exactly one plan source) live in
 // src/domain/desired-state/.
 import * as v from 'valibot';
+import { FreeObject } from './common.js';
 
 /** Entity ids: short and free of `:` and `/`, so a subject id such as `agent:a/capability:c` stays unambiguous and <= 200 chars. */
 export const IdSchema = v.pipe(
@@ -16,7 +17,7 @@ export const IdSchema = v.pipe(
 );
 export const DisplayNameSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
 /** A free-form JSON object (limits, config, metadata, policy). */
-export const JsonObjectSchema = v.record(v.string(), v.unknown());
+export const JsonObjectSchema = FreeObject;
 export const AccessSchema = v.picklist(['read', 'write']);
 export const DelegationModeSchema = v.picklist(['as_tool']);
 const KindSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(64));

@@ -1,0 +1,133 @@
+// Endpoint 16: verifies a binding's webhook secret and turns one chat update into an app user and a queued live run.
+import * as v from 'valibot';
+import type { Deps } from '../deps.js';
+import { ApiError } from '../errors.js';
+import type { Transaction } from '../storage/store.js';
+import type { RecordOf } from '../schemas/state.js';
+import { secretEquals } from './auth.js';
+import { writableProject } from './write-guard.js';
+
+/** The chat platform's update; only the fields the mock acts on are read, the rest is ignored. */
+export const ChatUpdateSchema = v.object({
+  update_id: v.pipe(v.number(), v.safeInteger('Input should be a valid integer')),
+  message: v.object({
+    from: v.object({
+      // Platforms send user ids as numbers or strings; both are stored as the decimal string.
+      id: v.union([v.pipe(v.string(), v.minLength(1)), v.pipe(v.number(), v.safeInteger('Input should be a valid integer'))]),
+      display_name: v.optional(v.nullable(v.string())),
+    }),
+    text: v.string(),
+  }),
+});
+export type ChatUpdate = v.InferOutput<typeof ChatUpdateSchema>;
+
+export interface ChatWebhookResult {
+  accepted: true;
+  run_id: string;
+  duplicate: boolean;
+}
+
+/** The binding named in the path, or 404 `binding_not_found`. */
+export function findBinding(deps: Deps, bindingId: string): RecordOf<'connections'> {
+  const binding = deps.store.get('connections', bindingId);
+  if (!binding) throw new ApiError('binding_not_found', { affected_resource: `connection_binding:${bindingId}` });
+  return binding;
+}
+
+/** Constant-time check of X-Chatapp-Secret-Token; a binding without a secret accepts nothing. */
+export function verifyChatSecret(binding: RecordOf<'connections'>, given: string | undefined): void {
+  const expected = binding.webhook_secret;
+  // Compare even when something is missing, so every refusal costs the same.
+  const ok = secretEquals(given ?? '', expected ?? '') && !!expected && given !== undefined;
+  if (!ok) throw new ApiError('webhook_secret_invalid', { affected_resource: `connection_binding:${binding.id}` });
+}
+
+/**
+ * The agent the live release attaches to this connection. Plans are sorted by agent id; when
+ * several attach it, the binding's `configuration.default_agent` wins if it is one of them.
+ */
+function liveAgent(tx: Transaction, binding: RecordOf<'connections'>): { release_id: string; agent_id: string } {
+  const target = tx.get('targets', `${binding.project_id}:live`);
+  const release = target ? tx.get('releases', target.release_id) : undefined;
+  const plans = ((release?.document as { execution_plans?: unknown })?.execution_plans ?? []) as { agent_id: string; connections?: { name: string }[] }[];
+  const attached = plans.filter((p) => (p.connections ?? []).some((c) => c.name === binding.connection_name)).map((p) => p.agent_id);
+  if (!release || attached.length === 0) {
+    throw new ApiError('no_live_agent', {
+      affected_resource: `connection:${binding.connection_name}`,
+      message: release ? `The live release attaches no agent to connection ${binding.connection_name}.` : 'The project has no live release.',
+    });
+  }
+  const preferred = (binding.configuration as { default_agent?: unknown }).default_agent;
+  const agent_id = typeof preferred === 'string' && attached.includes(preferred) ? preferred : attached[0];
+  return { release_id: release.id, agent_id };
+}
+
+/** Finds the sender's app user (by chatapp id) and refreshes it, or creates one. */
+function upsertSender(deps: Deps, tx: Transaction, binding: RecordOf<'connections'>, from: ChatUpdate['message']['from'], now: string): RecordOf<'users'> {
+  const externalId = String(from.id);
+  const displayName = from.display_name ?? undefined;
+  const existing = tx.filter(
+    'users',
+    (u) => u.project_id === binding.project_id && u.status !== 'deleted' && u.external_provider === 'chatapp' && u.external_user_id === externalId,
+  )[0];
+  if (existing) {
+    // A message is activity, not a change of preference: preferred_channel is kept.
+    return tx.put('users', { ...existing, last_active_at: now, display_name: displayName ?? existing.display_name });
+  }
+  return tx.put('users', {
+    id: deps.ids(),
+    project_id: binding.project_id,
+    created_at: now,
+    preferred_channel: 'chatapp',
+    status: 'active',
+    display_name: displayName ?? null,
+    external_provider: 'chatapp',
+    external_user_id: externalId,
+    last_active_at: now,
+  });
+}
+
+/** Applies one verified update in one transaction: duplicate check, user upsert, run, full-content trace. */
+export async function acceptChatUpdate(deps: Deps, binding: RecordOf<'connections'>, update: ChatUpdate): Promise<ChatWebhookResult> {
+  return deps.store.transact((tx): ChatWebhookResult => {
+    writableProject(tx, binding.project_id);
+    const key = `${binding.id}:${update.update_id}`;
+    const seen = tx.get('chat_updates', key);
+    if (seen) return { accepted: true, run_id: seen.run_id, duplicate: true };
+
+    const { release_id, agent_id } = liveAgent(tx, binding);
+    const now = deps.clock.nowIso();
+    const user = upsertSender(deps, tx, binding, update.message.from, now);
+    const run_id = deps.ids();
+    const trace_id = deps.ids();
+    tx.put('runs', {
+      id: run_id,
+      project_id: binding.project_id,
+      created_at: now,
+      runtime_mode: 'live',
+      status: 'queued',
+      surface: 'chatapp',
+      release_id,
+      trace_id,
+      user_id: user.id,
+      // The message text is user content: it lives in the run's full-content trace (deleted with
+      // the user by endpoint 20), never in metadata that outlives the user.
+      request_metadata: {
+        source: 'chatapp_webhook',
+        binding_id: binding.id,
+        connection_name: binding.connection_name,
+        update_id: update.update_id,
+        agent_id,
+        text_length: update.message.text.length,
+      },
+      result: {},
+      events: [],
+      steps: [],
+      timing: {},
+      trace_content_status: 'available',
+    });
+    tx.put('traces', { id: trace_id, project_id: binding.project_id, user_id: user.id, run_id, content: update.message.text });
+    tx.put('chat_updates', { key, binding_id: binding.id, update_id: String(update.update_id), run_id, received_at: now });
+    return { accepted: true, run_id, duplicate: false };
+  });
+}
