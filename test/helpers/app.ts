@@ -2,6 +2,7 @@
 import request from 'supertest';
 import { createApp, type CreateAppOptions, type MockApp } from '../../src/app.js';
 import { demoFixture } from '../../src/fixtures.js';
+import { checkedClient } from './openapi-check.js';
 
 export interface TestMock {
   mock: MockApp;
@@ -10,7 +11,8 @@ export interface TestMock {
 
 export async function freshMock(options: CreateAppOptions = {}): Promise<TestMock> {
   const mock = await createApp({ storage: 'memory', fixtures: demoFixture(), ...options });
-  return { mock, http: request(mock.callback()) };
+  // Every response is validated against /openapi.json (openapi-check.ts); a mismatch fails the request.
+  return { mock, http: checkedClient(request(mock.callback()), mock.deps.config.control) };
 }
 
 /** The stored state as JSON, to assert that a refused request changed nothing. */

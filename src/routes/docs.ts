@@ -1,0 +1,89 @@
+// GET /openapi.json (the generated OpenAPI 3.1 document) and GET /docs (Swagger UI from the installed
+// swagger-ui-dist package, no CDN). Always served, also with control off; no credentials.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import Router from '@koa/router';
+import * as v from 'valibot';
+import type { Deps } from '../deps.js';
+import { ApiError } from '../errors.js';
+import { openApiDocument } from '../openapi/build.js';
+import { endpoint, Reply, type ReadBody } from './endpoint.js';
+
+const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+/** The only files of swagger-ui-dist the page needs, with their media types. */
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'index.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+  'favicon-16x16.png': 'image/png',
+};
+
+const PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <title>project-runtime-mock: API docs</title>
+    <link rel="stylesheet" href="/docs/swagger-ui.css">
+    <link rel="stylesheet" href="/docs/index.css">
+    <link rel="icon" type="image/png" href="/docs/favicon-32x32.png" sizes="32x32">
+  </head>
+  <body>
+    <div id="swagger-ui"></div>
+    <script src="/docs/swagger-ui-bundle.js" charset="utf-8"></script>
+    <script src="/docs/swagger-ui-standalone-preset.js" charset="utf-8"></script>
+    <script src="/docs/swagger-initializer.js" charset="utf-8"></script>
+  </body>
+</html>
+`;
+
+/** validatorUrl null: the page never calls validator.swagger.io (closed networks, no third parties). */
+const INITIALIZER = `window.onload = function () {
+  window.ui = SwaggerUIBundle({
+    url: '/openapi.json',
+    dom_id: '#swagger-ui',
+    validatorUrl: null,
+    deepLinking: true,
+    displayOperationId: true,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    layout: 'StandaloneLayout',
+  });
+};
+`;
+
+const cache = new Map<string, Buffer>();
+async function asset(name: string): Promise<Buffer> {
+  let data = cache.get(name);
+  if (!data) {
+    data = await readFile(join(swaggerDir, name));
+    cache.set(name, data);
+  }
+  return data;
+}
+
+const AssetPath = v.object({ asset: v.string() });
+
+export function docsRoutes(deps: Deps, readBody: ReadBody): Router {
+  const router = new Router();
+  router.get(
+    '/openapi.json',
+    endpoint(deps, readBody, { operation: 'getOpenApiDocument', level: 'public' }, () => openApiDocument(deps.config.control)),
+  );
+  router.get(
+    '/docs',
+    endpoint(deps, readBody, { operation: 'getDocsPage', level: 'public' }, () => new Reply(200, PAGE, { 'Content-Type': 'text/html; charset=utf-8' })),
+  );
+  router.get(
+    '/docs/:asset',
+    endpoint(deps, readBody, { operation: 'getDocsAsset', level: 'public', path: AssetPath }, async ({ path }) => {
+      if (path.asset === 'swagger-initializer.js') return new Reply(200, INITIALIZER, { 'Content-Type': 'text/javascript; charset=utf-8' });
+      const type = Object.hasOwn(ASSETS, path.asset) ? ASSETS[path.asset] : undefined;
+      if (!type) throw new ApiError('route_not_found');
+      return new Reply(200, await asset(path.asset), { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' });
+    }),
+  );
+  return router;
+}
