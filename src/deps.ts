@@ -2,6 +2,7 @@
 import type { Store } from './storage/store.js';
 import type { MockClock } from './domain/clock.js';
 import type { IdGenerator, TokenGenerator } from './domain/ids.js';
+import type { MockControl } from './control/api.js';
 
 export interface RuntimeConfig {
   auth: 'on' | 'off';
@@ -18,4 +19,6 @@ export interface Deps {
   ids: IdGenerator;
   tokens: TokenGenerator;
   config: RuntimeConfig;
+  /** The in-process control API, set by createApp: the /_mock routes reach reset, journal and faults through it. */
+  control?: MockControl;
 }

@@ -3,26 +3,54 @@ import * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import type { Snapshot } from '../storage/store.js';
 import { StateDataSchema, type StateData } from '../schemas/state.js';
-import { stateFromFixture } from '../fixtures.js';
 import { invalid } from '../errors.js';
 import { issuesToItems } from '../validation.js';
 import { ValidationError } from '../errors.js';
+import { Journal, type JournalEntry, type JournalFilter } from './journal.js';
+import { FaultRegistry, type Fault, type FaultSpec } from './faults.js';
+import { CoverageTracker, type CoverageReport } from './coverage.js';
+import { Sealer } from './sealing.js';
+import { validateFixture } from './fixture-errors.js';
+import { createRun, transitionRun } from '../domain/run-lifecycle.js';
+import { mintAuthorizationCode, type MintedCode } from '../domain/tokens.js';
+import { AuthCodeRequestSchema, FaultRequestSchema, type AuthCodeRequest, type CreateRunInput, type TransitionInput } from '../schemas/control.js';
+import { parse as parseInput } from '../validation.js';
+import { applyDesiredState, compileReleaseFromHead, readDesiredState, type ApplyResult, type DesiredStateView } from '../domain/desired-state-store.js';
+import { ApplyDesiredStateSchema, CompileReleaseSchema, type ApplyDesiredStateInput, type CompileReleaseInput } from '../schemas/control-desired-state.js';
 
 export class MockControl {
   constructor(
     protected readonly deps: Deps,
     /** The state the fixtures describe: what reset returns to. */
     protected seed: StateData,
-  ) {}
+    /** createApp's `seed`: derives the key that seals secrets in exported state (random without one). */
+    sealSeed?: string | number,
+  ) {
+    this.sealer = new Sealer(sealSeed);
+  }
 
-  /** Back to the loaded fixtures. */
+  /** The request journal (per instance). */
+  readonly journal = new Journal();
+  /** Injected faults (per instance). */
+  readonly faultRegistry = new FaultRegistry();
+  /** What the v3 traffic so far exercised. */
+  readonly coverageTracker = new CoverageTracker();
+  private readonly sealer: Sealer;
+
+  /** Back to the loaded fixtures; also clears the journal, the faults and the coverage report. */
   async reset(): Promise<void> {
+    this.journal.clear();
+    this.faultRegistry.clear();
+    this.coverageTracker.clear();
     await this.deps.store.replace(this.seed);
   }
 
-  /** Loads a fixture document, replacing all state; it becomes what reset returns to. */
+  /**
+   * Loads a fixture document, replacing all state; it becomes what reset returns to. A bad fixture
+   * throws a ValidationError whose items locate each bad field (`["body", "runs", 3, "status"]`) and changes nothing.
+   */
   async loadFixtures(fixture: unknown): Promise<void> {
-    const state = stateFromFixture(fixture);
+    const state = validateFixture(fixture);
     this.seed = state;
     await this.deps.store.replace(state);
   }
@@ -36,14 +64,18 @@ export class MockControl {
     await this.deps.store.restore(snapshot);
   }
 
-  /** The stored state as plain JSON (what GET /_mock/state answers). */
-  exportState(): StateData {
-    return this.deps.store.toData();
+  /**
+   * The stored state as plain JSON. In-process the secrets are in clear by default (the caller already holds
+   * the store); `{ sealed: true }` seals them as GET /_mock/state does.
+   */
+  exportState(options: { sealed?: boolean } = {}): StateData {
+    const data = this.deps.store.toData();
+    return options.sealed ? this.sealer.sealState(data) : data;
   }
 
-  /** Replaces the stored state with plain JSON from exportState (validated). */
+  /** Replaces the stored state with plain JSON from exportState, sealed or clear (validated; 422 items and no change on bad input). */
   async importState(data: unknown): Promise<void> {
-    const result = v.safeParse(StateDataSchema, data, { abortEarly: false });
+    const result = v.safeParse(StateDataSchema, this.sealer.unsealState(data), { abortEarly: false });
     if (!result.success) throw new ValidationError(issuesToItems(result.issues, 'body'));
     await this.deps.store.replace(result.output);
   }
@@ -63,5 +95,79 @@ export class MockControl {
   async advanceClock(ms: number): Promise<string> {
     await this.deps.store.setClock(this.deps.clock.advanced(ms));
     return this.now();
+  }
+
+  /** The project's desired-state head identity and document (GET /_mock/projects/{id}/desired-state). */
+  getDesiredState(projectId: string): DesiredStateView {
+    return readDesiredState(this.deps, projectId);
+  }
+
+  /**
+   * Commits a mutation or bundle as the project's new head revision (POST /_mock/projects/{id}/desired-state/apply);
+   * the input is validated like the route's body (422 items located under `body`).
+   */
+  async applyDesiredState(projectId: string, input: ApplyDesiredStateInput): Promise<ApplyResult> {
+    return applyDesiredState(this.deps, projectId, parseInput(ApplyDesiredStateSchema, input, 'body'));
+  }
+
+  /** Compiles the head into a new release, optionally moving a target to it (POST /_mock/projects/{id}/releases). */
+  async compileRelease(projectId: string, input: CompileReleaseInput = {}) {
+    return compileReleaseFromHead(this.deps, projectId, parseInput(CompileReleaseSchema, input, 'body'));
+  }
+
+  // ---- faults, journal, run lifecycle, codes, coverage (issue 6) ----
+
+  /** Injects a fault for matching v3 requests (validated like POST /_mock/faults). */
+  addFault(spec: FaultSpec): Fault {
+    const body = parseInput(FaultRequestSchema, spec, 'body');
+    if (body.status === undefined && body.delay_ms === undefined) throw invalid(['body'], 'Give status (and optionally body) or delay_ms', 'value_error', spec);
+    if (body.body !== undefined && body.status === undefined) throw invalid(['body', 'body'], 'A fault body needs a status', 'value_error', body.body);
+    return this.faultRegistry.add(body);
+  }
+
+  /** The faults still active. */
+  faults(): Fault[] {
+    return this.faultRegistry.list();
+  }
+
+  /** Removes every fault; answers how many there were. */
+  clearFaults(): number {
+    return this.faultRegistry.clear();
+  }
+
+  /** Journal entries, oldest first (bounded to the last 1000), filtered by method, path (substring or glob) and status. */
+  requests(filter: JournalFilter = {}): JournalEntry[] {
+    return this.journal.list(filter);
+  }
+
+  /** Empties the journal; answers how many entries it held. */
+  clearRequests(): number {
+    return this.journal.clear();
+  }
+
+  /** Creates a run in any status, mode and surface; `waiting_approval` also opens a pending approval. */
+  createRun(projectId: string, input: CreateRunInput = {}) {
+    return createRun(this.deps, projectId, input);
+  }
+
+  /** Moves a run along a legal edge (else 409 illegal_transition), appending steps/events and merging timing/result. */
+  transitionRun(projectId: string, runId: string, input: TransitionInput) {
+    return transitionRun(this.deps, projectId, runId, input);
+  }
+
+  /** Mints an authorization code for a principal and PKCE S256 challenge. */
+  mintAuthorizationCode(input: AuthCodeRequest): Promise<MintedCode> {
+    return mintAuthorizationCode(this.deps, parseInput(AuthCodeRequestSchema, input, 'body'));
+  }
+
+  /** Which statuses, reason codes and transitions of the 20 operations the traffic so far exercised (reset clears it). */
+  coverage(): CoverageReport {
+    return this.coverageTracker.report();
+  }
+
+  /** Clock state as answered by /_mock/clock. */
+  clock(): { now: string; frozen_at: string | null; offset_ms: number } {
+    const c = this.deps.store.clock;
+    return { now: this.now(), frozen_at: c.frozen_at ?? null, offset_ms: c.offset_ms ?? 0 };
   }
 }

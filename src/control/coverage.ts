@@ -1,0 +1,157 @@
+// The coverage report: which statuses, reason codes and state transitions of each v3 operation the traffic so far exercised.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { CollectionName } from '../schemas/state.js';
+import { OPERATIONS, type OperationSpec } from './operations.js';
+
+/** The entity name and status a stored record shows in transitions; collections without a lifecycle are not tracked. */
+const STATUS_OF: Partial<Record<CollectionName, [string, (r: Record<string, unknown>) => string]>> = {
+  runs: ['run', (r) => String(r.status)],
+  approvals: ['approval', (r) => String(r.status)],
+  projects: ['project', (r) => String(r.status)],
+  users: ['user', (r) => String(r.status)],
+  connections: ['connection', (r) => String(r.status)],
+  jobs: ['job', (r) => String(r.status)],
+  authorization_codes: ['authorization_code', (r) => (r.used ? 'used' : 'unused')],
+  access_tokens: ['access_token', (r) => (r.revoked ? 'revoked' : 'active')],
+  refresh_tokens: ['refresh_token', (r) => (r.revoked ? 'revoked' : r.used ? 'used' : 'active')],
+};
+
+type Rec = Record<string, unknown> | undefined;
+
+/** The transitions one record write shows: its own status, and for runs each step's status. */
+export function transitionsOf(c: CollectionName, before: unknown, after: unknown): string[] {
+  const spec = STATUS_OF[c];
+  if (!spec) return [];
+  const [entity, statusOf] = spec;
+  const b = before as Rec;
+  const a = after as Rec;
+  const out: string[] = [];
+  const from = b ? statusOf(b) : 'none';
+  const to = a ? statusOf(a) : 'deleted';
+  if (from !== to) out.push(`${entity}: ${from} -> ${to}`);
+  if (c === 'runs' && a) {
+    const old = new Map(((b?.steps as { id: string; status: string }[]) ?? []).map((s) => [s.id, s.status]));
+    for (const s of (a.steps as { id: string; status: string }[]) ?? []) {
+      const was = old.get(s.id) ?? 'none';
+      if (was !== s.status && b) out.push(`step: ${was} -> ${s.status}`);
+    }
+  }
+  return out;
+}
+
+/** Does an observed `run: queued -> cancelled` satisfy an expected pattern (with `*` for any status)? */
+export function transitionMatches(pattern: string, seen: string): boolean {
+  const p = /^(\w+): (\S+) -> (\S+)$/.exec(pattern);
+  const s = /^(\w+): (\S+) -> (\S+)$/.exec(seen);
+  if (!p || !s) return pattern === seen;
+  return p[1] === s[1] && (p[2] === '*' || p[2] === s[2]) && (p[3] === '*' || p[3] === s[3]);
+}
+
+interface Seen {
+  requests: number;
+  statuses: Set<number>;
+  reason_codes: Set<string>;
+  transitions: Set<string>;
+}
+
+export interface OperationCoverage {
+  operation: string;
+  method: string;
+  path: string;
+  requests: number;
+  exercised: { statuses: number[]; reason_codes: string[]; transitions: string[] };
+  missing: { statuses: number[]; reason_codes: string[]; transitions: string[] };
+}
+
+export interface CoverageReport {
+  operations: OperationCoverage[];
+  summary: {
+    operations: { total: number; exercised: number };
+    statuses: { total: number; exercised: number };
+    reason_codes: { total: number; exercised: number };
+    transitions: { total: number; exercised: number };
+    /** Exercised share of every expected status, reason code and transition, 0..100. */
+    percent: number;
+    /** Operations never called. */
+    never_called: string[];
+  };
+}
+
+/** What one request changed: collected while it runs, through async context (concurrent requests stay apart). */
+interface RequestScope {
+  transitions: string[];
+}
+
+export class CoverageTracker {
+  private seen = new Map<string, Seen>();
+  private readonly scope = new AsyncLocalStorage<RequestScope>();
+
+  /** Runs `fn` (the rest of the request) collecting the transitions its store writes cause. */
+  async observe(fn: () => Promise<void>): Promise<string[]> {
+    const scope: RequestScope = { transitions: [] };
+    await this.scope.run(scope, fn);
+    return scope.transitions;
+  }
+
+  /** The store observer: attributes a committed write to the request in whose context it happened. */
+  onWrite(c: CollectionName, before: unknown, after: unknown): void {
+    const scope = this.scope.getStore();
+    if (scope) scope.transitions.push(...transitionsOf(c, before, after));
+  }
+
+  record(operation: string, status: number, reasonCode: string | undefined, transitions: string[]): void {
+    let s = this.seen.get(operation);
+    if (!s) this.seen.set(operation, (s = { requests: 0, statuses: new Set(), reason_codes: new Set(), transitions: new Set() }));
+    s.requests++;
+    s.statuses.add(status);
+    if (reasonCode) s.reason_codes.add(reasonCode);
+    for (const t of transitions) s.transitions.add(t);
+  }
+
+  clear(): void {
+    this.seen.clear();
+  }
+
+  report(): CoverageReport {
+    const totals = { statuses: [0, 0], reason_codes: [0, 0], transitions: [0, 0] };
+    const operations = OPERATIONS.map((spec: OperationSpec): OperationCoverage => {
+      const s = this.seen.get(spec.operation);
+      const statuses = [...(s?.statuses ?? [])].sort((a, b) => a - b);
+      const reasons = [...(s?.reason_codes ?? [])].sort();
+      const transitions = [...(s?.transitions ?? [])].sort();
+      const missing = {
+        statuses: spec.statuses.filter((x) => !statuses.includes(x)),
+        reason_codes: spec.reason_codes.filter((x) => !reasons.includes(x)),
+        transitions: spec.transitions.filter((p) => !transitions.some((t) => transitionMatches(p, t))),
+      };
+      totals.statuses[0] += spec.statuses.length;
+      totals.statuses[1] += spec.statuses.length - missing.statuses.length;
+      totals.reason_codes[0] += spec.reason_codes.length;
+      totals.reason_codes[1] += spec.reason_codes.length - missing.reason_codes.length;
+      totals.transitions[0] += spec.transitions.length;
+      totals.transitions[1] += spec.transitions.length - missing.transitions.length;
+      return {
+        operation: spec.operation,
+        method: spec.method,
+        path: spec.path,
+        requests: s?.requests ?? 0,
+        exercised: { statuses, reason_codes: reasons, transitions },
+        missing,
+      };
+    });
+    const all = totals.statuses[0] + totals.reason_codes[0] + totals.transitions[0];
+    const hit = totals.statuses[1] + totals.reason_codes[1] + totals.transitions[1];
+    const pair = ([total, exercised]: number[]) => ({ total, exercised });
+    return {
+      operations,
+      summary: {
+        operations: { total: operations.length, exercised: operations.filter((o) => o.requests > 0).length },
+        statuses: pair(totals.statuses),
+        reason_codes: pair(totals.reason_codes),
+        transitions: pair(totals.transitions),
+        percent: all === 0 ? 100 : Math.round((hit / all) * 1000) / 10,
+        never_called: operations.filter((o) => o.requests === 0).map((o) => o.operation),
+      },
+    };
+  }
+}

@@ -1,0 +1,30 @@
+// Fixture loading for the control surface: a bad fixture becomes 422 items whose loc names each bad field.
+import * as v from 'valibot';
+import { FixtureSchema } from '../schemas/fixtures.js';
+import type { StateData } from '../schemas/state.js';
+import { FixtureError, stateFromFixture } from '../fixtures.js';
+import { ValidationError, type ValidationItem } from '../errors.js';
+import { issuesToItems } from '../validation.js';
+
+/** `runs[3].release_id: unknown release` -> loc ["body", "runs", 3, "release_id"]. */
+export function problemToItem(problem: string): ValidationItem {
+  const m = /^([^:]*): (.*)$/s.exec(problem);
+  const path = m ? m[1] : '';
+  const loc: (string | number)[] = ['body'];
+  if (path && path !== '(root)') {
+    for (const part of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) loc.push(part[2] !== undefined ? Number(part[2]) : part[1]);
+  }
+  return { loc, msg: m ? m[2] : problem, type: 'value_error' };
+}
+
+/** The state a fixture describes, or a ValidationError (schema issues first, then reference checks). */
+export function validateFixture(fixture: unknown): StateData {
+  const result = v.safeParse(FixtureSchema, fixture, { abortEarly: false });
+  if (!result.success) throw new ValidationError(issuesToItems(result.issues, 'body'));
+  try {
+    return stateFromFixture(fixture);
+  } catch (err) {
+    if (err instanceof FixtureError) throw new ValidationError(err.problems.map(problemToItem));
+    throw err;
+  }
+}

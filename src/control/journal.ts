@@ -1,0 +1,73 @@
+// The request journal: a bounded, per-instance record of the v3 traffic, already redacted when stored.
+import { globToRegExp, isGlob } from './glob.js';
+
+export interface FaultMarker {
+  id: string;
+  /** The status the fault answered with (absent for a pure delay). */
+  status?: number;
+  delay_ms?: number;
+}
+
+export interface JournalEntry {
+  /** 1, 2, 3 ... per instance; survives clearing so ids never repeat. */
+  id: number;
+  /** When the request arrived, by the mock clock. */
+  at: string;
+  method: string;
+  path: string;
+  query: Record<string, unknown>;
+  status: number;
+  duration_ms: number;
+  /** The v3 operation name (getRun, cancelRun, ...), or null when no route matched. */
+  operation: string | null;
+  request: { headers: Record<string, unknown>; body: unknown };
+  response: { headers: Record<string, unknown>; body: unknown };
+  /** Present when an injected fault answered or delayed this request. */
+  fault?: FaultMarker;
+}
+
+export interface JournalFilter {
+  method?: string;
+  /** A substring of the path, or a glob (`*` = one segment, `**` = any). */
+  path?: string;
+  /** An exact status (404) or a class ('4xx'). */
+  status?: number | string;
+}
+
+export const JOURNAL_LIMIT = 1000;
+
+export class Journal {
+  private entries: JournalEntry[] = [];
+  private nextId = 1;
+
+  constructor(readonly limit = JOURNAL_LIMIT) {}
+
+  add(entry: Omit<JournalEntry, 'id'>): JournalEntry {
+    const full = { id: this.nextId++, ...entry };
+    this.entries.push(full);
+    // Dropping from the front in batches keeps add() O(1) amortised.
+    if (this.entries.length > this.limit * 1.25) this.entries = this.entries.slice(-this.limit);
+    return full;
+  }
+
+  /** Oldest first, at most `limit` entries (the newest ones). */
+  list(filter: JournalFilter = {}): JournalEntry[] {
+    const method = filter.method?.toUpperCase();
+    const path = filter.path;
+    const pathRe = path && isGlob(path) ? globToRegExp(path) : null;
+    const status = filter.status === undefined ? undefined : String(filter.status).toLowerCase();
+    const statusClass = status && /^[1-5]xx$/.test(status) ? status[0] : null;
+    return this.entries.slice(-this.limit).filter(
+      (e) =>
+        (!method || e.method === method) &&
+        (!path || (pathRe ? pathRe.test(e.path) : e.path.includes(path))) &&
+        (!status || (statusClass ? String(e.status)[0] === statusClass : String(e.status) === status)),
+    );
+  }
+
+  clear(): number {
+    const n = Math.min(this.entries.length, this.limit);
+    this.entries = [];
+    return n;
+  }
+}

@@ -1,0 +1,92 @@
+// Sealed secrets in exported state: AES-256-GCM with a per-instance key, so GET /_mock/state shows no secret yet PUT restores it.
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import type { StateData } from '../schemas/state.js';
+import { ValidationError, type ValidationItem } from '../errors.js';
+
+export interface Sealed {
+  $sealed: string;
+}
+
+const PREFIX = 'v1.';
+
+export const isSealed = (v: unknown): v is Sealed =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as Sealed).$sealed === 'string' && Object.keys(v).length === 1;
+
+/**
+ * One key per instance: random, or derived from the seed so seeded instances export identical bytes and
+ * can restore each other's state. The IV is an HMAC of the plaintext (deterministic, SIV-style): the same
+ * secret seals to the same value, which keeps exports of seeded instances byte-identical.
+ */
+export class Sealer {
+  private readonly key: Buffer;
+  constructor(seed?: string | number) {
+    this.key = seed === undefined ? randomBytes(32) : createHash('sha256').update(`seal:${seed}`).digest();
+  }
+
+  seal(value: unknown): Sealed {
+    const plain = Buffer.from(JSON.stringify(value), 'utf8');
+    const iv = createHmac('sha256', this.key).update(plain).digest().subarray(0, 12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const body = Buffer.concat([cipher.update(plain), cipher.final()]);
+    return { $sealed: PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url') };
+  }
+
+  /** The sealed value, or undefined when it was not sealed by this instance's key (or was altered). */
+  unseal(s: Sealed): { value: unknown } | undefined {
+    if (!s.$sealed.startsWith(PREFIX)) return undefined;
+    const raw = Buffer.from(s.$sealed.slice(PREFIX.length), 'base64url');
+    if (raw.length < 28) return undefined;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, 12));
+      decipher.setAuthTag(raw.subarray(12, 28));
+      const plain = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]);
+      return { value: JSON.parse(plain.toString('utf8')) };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Exported state with webhook secrets, the broker secret, the admin key and tool arguments sealed. */
+  sealState(data: StateData): StateData {
+    const sealIfSet = (v: unknown) => (v === null || v === undefined ? v : this.seal(v));
+    return {
+      ...data,
+      settings: { ...data.settings, admin_key: sealIfSet(data.settings.admin_key), broker_secret: sealIfSet(data.settings.broker_secret) } as never,
+      connections: data.connections.map((c) => ('webhook_secret' in c ? { ...c, webhook_secret: sealIfSet((c as { webhook_secret?: unknown }).webhook_secret) } : c)) as never,
+      approvals: data.approvals.map((a) => (a.tool_arguments === undefined ? a : { ...a, tool_arguments: this.seal(a.tool_arguments) })) as never,
+    };
+  }
+
+  /**
+   * Opens every `{"$sealed"}` value in the places sealState puts them (clear values pass through, so
+   * hand-written state works); a value this instance cannot open is a 422 at its loc.
+   */
+  unsealState(input: unknown): unknown {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+    const data = { ...(input as Record<string, unknown>) };
+    const problems: ValidationItem[] = [];
+    const open = (v: unknown, loc: (string | number)[]) => {
+      if (!isSealed(v)) return v;
+      const r = this.unseal(v);
+      if (r) return r.value;
+      problems.push({ loc: ['body', ...loc], msg: 'Sealed value was not sealed by this instance (or was altered)', type: 'value_error', input: v });
+      return v;
+    };
+    const rows = (key: string, field: string) => {
+      const list = data[key];
+      if (!Array.isArray(list)) return;
+      data[key] = list.map((row, i) =>
+        typeof row === 'object' && row !== null && field in row ? { ...row, [field]: open((row as Record<string, unknown>)[field], [key, i, field]) } : row,
+      );
+    };
+    if (typeof data.settings === 'object' && data.settings !== null) {
+      const s = { ...(data.settings as Record<string, unknown>) };
+      for (const k of ['admin_key', 'broker_secret']) if (k in s) s[k] = open(s[k], ['settings', k]);
+      data.settings = s;
+    }
+    rows('connections', 'webhook_secret');
+    rows('approvals', 'tool_arguments');
+    if (problems.length) throw new ValidationError(problems);
+    return data;
+  }
+}

@@ -1,0 +1,18 @@
+// Coverage middleware: after the error renderer, notes each v3 operation's status, reason code and the transitions its writes caused.
+import type { Middleware } from 'koa';
+import type { CoverageTracker } from '../control/coverage.js';
+import { OPERATION_NAMES } from '../control/operations.js';
+
+const V3 = new Set(OPERATION_NAMES);
+
+export function coverageMiddleware(coverage: CoverageTracker): Middleware {
+  return async function trackCoverage(ctx, next) {
+    const transitions = await coverage.observe(() => next());
+    const operation = ctx.state.operation as string | undefined;
+    // An injected fault answer says nothing about the mock's behaviour, so it is not counted.
+    if (!operation || !V3.has(operation) || ctx.state.fault?.status !== undefined) return;
+    const detail = (ctx.body as { detail?: unknown } | undefined)?.detail;
+    const reason = detail && typeof detail === 'object' && !Array.isArray(detail) ? (detail as { reason_code?: string }).reason_code : undefined;
+    coverage.record(operation, ctx.status, reason, transitions);
+  };
+}

@@ -1,0 +1,103 @@
+// Request bodies of the /_mock control surface (CONTRACT section 8), validated like the v3 bodies.
+import * as v from 'valibot';
+import { FreeObject, NonEmptyString, RuntimeMode, Timestamp, Uuid } from './common.js';
+import { RunStatus, RunSurface, RunTimingSchema, StepStatus } from './runs.js';
+
+const NonNegInt = v.pipe(v.number(), v.integer(), v.minValue(0));
+const PosInt = v.pipe(v.number(), v.integer(), v.minValue(1));
+
+export const ClockRequestSchema = v.object({
+  now: v.optional(Timestamp),
+  advance_ms: v.optional(v.pipe(v.number(), v.integer(), v.safeInteger())),
+});
+
+export const FaultRequestSchema = v.object({
+  method: v.pipe(v.string(), v.regex(/^(\*|[A-Za-z]+)$/, 'Input should be an HTTP method or *')),
+  path: v.pipe(v.string(), v.startsWith('/', 'Input should be a path starting with /')),
+  status: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(599))),
+  body: v.optional(v.unknown()),
+  delay_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(300_000))),
+  times: v.optional(PosInt),
+});
+
+export const JournalQuerySchema = v.object({
+  method: v.optional(v.string()),
+  path: v.optional(v.string()),
+  status: v.optional(v.pipe(v.string(), v.regex(/^([1-5]\d\d|[1-5]xx)$/i, 'Input should be a status like 404 or a class like 4xx'))),
+});
+
+/** A step to append: only `name` is needed; the rest defaults from the run and the mock clock. */
+export const StepInputSchema = v.object({
+  id: v.optional(Uuid),
+  name: NonEmptyString,
+  status: v.optional(StepStatus, 'pending'),
+  step_type: v.optional(v.string(), 'tool'),
+  surface: v.optional(v.string()),
+  sequence: v.optional(v.pipe(v.number(), v.integer())),
+  attempt: v.optional(v.pipe(v.number(), v.integer())),
+  created_at: v.optional(Timestamp),
+  content_available: v.optional(v.boolean()),
+  guardrail_decisions: v.optional(v.array(FreeObject)),
+  input_summary: v.optional(FreeObject),
+  output_summary: v.optional(FreeObject),
+  metadata: v.optional(FreeObject),
+});
+
+/** The pending approval that entering `waiting_approval` creates. */
+export const ApprovalInputSchema = v.object({
+  tool_id: v.optional(NonEmptyString, 'mock.tool'),
+  action_summary: v.optional(v.string(), 'Mock tool call awaiting approval'),
+  channel: v.optional(v.string()),
+  expires_in_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 24 * 60 * 60 * 1000),
+  tool_arguments: v.optional(v.unknown()),
+  session_id: v.optional(Uuid),
+  user_id: v.optional(Uuid),
+});
+export type ApprovalInput = v.InferOutput<typeof ApprovalInputSchema>;
+
+const usage = {
+  cost_usd: v.optional(v.pipe(v.number(), v.minValue(0))),
+  input_tokens: v.optional(NonNegInt),
+  output_tokens: v.optional(NonNegInt),
+  latency_ms: v.optional(NonNegInt),
+  trace_id: v.optional(v.nullable(Uuid)),
+};
+
+export const CreateRunSchema = v.object({
+  id: v.optional(Uuid),
+  status: v.optional(RunStatus, 'queued'),
+  runtime_mode: v.optional(RuntimeMode, 'live'),
+  surface: v.optional(RunSurface, 'api'),
+  release_id: v.optional(v.nullable(Uuid)),
+  user_id: v.optional(v.nullable(Uuid), null),
+  request_metadata: v.optional(FreeObject, {}),
+  created_at: v.optional(Timestamp),
+  steps: v.optional(v.array(StepInputSchema), []),
+  events: v.optional(v.array(v.unknown()), []),
+  timing: v.optional(RunTimingSchema, {}),
+  result: v.optional(FreeObject, {}),
+  trace_content_status: v.optional(v.string()),
+  approval: v.optional(ApprovalInputSchema),
+  ...usage,
+});
+export type CreateRunInput = v.InferInput<typeof CreateRunSchema>;
+
+export const TransitionSchema = v.object({
+  to: RunStatus,
+  steps: v.optional(v.array(StepInputSchema), []),
+  events: v.optional(v.array(v.unknown()), []),
+  timing: v.optional(RunTimingSchema),
+  result: v.optional(FreeObject),
+  approval: v.optional(ApprovalInputSchema),
+  ...usage,
+});
+export type TransitionInput = v.InferInput<typeof TransitionSchema>;
+
+export const AuthCodeRequestSchema = v.object({
+  principal_id: Uuid,
+  code_challenge: NonEmptyString,
+  scopes: v.optional(v.array(v.string())),
+  expires_in_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  code: v.optional(NonEmptyString),
+});
+export type AuthCodeRequest = v.InferInput<typeof AuthCodeRequestSchema>;
