@@ -60,8 +60,8 @@ function routesOf(mock: MockApp): { method: string; path: string }[] {
       for (const method of layer.methods) if (method !== 'HEAD' && typeof layer.path === 'string') out.push({ method, path: layer.path });
     }
   }
-  // The data-file snapshot (GET /_mock/state) is a deliberate full dump for PUT /_mock/state; it is not scanned.
-  return out.filter((r) => !(r.method === 'GET' && r.path === '/_mock/state'));
+  // GET /_mock/state is scanned too: it seals every secret.
+  return out;
 }
 
 const CONNECTION_NAMES = ['support-chat', 'crm', 'billing-api'];
