@@ -20,6 +20,8 @@ const USAGE = `Usage: project-runtime-mock [options]
   --auth on|off        off accepts every request as an owner (default on)
   --no-control         do not serve the /_mock control surface
   --reset              reseed an existing data file from the fixtures
+  --headers-timeout-ms N  cut off a client whose request headers take longer (default 10000)
+  --request-timeout-ms N  cut off a client whose whole request takes longer (default 30000)
   -h, --help           show this help`;
 
 function fail(message: string, code = 1): never {
@@ -41,6 +43,8 @@ function flags() {
         auth: { type: 'string', default: 'on' },
         'no-control': { type: 'boolean', default: false },
         reset: { type: 'boolean', default: false },
+        'headers-timeout-ms': { type: 'string', default: '10000' },
+        'request-timeout-ms': { type: 'string', default: '30000' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -61,6 +65,10 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got ${f.port}`, 2);
   if (f.auth !== 'on' && f.auth !== 'off') fail(`--auth must be on or off, got ${f.auth}`, 2);
   if (f.memory && f.data) fail('--memory and --data exclude each other', 2);
+  const headersTimeout = Number(f['headers-timeout-ms']);
+  const requestTimeout = Number(f['request-timeout-ms']);
+  if (!Number.isInteger(headersTimeout) || headersTimeout < 1) fail(`--headers-timeout-ms must be a positive integer, got ${f['headers-timeout-ms']}`, 2);
+  if (!Number.isInteger(requestTimeout) || requestTimeout < headersTimeout) fail(`--request-timeout-ms must be an integer >= --headers-timeout-ms, got ${f['request-timeout-ms']}`, 2);
 
   const fixtures = readFixtureFile(f.fixtures ? resolve(f.fixtures) : DEMO_FIXTURE_PATH);
   let release = () => {};
@@ -84,10 +92,9 @@ async function main(): Promise<void> {
     control: !f['no-control'],
   });
 
-  const server = createServer(mock.callback());
-  // Slow or stalled clients must not hold the server.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  // Slow or stalled clients must not hold the server: Node checks these timeouts every connectionsCheckingInterval
+  // (30 s by default), so the check runs at a quarter of the headers timeout.
+  const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(10, Math.min(30_000, Math.floor(headersTimeout / 4))) }, mock.callback());
   server.keepAliveTimeout = 5_000;
   server.listen(port, f.host, () => {
     const addr = server.address();

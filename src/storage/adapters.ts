@@ -1,6 +1,6 @@
 // Storage adapters behind lowdb's Adapter interface: memory for tests, a validated JSON file by default.
 import { Memory, type Adapter } from 'lowdb';
-import { TextFile } from 'lowdb/node';
+import type { TextFile } from 'lowdb/node';
 import * as v from 'valibot';
 import { DATA_FILE_FORMAT, DATA_FILE_VERSION, DataFileSchema, type DataFile } from '../schemas/state.js';
 import { describeIssues } from '../validation.js';
@@ -41,13 +41,16 @@ export function checkDataFile(file: string, json: unknown): DataFile {
  * the content: a truncated, corrupt or foreign file is refused, never silently replaced.
  */
 export class JsonFileAdapter implements Adapter<DataFile> {
-  readonly #text: TextFile;
-  constructor(readonly filename: string) {
-    this.#text = new TextFile(filename);
+  #file: Promise<TextFile> | undefined;
+  constructor(readonly filename: string) {}
+
+  /** lowdb/node (and steno) load on first use: `--memory` never pays for them at start-up (bench g). One writer per adapter. */
+  #text(): Promise<TextFile> {
+    return (this.#file ??= import('lowdb/node').then((m) => new m.TextFile(this.filename)));
   }
 
   async read(): Promise<DataFile | null> {
-    const text = await this.#text.read();
+    const text = await (await this.#text()).read();
     if (text === null) return null;
     let json: unknown;
     try {
@@ -59,6 +62,6 @@ export class JsonFileAdapter implements Adapter<DataFile> {
   }
 
   async write(data: DataFile): Promise<void> {
-    await this.#text.write(JSON.stringify(data));
+    await (await this.#text()).write(JSON.stringify(data));
   }
 }
