@@ -8,6 +8,7 @@ import { createApp } from '../src/app.js';
 import { demoFixture } from '../src/fixtures.js';
 import { DataFileError, JsonFileAdapter, MemoryAdapter, type StorageAdapter } from '../src/storage/adapters.js';
 import type { DataFile } from '../src/schemas/state.js';
+import { serializeDataFile } from '../src/storage/serialize.js';
 import { DEMO } from './helpers/demo.js';
 
 const tmpFile = () => join(mkdtempSync(join(tmpdir(), 'prm-store-')), 'db.json');
@@ -117,6 +118,15 @@ for (const [what, content, reason] of refusals) {
     assert.is(readFileSync(file, 'utf8'), content);
   });
 }
+
+test('data file: the cached serializer writes exactly JSON.stringify of the document, before and after changes', async () => {
+  const mock = await createApp({ storage: 'memory', fixtures: demoFixture() });
+  const doc = (): DataFile => ({ format: 'project-runtime-mock', format_version: 1, state: mock.store.toData() });
+  assert.is(serializeDataFile(doc()), JSON.stringify(doc()));
+  await mock.store.transact((tx) => tx.delete('projects', DEMO.projects.sales));
+  await mock.control.advanceClock(1000);
+  assert.is(serializeDataFile(doc()), JSON.stringify(doc()));
+});
 
 test('data file: a write is on disk when transact resolves', async () => {
   const file = tmpFile();

@@ -1,5 +1,6 @@
-// The request journal: a bounded, per-instance record of the v3 traffic, already redacted when stored.
+// The request journal: a bounded, per-instance record of the v3 traffic; entries are redacted whenever they are read.
 import { globToRegExp, isGlob } from './glob.js';
+import { redactDeep, redactHeaders } from './redact.js';
 
 export interface FaultMarker {
   id: string;
@@ -36,6 +37,13 @@ export interface JournalFilter {
 
 export const JOURNAL_LIMIT = 1000;
 
+/** A JSON body kept as the exact text that was sent; parsed only when the journal is read. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+const bodyOf = (b: unknown): unknown => (b instanceof JsonText ? JSON.parse(b.text) : b);
+
 export class Journal {
   private entries: JournalEntry[] = [];
   private nextId = 1;
@@ -57,12 +65,15 @@ export class Journal {
     const pathRe = path && isGlob(path) ? globToRegExp(path) : null;
     const status = filter.status === undefined ? undefined : String(filter.status).toLowerCase();
     const statusClass = status && /^[1-5]xx$/.test(status) ? status[0] : null;
-    return this.entries.slice(-this.limit).filter(
-      (e) =>
-        (!method || e.method === method) &&
-        (!path || (pathRe ? pathRe.test(e.path) : e.path.includes(path))) &&
-        (!status || (statusClass ? String(e.status)[0] === statusClass : String(e.status) === status)),
-    );
+    return this.entries
+      .slice(-this.limit)
+      .filter(
+        (e) =>
+          (!method || e.method === method) &&
+          (!path || (pathRe ? pathRe.test(e.path) : e.path.includes(path))) &&
+          (!status || (statusClass ? String(e.status)[0] === statusClass : String(e.status) === status)),
+      )
+      .map(redacted);
   }
 
   clear(): number {
@@ -70,4 +81,14 @@ export class Journal {
     this.entries = [];
     return n;
   }
+}
+
+/** The entry as it may be shown: secret headers and secret fields at any depth replaced. */
+function redacted(e: JournalEntry): JournalEntry {
+  return {
+    ...e,
+    query: redactDeep({ ...e.query }) as Record<string, unknown>,
+    request: { headers: redactHeaders(e.request.headers), body: redactDeep(e.request.body) },
+    response: { headers: redactHeaders(e.response.headers), body: redactDeep(bodyOf(e.response.body)) },
+  };
 }

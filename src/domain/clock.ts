@@ -10,9 +10,14 @@ export class MockClock {
     private readonly state: () => ClockState,
   ) {}
 
+  private parsed: { iso: string; ms: number } | null = null;
+
   nowMs(): number {
     const s = this.state();
-    return s.frozen_at ? Date.parse(s.frozen_at) : this.source() + s.offset_ms;
+    if (!s.frozen_at) return this.source() + s.offset_ms;
+    // Every request reads the clock; parse a frozen point once, not per call.
+    if (this.parsed?.iso !== s.frozen_at) this.parsed = { iso: s.frozen_at, ms: Date.parse(s.frozen_at) };
+    return this.parsed.ms;
   }
 
   nowIso(): string {

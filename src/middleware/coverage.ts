@@ -7,7 +7,8 @@ const V3 = new Set(OPERATION_NAMES);
 
 export function coverageMiddleware(coverage: CoverageTracker): Middleware {
   return async function trackCoverage(ctx, next) {
-    const transitions = await coverage.observe(() => next());
+    // Reads cause no transitions; only writes pay for the async context that attributes them.
+    const transitions = ctx.method === 'GET' || ctx.method === 'HEAD' ? (await next(), []) : await coverage.observe(() => next());
     const operation = ctx.state.operation as string | undefined;
     // An injected fault answer says nothing about the mock's behaviour, so it is not counted.
     if (!operation || !V3.has(operation) || ctx.state.fault?.status !== undefined) return;

@@ -4,6 +4,7 @@ import type { TextFile } from 'lowdb/node';
 import * as v from 'valibot';
 import { DATA_FILE_FORMAT, DATA_FILE_VERSION, DataFileSchema, type DataFile } from '../schemas/state.js';
 import { describeIssues } from '../validation.js';
+import { serializeDataFile } from './serialize.js';
 
 export type { Adapter };
 export type StorageAdapter = Adapter<DataFile>;
@@ -62,6 +63,6 @@ export class JsonFileAdapter implements Adapter<DataFile> {
   }
 
   async write(data: DataFile): Promise<void> {
-    await (await this.#text()).write(JSON.stringify(data));
+    await (await this.#text()).write(serializeDataFile(data));
   }
 }
