@@ -1,6 +1,7 @@
 // The one error type of the mock, the validation error, and the middleware that renders both wire shapes.
 import type { Context, Next } from 'koa';
-import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import { createRequire } from 'node:module';
+import type { ParseError, parse as ParseJsonc } from 'jsonc-parser';
 import { REASON_CODES, type ReasonCode, type ReasonCodeSpec } from './reason-codes.js';
 
 export interface EnvelopeExtras {
@@ -67,6 +68,8 @@ interface BodyParseError extends Error {
   body?: string;
 }
 
+let jsonc: { parse: typeof ParseJsonc } | undefined;
+
 /**
  * The offset where the text stops being JSON. V8's messages do not always carry a position, so a
  * tolerant parser (jsonc-parser, comments disallowed) locates the first error.
@@ -74,6 +77,8 @@ interface BodyParseError extends Error {
 function jsonErrorOffset(err: BodyParseError): number {
   if (typeof err.body !== 'string') return 0;
   const errors: ParseError[] = [];
+  // Loaded on the first malformed body only (it is a CommonJS module, so require keeps this synchronous).
+  const parseJsonc: typeof ParseJsonc = (jsonc ??= createRequire(import.meta.url)('jsonc-parser')).parse;
   parseJsonc(err.body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   if (errors.length > 0) return errors[0].offset;
   const m = /position (\d+)/.exec(err.message);

@@ -7,10 +7,11 @@ import Router from '@koa/router';
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
-import { openApiDocument } from '../openapi/build.js';
 import { endpoint, Reply, type ReadBody } from './endpoint.js';
 
-const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+/** Where swagger-ui-dist is installed; resolved on the first /docs request, not at start-up. */
+let swaggerDirCache: string | undefined;
+const swaggerDir = () => (swaggerDirCache ??= dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json')));
 
 /** The only files of swagger-ui-dist the page needs, with their media types. */
 const ASSETS: Record<string, string> = {
@@ -58,7 +59,7 @@ const cache = new Map<string, Buffer>();
 async function asset(name: string): Promise<Buffer> {
   let data = cache.get(name);
   if (!data) {
-    data = await readFile(join(swaggerDir, name));
+    data = await readFile(join(swaggerDir(), name));
     cache.set(name, data);
   }
   return data;
@@ -70,7 +71,7 @@ export function docsRoutes(deps: Deps, readBody: ReadBody): Router {
   const router = new Router();
   router.get(
     '/openapi.json',
-    endpoint(deps, readBody, { operation: 'getOpenApiDocument', level: 'public' }, () => openApiDocument(deps.config.control)),
+    endpoint(deps, readBody, { operation: 'getOpenApiDocument', level: 'public' }, async () => (await import('../openapi/build.js')).openApiDocument(deps.config.control)),
   );
   router.get(
     '/docs',

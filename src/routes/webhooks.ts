@@ -1,7 +1,6 @@
 // Endpoints 16 and 19: the inbound callbacks, each verifying its own secret before reading what it says.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import getRawBody from 'raw-body';
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import { fromBodyParserError, invalid } from '../errors.js';
@@ -16,6 +15,8 @@ const BindingPath = v.object({ binding_id: Uuid });
 /** The exact request bytes, bounded by the body limit: the HMAC must see what the broker signed. */
 async function readRawBody(ctx: Context, limit: number): Promise<Buffer> {
   try {
+    // raw-body loads with the first broker call: most servers never receive one (start-up time, bench g).
+    const { default: getRawBody } = await import('raw-body');
     return await getRawBody(ctx.req, { limit, length: ctx.get('content-length') || undefined });
   } catch (err) {
     throw fromBodyParserError(err as Error) ?? err;
