@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freshMock, stateOf } from './helpers/app.js';
 import { DEMO } from './helpers/demo.js';
-import { AS, assertError, assertInvalidAt } from './helpers/ops.js';
+import { AS, refusals, assertError, assertInvalidAt } from './helpers/ops.js';
 
 const P = DEMO.projects.support;
 const A = DEMO.approvals;
@@ -136,14 +136,7 @@ test('deny: unknown approval, bad body types -> 404 / 422, nothing changes', asy
 test('deny: authority per actor (viewer/read-only 403, other workspace 404, no credentials 401), nothing changes', async () => {
   const { mock, http } = await freshMock();
   const before = stateOf(mock);
-  for (const [actor, status, reason] of [
-    ['viewer', 403, 'insufficient_authority'],
-    ['readonlyOwner', 403, 'insufficient_authority'],
-    ['globex', 404, 'project_not_found'],
-    ['none', 401, 'authentication_required'],
-    ['expired', 401, 'token_expired'],
-    ['admin', 401, 'authentication_required'],
-  ] as const) {
+  for (const [actor, status, reason] of refusals('operator', false)) {
     assertError(await http.post(denyPath(A.pendingWaiting)).set(AS[actor]).send({}), status, reason);
   }
   assert.is(stateOf(mock), before);

@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freshMock, stateOf } from './helpers/app.js';
 import { DEMO } from './helpers/demo.js';
-import { AS, assertError, assertInvalidAt } from './helpers/ops.js';
+import { AS, refusals, assertError, assertInvalidAt } from './helpers/ops.js';
 
 const P = DEMO.projects.support;
 const budgetPath = (project: string = P) => `/api/v3/projects/${project}/budget`;
@@ -127,14 +127,7 @@ test('budget: a refused PUT does not raise the epoch', async () => {
 test('budget: authority per actor (viewer/read-only 403, other workspace 404, no credentials 401), nothing changes', async () => {
   const { mock, http } = await freshMock();
   const before = stateOf(mock);
-  for (const [actor, status, reason] of [
-    ['viewer', 403, 'insufficient_authority'],
-    ['readonlyOwner', 403, 'insufficient_authority'],
-    ['globex', 404, 'project_not_found'],
-    ['none', 401, 'authentication_required'],
-    ['expired', 401, 'token_expired'],
-    ['admin', 401, 'authentication_required'],
-  ] as const) {
+  for (const [actor, status, reason] of refusals('operator', false)) {
     assertError(await http.put(budgetPath()).set(AS[actor]).send({ user_daily_usd: 1 }), status, reason);
   }
   assertError(await http.put(budgetPath('00000000-0000-4000-8000-000000000000')).set(AS.operator).send({}), 404, 'project_not_found');

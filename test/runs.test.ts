@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freshMock, stateOf } from './helpers/app.js';
 import { DEMO } from './helpers/demo.js';
-import { AS, CountingAdapter, assertError, assertInvalidAt } from './helpers/ops.js';
+import { AS, refusals, CountingAdapter, assertError, assertInvalidAt } from './helpers/ops.js';
 
 const P = DEMO.projects.support;
 const RUNS = {
@@ -200,15 +200,8 @@ test('retry: unknown run, another project\'s run and bad bodies are refused unch
 
 // ---- authority and archived projects, both endpoints ----
 
-const AUTHORITY: [keyof typeof AS, number, string][] = [
-  ['viewer', 403, 'insufficient_authority'],
-  ['readonlyOwner', 403, 'insufficient_authority'],
-  ['globex', 404, 'project_not_found'],
-  ['none', 401, 'authentication_required'],
-  ['expired', 401, 'token_expired'],
-  // An admin key is no credential on endpoints 4 and 6.
-  ['admin', 401, 'authentication_required'],
-];
+// An admin key is no credential on endpoints 4 and 6.
+const AUTHORITY = refusals('operator', false);
 
 for (const [name, path, run] of [
   ['cancel', cancelPath, RUNS.waitingApproval],

@@ -31,6 +31,25 @@ export const AS = {
   none: {},
 } as const;
 
+type Actor = keyof typeof AS;
+
+/**
+ * Who is refused an endpoint, and how: the authority matrix of CONTRACT section 3 for an endpoint
+ * needing `level`, with or without X-Admin-Key (a wrong key is 401 where accepted; elsewhere a key
+ * is no credential at all).
+ */
+export function refusals(level: 'operator' | 'owner', adminKey: boolean): [Actor, number, string][] {
+  return [
+    ...(level === 'owner' ? [['operator', 403, 'insufficient_authority'] as [Actor, number, string]] : []),
+    ['viewer', 403, 'insufficient_authority'],
+    ['readonlyOwner', 403, 'insufficient_authority'],
+    ['globex', 404, 'project_not_found'],
+    ['none', 401, 'authentication_required'],
+    ['expired', 401, 'token_expired'],
+    adminKey ? ['wrongAdmin', 401, 'admin_key_invalid'] : ['admin', 401, 'authentication_required'],
+  ];
+}
+
 /** A memory adapter that counts persisted writes, to check "one transaction, one write". */
 export class CountingAdapter extends MemoryAdapter {
   writes = 0;
