@@ -1,6 +1,7 @@
 // Storage adapters behind lowdb's Adapter interface: memory for tests, a validated JSON file by default.
 import { Memory, type Adapter } from 'lowdb';
-import type { TextFile } from 'lowdb/node';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import * as v from 'valibot';
 import { ClockStateSchema, COLLECTION_NAMES, COLLECTION_SCHEMAS, DATA_FILE_FORMAT, DATA_FILE_VERSION, SettingsSchema, type DataFile } from '../schemas/state.js';
 import { describeIssues } from '../validation.js';
@@ -75,21 +76,24 @@ export function checkDataFile(file: string, json: unknown): DataFile {
 }
 
 /**
- * A JSON file written atomically (temp file + rename, through lowdb's TextFile). Reading validates
- * the content: a truncated, corrupt or foreign file is refused, never silently replaced.
+ * A JSON file, replaced atomically on each write (a temp file beside it, then a rename, so a crash
+ * leaves the old or the new file, never half of one). Reading validates the content: a truncated,
+ * corrupt or foreign file is refused, never silently replaced. The store never writes concurrently.
  */
 export class JsonFileAdapter implements Adapter<DataFile> {
-  #file: Promise<TextFile> | undefined;
-  constructor(readonly filename: string) {}
-
-  /** lowdb/node (and steno) load on first use: `--memory` never pays for them at start-up (bench g). One writer per adapter. */
-  #text(): Promise<TextFile> {
-    return (this.#file ??= import('lowdb/node').then((m) => new m.TextFile(this.filename)));
+  readonly #temp: string;
+  constructor(readonly filename: string) {
+    this.#temp = join(dirname(filename), `.${basename(filename)}.tmp`);
   }
 
   async read(): Promise<DataFile | null> {
-    const text = await (await this.#text()).read();
-    if (text === null) return null;
+    let text: string;
+    try {
+      text = await readFile(this.filename, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw new DataFileError(this.filename, `it cannot be read (${(err as Error).message})`);
+    }
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -100,6 +104,7 @@ export class JsonFileAdapter implements Adapter<DataFile> {
   }
 
   async write(data: DataFile): Promise<void> {
-    await (await this.#text()).write(serializeDataFile(data));
+    await writeFile(this.#temp, serializeDataFile(data));
+    await rename(this.#temp, this.filename);
   }
 }
