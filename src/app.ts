@@ -80,7 +80,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   const control = new MockControl(deps, seed, options.seed);
   deps.control = control;
   // Transitions for the coverage report are observed where they happen: at commit.
-  store.observer = (c, before, after) => control.coverageTracker.onWrite(c, before, after);
+  store.observer = (c, before, after, scope) => control.coverageTracker.onWrite(c, before, after, scope);
   const readBody = bodyReader(deps.config.bodyLimit);
 
   const app = new Koa();

@@ -5,6 +5,7 @@ import { freshMock } from './helpers/app.js';
 import { DEMO, bearer } from './helpers/demo.js';
 import { OPERATIONS } from '../src/control/operations.js';
 import { transitionMatches, type OperationCoverage } from '../src/control/coverage.js';
+import { signBrokerPayload } from '../src/client-helpers.js';
 
 const P = DEMO.projects.support;
 const owner = bearer(DEMO.tokens.owner);
@@ -71,6 +72,36 @@ test('report: retry and token exchange record creations', async () => {
   assert.equal(entry(ops, 'retryRun').exercised.transitions, ['run: none -> queued']);
   assert.equal(entry(ops, 'retryRun').missing.transitions, []);
   assert.equal(entry(ops, 'exchangeToken').exercised.transitions, ['access_token: none -> active', 'authorization_code: unused -> used', 'refresh_token: none -> active']);
+});
+
+test('report: webhooks that read their body first still attribute their writes', async () => {
+  const { mock, http } = await freshMock();
+  await http
+    .post(`/api/v3/connections/${DEMO.connections.chatBinding}/chatapp/webhook`)
+    .set('X-Chatapp-Secret-Token', DEMO.chatSecret)
+    .send({ update_id: 991, message: { from: { id: 4242, display_name: 'New Person' }, text: 'hello' } });
+  const crm = mock.store.get('connections', DEMO.connections.crm)!;
+  const signed = signBrokerPayload(
+    { event_id: 'evt-coverage-1', event_type: 'connection.error', connection_resource_id: crm.connection_resource_id, occurred_at: DEMO.now },
+    DEMO.brokerSecret,
+  );
+  await http.post('/api/v3/webhooks/broker').set(signed.headers).send(signed.body);
+  const ops = mock.control.coverage().operations;
+  assert.ok(entry(ops, 'chatWebhook').exercised.transitions.includes('run: none -> queued'), JSON.stringify(entry(ops, 'chatWebhook').exercised));
+  assert.ok(entry(ops, 'brokerWebhook').exercised.transitions.includes('connection: active -> error'), JSON.stringify(entry(ops, 'brokerWebhook').exercised));
+});
+
+test('report: concurrent requests keep their transitions apart', async () => {
+  const { mock } = await freshMock();
+  const server = mock.app.listen(0);
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v3/projects/${P}`;
+  const post = (path: string) => fetch(base + path, { method: 'POST', headers: { ...owner, 'Content-Type': 'application/json' }, body: '{}' });
+  await Promise.all([post(`/runs/${DEMO.runs.failedBackground}/retry`), post(`/approvals/${DEMO.approvals.pendingOther}/deny`), post(`/runs/${DEMO.runs.waitingApproval}/cancel`)]);
+  server.close();
+  const ops = mock.control.coverage().operations;
+  assert.equal(entry(ops, 'retryRun').exercised.transitions, ['run: none -> queued']);
+  assert.equal(entry(ops, 'denyApproval').exercised.transitions, ['approval: pending -> denied']);
+  assert.ok(entry(ops, 'cancelRun').exercised.transitions.every((t) => !t.includes('denied') && t !== 'run: none -> queued'));
 });
 
 test('report: control-surface writes are not counted as v3 coverage', async () => {

@@ -1,5 +1,5 @@
 // The coverage report: which statuses, reason codes and state transitions of each v3 operation the traffic so far exercised.
-import { AsyncLocalStorage } from 'node:async_hooks';
+import type { WriteScope } from '../storage/store.js';
 import type { CollectionName } from '../schemas/state.js';
 import { OPERATIONS, type OperationSpec } from './operations.js';
 
@@ -77,26 +77,12 @@ export interface CoverageReport {
   };
 }
 
-/** What one request changed: collected while it runs, through async context (concurrent requests stay apart). */
-interface RequestScope {
-  transitions: string[];
-}
-
 export class CoverageTracker {
   private seen = new Map<string, Seen>();
-  private readonly scope = new AsyncLocalStorage<RequestScope>();
 
-  /** Runs `fn` (the rest of the request) collecting the transitions its store writes cause. */
-  async observe(fn: () => Promise<void>): Promise<string[]> {
-    const scope: RequestScope = { transitions: [] };
-    await this.scope.run(scope, fn);
-    return scope.transitions;
-  }
-
-  /** The store observer: attributes a committed write to the request in whose context it happened. */
-  onWrite(c: CollectionName, before: unknown, after: unknown): void {
-    const scope = this.scope.getStore();
-    if (scope) scope.transitions.push(...transitionsOf(c, before, after));
+  /** The store observer: adds a committed write's transitions to the request it was made for. */
+  onWrite(c: CollectionName, before: unknown, after: unknown, scope: WriteScope | undefined): void {
+    if (scope?.transitions) scope.transitions.push(...transitionsOf(c, before, after));
   }
 
   record(operation: string, status: number, reasonCode: string | undefined, transitions: string[]): void {

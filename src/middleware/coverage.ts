@@ -7,8 +7,9 @@ const V3 = new Set(OPERATION_NAMES);
 
 export function coverageMiddleware(coverage: CoverageTracker): Middleware {
   return async function trackCoverage(ctx, next) {
-    // Reads cause no transitions; only writes pay for the async context that attributes them.
-    const transitions = ctx.method === 'GET' || ctx.method === 'HEAD' ? (await next(), []) : await coverage.observe(() => next());
+    // The endpoint pipeline attributes the request's commits to ctx.state (see Store.attributeTo).
+    const transitions: string[] = (ctx.state.transitions = []);
+    await next();
     const operation = ctx.state.operation as string | undefined;
     // An injected fault answer says nothing about the mock's behaviour, so it is not counted.
     if (!operation || !V3.has(operation) || ctx.state.fault?.status !== undefined) return;

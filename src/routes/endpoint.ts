@@ -107,7 +107,8 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
     if (spec.project && !spec.allowArchived && ctx.method !== 'GET' && project?.status === 'archived') {
       throw new ApiError('project_archived', { affected_resource: `project:${project.id}` });
     }
-    const result = await handler({ actor, path, query, body, project, ctx } as Request<P, Q, B>);
+    // Commits made while the handler runs synchronously (every transaction callback is) belong to this request.
+    const result = await deps.store.attributeTo(ctx.state, () => handler({ actor, path, query, body, project, ctx } as Request<P, Q, B>));
     if (result instanceof Reply) {
       ctx.status = result.status;
       for (const [k, val] of Object.entries(result.headers)) ctx.set(k, val);

@@ -34,7 +34,8 @@ export function webhookRoutes(deps: Deps, readBody: ReadBody): Router {
       verifyChatSecret(binding, ctx.headers['x-chatapp-secret-token'] as string | undefined);
       if (!hasBody(ctx)) throw invalid(['body'], 'Field required', 'missing', null);
       const update = parse(ChatUpdateSchema, await readBody(ctx), 'body');
-      return acceptChatUpdate(deps, binding, update);
+      // The body was awaited: attribute the commit to this request again.
+      return deps.store.attributeTo(ctx.state, () => acceptChatUpdate(deps, binding, update));
     }),
   );
 
@@ -45,7 +46,7 @@ export function webhookRoutes(deps: Deps, readBody: ReadBody): Router {
       const raw = await readRawBody(ctx, deps.config.bodyLimit);
       ctx.state.rawBody = raw; // for the journal: koa-body never saw these bytes
       verifyBrokerSignature(raw, ctx.headers['x-broker-hmac-sha256'] as string | undefined, deps.config.brokerSecret());
-      return reconcileBrokerEvent(deps, parseBrokerEvent(raw));
+      return deps.store.attributeTo(ctx.state, () => reconcileBrokerEvent(deps, parseBrokerEvent(raw)));
     }),
   );
 

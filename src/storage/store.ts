@@ -25,6 +25,11 @@ export interface Snapshot {
 
 const DELETED = Symbol('deleted');
 
+/** Whatever the caller wants committed writes attributed to (the coverage report passes a request's). */
+export interface WriteScope {
+  transitions?: string[];
+}
+
 /**
  * A unit of work. Reads see the transaction's own writes; nothing reaches the store until the
  * callback returns, so a callback that throws leaves stored state exactly as it was.
@@ -100,8 +105,9 @@ export class Store {
   private seq = 0;
   private persistedSeq = 0;
   private flushing: Promise<void> | null = null;
-  /** Sees every committed record write (before, after; undefined = absent): the coverage report derives transitions from it. */
-  observer: ((c: CollectionName, before: unknown, after: unknown) => void) | null = null;
+  /** Sees every committed record write (before, after; undefined = absent) with the scope it was made in: the coverage report derives transitions from it. */
+  observer: ((c: CollectionName, before: unknown, after: unknown, scope: WriteScope | undefined) => void) | null = null;
+  private scope: WriteScope | undefined;
 
   constructor(
     private readonly adapter: Adapter<DataFile>,
@@ -156,6 +162,21 @@ export class Store {
     return result;
   }
 
+  /**
+   * Runs `fn`, attributing the transactions it applies synchronously to `scope` (a request). A
+   * transaction callback is synchronous, so no async context is needed: code that awaits before
+   * committing wraps its commit in its own call.
+   */
+  attributeTo<T>(scope: WriteScope, fn: () => T): T {
+    const outer = this.scope;
+    this.scope = scope;
+    try {
+      return fn();
+    } finally {
+      this.scope = outer;
+    }
+  }
+
   /** Applies a transaction in memory without waiting for persistence (the caller flushes). */
   apply<T>(fn: (tx: Transaction) => T): T {
     const tx = new Transaction(this);
@@ -164,7 +185,7 @@ export class Store {
       for (const [c, writes] of tx.changes()) {
         const m = this.maps[c] as Map<string, unknown>;
         for (const [key, r] of writes) {
-          this.observer?.(c, m.get(key), r === DELETED ? undefined : r);
+          this.observer?.(c, m.get(key), r === DELETED ? undefined : r, this.scope);
           if (r === DELETED) m.delete(key);
           else m.set(key, r);
         }
