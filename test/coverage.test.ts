@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { freshMock } from './helpers/app.js';
 import { DEMO, bearer } from './helpers/demo.js';
 import { OPERATIONS } from '../src/control/operations.js';
+import { V3_OPERATIONS } from '../src/openapi/operations.js';
 import { transitionMatches, type OperationCoverage } from '../src/control/coverage.js';
 import { signBrokerPayload } from '../src/client-helpers.js';
 
@@ -21,6 +22,17 @@ test('table: the 20 operations, each name exactly what its route reports', async
     const path = op.path.replace(/\{[a-z_]+\}/g, UUID);
     await (http as unknown as Record<string, (p: string) => Promise<unknown>>)[op.method.toLowerCase()](path);
     assert.is(mock.control.requests().at(-1)!.operation, op.operation, `${op.method} ${op.path}`);
+  }
+});
+
+test('table: method, path and statuses of each operation agree with the OpenAPI catalog', () => {
+  for (const c of OPERATIONS) {
+    const doc = V3_OPERATIONS.find((o) => o.operationId === c.operation);
+    assert.ok(doc, c.operation);
+    assert.is(doc!.method.toUpperCase(), c.method, c.operation);
+    assert.is(doc!.path, c.path, c.operation);
+    const documented = [...new Set([...doc!.success.map((x) => x.status), ...doc!.errors])].sort((a, b) => a - b);
+    assert.equal([...c.statuses].sort((a, b) => a - b), documented, c.operation);
   }
 });
 
