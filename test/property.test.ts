@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp, type MockApp } from '../src/app.js';
 import { demoFixture } from '../src/fixtures.js';
+import { docChecker } from './helpers/openapi-check.js';
 import { signBrokerPayload } from '../src/client-helpers.js';
 import type { Snapshot } from '../src/storage/store.js';
 import { DEMO } from './helpers/demo.js';
@@ -142,6 +143,9 @@ for (const [n, method, template] of ENDPOINTS) {
         const text = await res.text();
         if (process.env.PROPERTY_STATS) stats.set(`${n} ${res.status}`, (stats.get(`${n} ${res.status}`) ?? 0) + 1);
         assert.ok(res.status < 500, `${m} ${p}${q} answered ${res.status}: ${text.slice(0, 300)}\n${serverErrors.at(-1) ?? ''}`);
+        // Whatever the input, the answer is one the OpenAPI document describes (checked on the path as sent: fetch drops a #fragment).
+        const mismatches = docChecker().check(m, new URL(base + p + q).pathname, { status: res.status, headers: Object.fromEntries(res.headers), text });
+        assert.equal(mismatches, [], `${m} ${p}${q}: ${mismatches.join('; ')}`);
         if (res.status >= 400) assert.ok(JSON.stringify(mock.store.toData()) === initialJson, `${m} ${p}${q} was refused with ${res.status} but changed the stored state: ${text.slice(0, 200)}`);
       }),
       { numRuns: RUNS_PER_ENDPOINT },

@@ -34,7 +34,8 @@ class DocChecker {
     this.routes = Object.keys(doc.paths)
       .map((template) => ({
         template,
-        re: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+        // The router (like @koa/router's default) also matches the path with a trailing slash.
+        re: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
         weight: template.replace(/\{[^}]+\}/g, '').length,
       }))
       .sort((a, b) => b.weight - a.weight);
