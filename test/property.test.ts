@@ -1,5 +1,6 @@
-// Property tests over all 20 v3 endpoints: random path ids, query strings, headers and bodies never get a 5xx,
-// and a refused request (status >= 400) leaves the stored state exactly as it was.
+// Property tests over all 20 v3 endpoints and the control surface: random path ids, query strings, headers and
+// bodies never get a 5xx, always get an answer the OpenAPI document describes, and a refused request (status >= 400)
+// leaves the stored state exactly as it was.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
@@ -8,6 +9,7 @@ import type { Server } from 'node:http';
 import { createApp, type MockApp } from '../src/app.js';
 import { demoFixture } from '../src/fixtures.js';
 import { docChecker } from './helpers/openapi-check.js';
+import { CONTROL_OPERATIONS } from '../src/openapi/operations.js';
 import { signBrokerPayload } from '../src/client-helpers.js';
 import type { Snapshot } from '../src/storage/store.js';
 import { DEMO } from './helpers/demo.js';
@@ -115,7 +117,7 @@ const headers = fc
   })
   .map((h) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined)) as Record<string, string>);
 
-const FIELDS = ['reason', 'binding_fingerprint', 'confirmation', 'workspace_id', 'clear', 'funding_mode', 'project_daily_usd', 'user_monthly_usd', 'metadata', 'code', 'code_verifier', 'grant_type', 'refresh_token', 'base_revision_id', 'bundle', 'mutation', 'type', 'message', 'update_id', 'event', 'connection_id', '__proto__', 'constructor'];
+const FIELDS = ['now', 'advance_ms', 'method', 'path', 'status', 'times', 'delay_ms', 'to', 'steps', 'target', 'principal_id', 'code_challenge', 'runtime_mode', 'surface', 'reason', 'binding_fingerprint', 'confirmation', 'workspace_id', 'clear', 'funding_mode', 'project_daily_usd', 'user_monthly_usd', 'metadata', 'code', 'code_verifier', 'grant_type', 'refresh_token', 'base_revision_id', 'bundle', 'mutation', 'type', 'message', 'update_id', 'event', 'connection_id', '__proto__', 'constructor'];
 const fieldValue = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   any('delete-application-user', 'authorization_code', 'refresh_token', 'free_sandbox', DEMO.workspaces.acmeLabs, DEMO.authorizationCode, DEMO.pkceVerifier),
@@ -150,6 +152,29 @@ for (const [n, method, template] of ENDPOINTS) {
       }),
       { numRuns: RUNS_PER_ENDPOINT },
     );
+  });
+}
+
+// The /_mock control surface (its writes are restored before every case; faults are cleared, since
+// a random fault may ask for any status, 5xx included).
+const CONTROL_WRITES = CONTROL_OPERATIONS.filter((o) => o.method !== 'get').map((o) => [o.method.toUpperCase(), `/_mock${o.path}`] as const);
+
+for (const [method, template] of CONTROL_WRITES) {
+  test(`property: control ${method} ${template}: never a 5xx; answers match the document; a refusal changes nothing`, async () => {
+    await fc.assert(
+      fc.asyncProperty(path(template), body, async (p, b) => {
+        await mock.control.restore(initial);
+        mock.control.clearFaults();
+        const res = await fetch(base + p, { method, headers: { 'content-type': 'application/json' }, body: b });
+        const text = await res.text();
+        assert.ok(res.status < 500, `${method} ${p} answered ${res.status}: ${text.slice(0, 300)}\n${serverErrors.at(-1) ?? ''}`);
+        const mismatches = docChecker().check(method, new URL(base + p).pathname, { status: res.status, headers: Object.fromEntries(res.headers), text });
+        assert.equal(mismatches, [], `${method} ${p}: ${mismatches.join('; ')}`);
+        if (res.status >= 400) assert.ok(JSON.stringify(mock.store.toData()) === initialJson, `${method} ${p} was refused with ${res.status} but changed the stored state`);
+      }),
+      { numRuns: Math.ceil(RUNS_PER_ENDPOINT / 2) },
+    );
+    mock.control.clearFaults();
   });
 }
 
