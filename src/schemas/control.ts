@@ -1,7 +1,7 @@
 // Request bodies of the /_mock control surface (CONTRACT section 8), validated like the v3 bodies.
 import * as v from 'valibot';
 import { FreeObject, NonEmptyString, RuntimeMode, Timestamp, Uuid } from './common.js';
-import { RunStatus, RunSurface, RunTimingSchema, StepStatus } from './runs.js';
+import { RunStatus, RunStepSchema, RunSurface, RunTimingSchema, StepStatus } from './runs.js';
 
 const NonNegInt = v.pipe(v.number(), v.integer(), v.minValue(0));
 const PosInt = v.pipe(v.number(), v.integer(), v.minValue(1));
@@ -28,19 +28,14 @@ export const JournalQuerySchema = v.object({
 
 /** A step to append: only `name` is needed; the rest defaults from the run and the mock clock. */
 export const StepInputSchema = v.object({
+  ...RunStepSchema.entries,
   id: v.optional(Uuid),
   name: NonEmptyString,
   status: v.optional(StepStatus, 'pending'),
   step_type: v.optional(v.string(), 'tool'),
   surface: v.optional(v.string()),
   sequence: v.optional(v.pipe(v.number(), v.integer())),
-  attempt: v.optional(v.pipe(v.number(), v.integer())),
   created_at: v.optional(Timestamp),
-  content_available: v.optional(v.boolean()),
-  guardrail_decisions: v.optional(v.array(FreeObject)),
-  input_summary: v.optional(FreeObject),
-  output_summary: v.optional(FreeObject),
-  metadata: v.optional(FreeObject),
 });
 
 /** The pending approval that entering `waiting_approval` creates. */
