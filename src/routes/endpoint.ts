@@ -48,7 +48,9 @@ export class Reply {
 
 /** Reads the JSON body only when the pipeline gets there, so auth and path errors come first. */
 export function bodyReader(limitBytes: number) {
-  const parser = koaBody({
+  // koa-body validates its options when created: do it on the first body, not at start-up (bench g).
+  let parser: ReturnType<typeof koaBody> | undefined;
+  const makeParser = () => koaBody({
     json: true,
     jsonStrict: true,
     jsonLimit: limitBytes,
@@ -61,6 +63,7 @@ export function bodyReader(limitBytes: number) {
     },
   });
   return async (ctx: Context): Promise<unknown> => {
+    parser ??= makeParser();
     await parser(ctx, async () => {});
     if (ctx.state.bodyError) throw fromBodyParserError(ctx.state.bodyError) ?? ctx.state.bodyError;
     return ctx.request.body;
