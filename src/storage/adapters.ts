@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { ClockStateSchema, COLLECTION_NAMES, COLLECTION_SCHEMAS, DATA_FILE_FORMAT, DATA_FILE_VERSION, SettingsSchema, type DataFile } from '../schemas/state.js';
 import { describeIssues } from '../validation.js';
 import { serializeDataFile } from './serialize.js';
+import { sameJson } from '../json.js';
 
 export type { Adapter };
 export type StorageAdapter = Adapter<DataFile>;
@@ -23,17 +24,6 @@ export class DataFileError extends Error {
 
 /** Keeps the state in memory only; every instance is independent. */
 export class MemoryAdapter extends Memory<DataFile> {}
-
-/** Deep equality of two JSON values (key order ignored). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
-  if (Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  return ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 

@@ -18,7 +18,5 @@ export function fingerprint(value: unknown): string {
   return sha256Hex(canonicalJson(value));
 }
 
-/** Deep JSON equality, by canonical form. */
-export function sameJson(a: unknown, b: unknown): boolean {
-  return canonicalJson(a) === canonicalJson(b);
-}
+/** Deep JSON equality (structural: no need to canonicalize and compare strings). */
+export { sameJson } from '../../json.js';
