@@ -1,23 +1,35 @@
-// The README stays in step with the code: every reason code, state value and CLI flag is documented.
+// The README and docs/ stay in step with the code: every reason code, state value and CLI flag is documented, and every link resolves.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { REASON_CODES } from '../src/reason-codes.js';
 import { RunStatus, StepStatus } from '../src/schemas/runs.js';
 import { ApprovalStatus } from '../src/schemas/approvals.js';
 import { runCliToExit } from './helpers/cli.js';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const root = fileURLToPath(new URL('..', import.meta.url));
+const read = (rel: string) => readFileSync(join(root, rel), 'utf8');
+const readme = read('README.md');
+const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 
-test('README: every reason code has a row with its status', () => {
+test('README is a front page of at most 300 lines', () => {
+  const lines = readme.split('\n').length;
+  assert.ok(lines <= 300, `README.md has ${lines} lines`);
+});
+
+test('docs/errors.md: every reason code has a row with its status', () => {
+  const errors = read('docs/errors.md');
   for (const [code, spec] of Object.entries(REASON_CODES)) {
-    assert.ok(readme.includes(`| \`${code}\` | ${spec.status} |`), `${code} (${spec.status}) missing from the reason-code table`);
+    assert.ok(errors.includes(`| \`${code}\` | ${spec.status} |`), `${code} (${spec.status}) missing from the reason-code table`);
   }
 });
 
-test('README: every run, step and approval status is in the states table', () => {
+test('docs/states.md: every run, step and approval status is in the states table', () => {
+  const states = read('docs/states.md');
   for (const value of [...RunStatus.options, ...StepStatus.options, ...ApprovalStatus.options]) {
-    assert.ok(readme.includes(`\`${value}\``), value);
+    assert.ok(states.includes(`\`${value}\``), value);
   }
 });
 
@@ -28,8 +40,36 @@ test('README: every CLI flag of --help is documented', async () => {
   for (const flag of flags) assert.ok(readme.includes(flag), flag);
 });
 
-test('README: no section placeholder is left', () => {
-  assert.not.match(readme, /<!-- section:/);
+/** GitHub's heading anchors: lower case, punctuation dropped (but `-` and `_`), spaces to `-`. */
+function anchors(markdown: string): Set<string> {
+  const out = new Set<string>();
+  let fenced = false;
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    const m = !fenced && /^#{1,6} (.*)$/.exec(line);
+    if (m) out.add(m[1].trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-'));
+  }
+  return out;
+}
+
+test('every relative link in README.md and docs/ names a file (and heading) that exists', () => {
+  let checked = 0;
+  for (const page of pages) {
+    const text = read(page).replace(/```[\s\S]*?```/g, '');
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/i.test(target)) continue; // http(s), mailto
+      const [file, anchor] = target.split('#');
+      const path = file ? resolve(dirname(join(root, page)), file) : join(root, page);
+      assert.ok(existsSync(path), `${page}: link to missing ${target}`);
+      if (anchor && path.endsWith('.md')) assert.ok(anchors(readFileSync(path, 'utf8')).has(anchor), `${page}: link to missing heading ${target}`);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 15, `only ${checked} links checked`);
+});
+
+test('README and docs: no section placeholder is left', () => {
+  for (const page of pages) assert.not.match(read(page), /<!-- section:/, page);
 });
 
 test.run();
