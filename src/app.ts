@@ -78,7 +78,6 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     },
   };
   const control = new MockControl(deps, seed, options.seed);
-  deps.control = control;
   // Transitions for the coverage report are observed where they happen: at commit.
   store.observer = (c, before, after, scope) => control.coverageTracker.onWrite(c, before, after, scope);
   const readBody = bodyReader(deps.config.bodyLimit);
@@ -92,7 +91,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   app.use(errorMiddleware(options.onError));
   const router = new Router();
   for (const routes of deps.config.control ? [...V3_ROUTES, ...CONTROL_ROUTES] : V3_ROUTES) {
-    const r = routes(deps, readBody);
+    const r = routes(deps, readBody, control);
     router.use(r.routes());
   }
   app.use(router.routes());

@@ -1,8 +1,7 @@
-// The dependencies every route and domain service receives from createApp; nothing here is global.
+// What the domain needs from createApp (store, clock, ids, config); nothing here is global, and nothing of the control surface.
 import type { Store } from './storage/store.js';
 import type { MockClock } from './domain/clock.js';
 import type { IdGenerator, TokenGenerator } from './domain/ids.js';
-import type { MockControl } from './control/api.js';
 
 export interface RuntimeConfig {
   auth: 'on' | 'off';
@@ -19,6 +18,4 @@ export interface Deps {
   ids: IdGenerator;
   tokens: TokenGenerator;
   config: RuntimeConfig;
-  /** The in-process control API, set by createApp: the /_mock routes reach reset, journal and faults through it. */
-  control?: MockControl;
 }

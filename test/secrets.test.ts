@@ -56,7 +56,7 @@ class Sweep {
 function routesOf(mock: MockApp): { method: string; path: string }[] {
   const out: { method: string; path: string }[] = [];
   for (const module of [...V3_ROUTES, ...CONTROL_ROUTES]) {
-    for (const layer of module(mock.deps, async () => ({})).stack) {
+    for (const layer of module(mock.deps, async () => ({}), mock.control).stack) {
       for (const method of layer.methods) if (method !== 'HEAD' && typeof layer.path === 'string') out.push({ method, path: layer.path });
     }
   }

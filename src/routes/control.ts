@@ -11,16 +11,10 @@ import { bodyReader, endpoint, type ReadBody } from './endpoint.js';
 /** State documents and fixtures outgrow the v3 body limit; the control surface accepts up to 64 MiB of them. */
 const CONTROL_BODY_LIMIT = 64 * 1024 * 1024;
 
-export function controlOf(deps: Deps): MockControl {
-  if (!deps.control) throw new Error('createApp did not attach the control API to deps');
-  return deps.control;
-}
-
 const AnyBody = v.unknown();
 
-export function controlRoutes(deps: Deps, readBody: ReadBody): Router {
+export function controlRoutes(deps: Deps, readBody: ReadBody, control: MockControl): Router {
   const router = new Router();
-  const control = () => controlOf(deps);
   const readLargeBody = bodyReader(Math.max(deps.config.bodyLimit, CONTROL_BODY_LIMIT));
 
   router.get(
@@ -31,7 +25,7 @@ export function controlRoutes(deps: Deps, readBody: ReadBody): Router {
   router.post(
     '/_mock/reset',
     endpoint(deps, readBody, { operation: 'controlReset', level: 'public' }, async () => {
-      await control().reset();
+      await control.reset();
       return { reset: true, now: deps.clock.nowIso() };
     }),
   );
@@ -39,20 +33,20 @@ export function controlRoutes(deps: Deps, readBody: ReadBody): Router {
   router.post(
     '/_mock/fixtures',
     endpoint(deps, readLargeBody, { operation: 'controlLoadFixtures', level: 'public', body: AnyBody, bodyRequired: true }, async ({ body }) => {
-      await control().loadFixtures(body);
+      await control.loadFixtures(body);
       return { loaded: true, counts: counts(deps) };
     }),
   );
 
   router.get(
     '/_mock/state',
-    endpoint(deps, readBody, { operation: 'controlGetState', level: 'public' }, () => control().exportState({ sealed: true })),
+    endpoint(deps, readBody, { operation: 'controlGetState', level: 'public' }, () => control.exportState({ sealed: true })),
   );
 
   router.put(
     '/_mock/state',
     endpoint(deps, readLargeBody, { operation: 'controlPutState', level: 'public', body: AnyBody, bodyRequired: true }, async ({ body }) => {
-      await control().importState(body);
+      await control.importState(body);
       return { restored: true, counts: counts(deps) };
     }),
   );
@@ -60,40 +54,40 @@ export function controlRoutes(deps: Deps, readBody: ReadBody): Router {
   router.get(
     '/_mock/requests',
     endpoint(deps, readBody, { operation: 'controlListRequests', level: 'public', query: JournalQuerySchema }, ({ query }) => ({
-      items: control().requests(query),
+      items: control.requests(query),
     })),
   );
 
   router.delete(
     '/_mock/requests',
-    endpoint(deps, readBody, { operation: 'controlClearRequests', level: 'public' }, () => ({ cleared: control().clearRequests() })),
+    endpoint(deps, readBody, { operation: 'controlClearRequests', level: 'public' }, () => ({ cleared: control.clearRequests() })),
   );
 
-  router.get('/_mock/clock', endpoint(deps, readBody, { operation: 'controlGetClock', level: 'public' }, () => control().clock()));
+  router.get('/_mock/clock', endpoint(deps, readBody, { operation: 'controlGetClock', level: 'public' }, () => control.clock()));
 
   router.post(
     '/_mock/clock',
     endpoint(deps, readBody, { operation: 'controlSetClock', level: 'public', body: ClockRequestSchema, bodyRequired: true }, async ({ body }) => {
       const given = (body.now !== undefined ? 1 : 0) + (body.advance_ms !== undefined ? 1 : 0);
       if (given !== 1) throw invalid(['body'], 'Give exactly one of now and advance_ms', 'value_error', body);
-      if (body.now !== undefined) await control().setClock(body.now);
-      else await control().advanceClock(body.advance_ms!);
-      return control().clock();
+      if (body.now !== undefined) await control.setClock(body.now);
+      else await control.advanceClock(body.advance_ms!);
+      return control.clock();
     }),
   );
 
-  router.get('/_mock/faults', endpoint(deps, readBody, { operation: 'controlListFaults', level: 'public' }, () => ({ items: control().faults() })));
+  router.get('/_mock/faults', endpoint(deps, readBody, { operation: 'controlListFaults', level: 'public' }, () => ({ items: control.faults() })));
 
   router.post(
     '/_mock/faults',
     endpoint(deps, readBody, { operation: 'controlAddFault', level: 'public', body: FaultRequestSchema, bodyRequired: true }, ({ body }) =>
-      control().addFault(body),
+      control.addFault(body),
     ),
   );
 
-  router.delete('/_mock/faults', endpoint(deps, readBody, { operation: 'controlClearFaults', level: 'public' }, () => ({ cleared: control().clearFaults() })));
+  router.delete('/_mock/faults', endpoint(deps, readBody, { operation: 'controlClearFaults', level: 'public' }, () => ({ cleared: control.clearFaults() })));
 
-  router.get('/_mock/coverage', endpoint(deps, readBody, { operation: 'controlCoverage', level: 'public' }, () => control().coverage()));
+  router.get('/_mock/coverage', endpoint(deps, readBody, { operation: 'controlCoverage', level: 'public' }, () => control.coverage()));
 
   return router;
 }

@@ -2,6 +2,7 @@
 import type Router from '@koa/router';
 import type { Deps } from '../deps.js';
 import type { ReadBody } from './endpoint.js';
+import type { MockControl } from '../control/api.js';
 import { approvalRoutes } from './approvals.js';
 import { authRoutes } from './auth.js';
 import { connectionRoutes } from './connections.js';
@@ -17,7 +18,8 @@ import { runRoutes } from './runs.js';
 import { userRoutes } from './users.js';
 import { webhookRoutes } from './webhooks.js';
 
-type RouteModule = (deps: Deps, readBody: ReadBody) => Router;
+/** A route module; control modules also receive the instance's MockControl (v3 modules ignore it). */
+type RouteModule = (deps: Deps, readBody: ReadBody, control: MockControl) => Router;
 
 export const V3_ROUTES: RouteModule[] = [
   connectionRoutes,
