@@ -2,9 +2,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { demoFixture } from '../src/fixtures.js';
+import { demoFixture } from '../../src/fixtures.js';
 
-export const WORK = fileURLToPath(new URL('./.work/', import.meta.url));
+export const WORK = fileURLToPath(new URL('../.work/', import.meta.url));
 export const PROJECT = 'fe1868ee-d60e-4ce6-8db0-f4a764225229';
 export const RUN = '391206e3-21b8-4eae-b109-2fe71e9c7b14';
 export const TOKEN = 'demo-owner-token';

@@ -1,0 +1,37 @@
+// Groups d0/d: json-server POST on a db of N records, against cancels on the JSON-file adapter with N stored runs; every ack must be on disk.
+import { readFileSync, rmSync } from 'node:fs';
+import { WORK, writeFixture, writeJsonServerDb } from '../lib/data.js';
+import { JSON_POST, cancelLoad, cancelPaths, compare, rps } from '../lib/load.js';
+import { bad, fmt, report } from '../lib/report.js';
+import { jsonServer, mockServer } from '../lib/servers.js';
+
+export async function fileWrites(n: number): Promise<void> {
+  const data = `${WORK}db-${n}.json`;
+  rmSync(data, { force: true });
+  rmSync(`${data}.lock`, { force: true });
+  const mock = await mockServer('--data', data, '--fixtures', writeFixture(`fixture-${n}.json`, { runs: n }));
+  const js = await jsonServer(writeJsonServerDb(`json-server-${n}.json`, n));
+  const { base, subject, acked } = await compare(
+    { url: js.url, path: '/runs', method: 'POST', headers: JSON_POST, body: '{"reason":"bench","status":"cancelled"}' },
+    cancelLoad(mock.url, cancelPaths().next),
+  );
+  // Every acknowledged cancel must be in the file now (a cancel is answered only once its write is on disk).
+  const onDisk = (JSON.parse(readFileSync(data, 'utf8')) as { state: { runs: { id: string; status: string }[] } }).state.runs.filter(
+    (r) => r.id.startsWith('b0000001-') && r.status === 'cancelled',
+  ).length;
+  const ratio = rps(subject) / rps(base);
+  const durable = onDisk >= acked;
+  const k = `${n / 1000}k`;
+  report({ id: `d0-${k}`, what: `json-server 1.0.0-beta.3 POST, ${k} records (req/s)`, value: fmt(rps(base), 1) + bad(base), baseline: '', ratio: '', target: 'baseline', met: null });
+  report({
+    id: `d-${k}`,
+    what: `cancel on the JSON-file adapter, ${k} stored runs (req/s)`,
+    value: fmt(rps(subject), 1) + bad(subject),
+    baseline: fmt(rps(base), 1),
+    ratio: base.ok ? `${fmt(ratio, 1)} x json-server` : `json-server: 0 done in ${fmt(base.seconds)} s`,
+    target: n === 10_000 ? '>= 10 x json-server, every ack on disk' : 'every ack on disk (ratio reported)',
+    met: (n === 10_000 ? ratio >= 10 : true) && durable && subject.bad === 0,
+    note: `${acked} acknowledged, ${onDisk} on disk${durable ? '' : ': LOST WRITES'}`,
+  });
+  await Promise.all([mock.stop(), js.stop()]);
+}

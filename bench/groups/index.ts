@@ -1,0 +1,26 @@
+// Every benchmark group, in the order `npm run bench` runs them; add a group as one line here and one file beside this one.
+import { inProcess } from './in-process.js';
+import { readThroughput } from './read-throughput.js';
+import { memoryWrites } from './memory-writes.js';
+import { lastPage } from './last-page.js';
+import { fileWrites } from './file-writes.js';
+import { startTimes } from './start-times.js';
+import { memory } from './rss.js';
+
+export interface Group {
+  /** The name `node --import tsx bench/run.ts <name> ...` selects it by. */
+  name: string;
+  what: string;
+  run(): Promise<void>;
+}
+
+export const GROUPS: Group[] = [
+  { name: 'f', what: 'in-process createApp and restore', run: inProcess },
+  { name: 'ab', what: 'GET run detail vs bare Koa', run: readThroughput },
+  { name: 'c', what: 'memory-mode cancels vs bare Koa + koa-body', run: memoryWrites },
+  { name: 'e', what: 'first vs last page of 100k users', run: lastPage },
+  { name: 'd', what: 'JSON-file cancels vs json-server, 10k and 100k', run: async () => (await fileWrites(10_000), await fileWrites(100_000)) },
+  { name: 'g', what: 'spawn to first response vs bare Koa', run: startTimes },
+  // h reads the 100k data file that d leaves behind.
+  { name: 'h', what: 'RSS with 100k runs', run: () => memory() },
+];

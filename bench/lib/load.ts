@@ -1,0 +1,98 @@
+// Load generation with autocannon: timed or batched runs, and the interleaved baseline/subject comparison every ratio uses.
+import autocannon from 'autocannon';
+import { performance } from 'node:perf_hooks';
+import { PROJECT, TOKEN, runId } from './data.js';
+
+export const SECONDS = 3; // per measured round
+export const ROUNDS = 2; // rounds per side, alternating baseline and subject
+export const CONNECTIONS = 10;
+export const AUTH = { authorization: `Bearer ${TOKEN}` };
+export const JSON_POST = { 'content-type': 'application/json' };
+export const runPath = (id: string) => `/api/v3/projects/${PROJECT}/runs/${id}`;
+
+export interface Load {
+  url: string;
+  path: string | (() => string);
+  method?: 'GET' | 'POST' | 'PUT';
+  headers?: Record<string, string>;
+  body?: string;
+  /** Connections (default CONNECTIONS). */
+  connections?: number;
+  /** Send fixed batches of `size` requests (timed), calling `before` (untimed) ahead of each: a pool reset. */
+  batch?: { size: number; before?: () => Promise<void> };
+}
+export interface Side {
+  ok: number; // 2xx responses
+  bad: number; // non-2xx responses and socket errors
+  seconds: number;
+  latencySum: number; // mean latency x rounds
+  rounds: number;
+}
+const emptySide = (): Side => ({ ok: 0, bad: 0, seconds: 0, latencySum: 0, rounds: 0 });
+
+/** One autocannon run; `track.last` gets the time of the last response (autocannon's `amount` runs end on a 1 s tick). */
+function cannon(load: Load, limit: { duration: number } | { amount: number }, track?: { last: number }) {
+  const dynamic = typeof load.path === 'function';
+  const request: autocannon.Request = {};
+  if (dynamic) request.setupRequest = (req) => ({ ...req, path: (load.path as () => string)() });
+  if (track) request.onResponse = () => void (track.last = performance.now());
+  return autocannon({
+    url: dynamic ? load.url : load.url + load.path,
+    connections: load.connections ?? CONNECTIONS,
+    ...limit,
+    method: load.method ?? 'GET',
+    headers: load.headers,
+    body: load.body,
+    ...(dynamic || track ? { requests: [request] } : {}),
+  });
+}
+
+export async function hit(load: Load, seconds: number, into?: Side): Promise<Side> {
+  const side = into ?? emptySide();
+  let spent = 0;
+  let latencySum = 0;
+  let batches = 0;
+  do {
+    await load.batch?.before?.();
+    const track = { last: performance.now() };
+    const t0 = track.last;
+    const r = await cannon(load, load.batch ? { amount: load.batch.size } : { duration: seconds }, load.batch ? track : undefined);
+    spent += load.batch ? (track.last - t0) / 1000 : r.duration;
+    side.ok += r['2xx'];
+    side.bad += r.non2xx + r.errors;
+    latencySum += r.latency.average;
+    batches++;
+  } while (spent < seconds);
+  side.seconds += spent;
+  side.latencySum += latencySum / batches;
+  side.rounds++;
+  return side;
+}
+
+export const rps = (s: Side) => s.ok / s.seconds;
+export const latency = (s: Side) => s.latencySum / s.rounds;
+
+/** Warm-up (1 s each), then ROUNDS rounds per side in alternating order (B S, S B, ...). `acked` counts the subject's 2xx including warm-up. */
+export async function compare(base: Load, subject: Load) {
+  const warmBase = await hit(base, 1);
+  const warmSubject = await hit(subject, 1);
+  const b = emptySide();
+  const s = emptySide();
+  for (let i = 0; i < ROUNDS; i++) {
+    if (i % 2 === 0) {
+      await hit(base, SECONDS, b);
+      await hit(subject, SECONDS, s);
+    } else {
+      await hit(subject, SECONDS, s);
+      await hit(base, SECONDS, b);
+    }
+  }
+  return { base: b, subject: s, acked: s.ok + warmSubject.ok, baseAcked: b.ok + warmBase.ok };
+}
+
+/** Paths that cancel pool runs first, first + 1, ... once each; `rewind` starts over (after a reset of the pool). */
+export function cancelPaths(first = 0) {
+  let i = first;
+  return { next: () => `${runPath(runId(i++))}/cancel`, rewind: () => void (i = first) };
+}
+export const cancelLoad = (url: string, path: () => string): Load => ({ url, path, method: 'POST', headers: { ...AUTH, ...JSON_POST }, body: '{"reason":"bench"}' });

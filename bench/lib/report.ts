@@ -1,0 +1,35 @@
+// Benchmark rows: each measurement is reported as it lands, then printed as one table and written to bench/results.json.
+export interface Row {
+  id: string;
+  what: string;
+  value: string;
+  baseline: string;
+  ratio: string;
+  target: string;
+  /** null for a baseline row. */
+  met: boolean | null;
+  note?: string;
+}
+export const rows: Row[] = [];
+
+export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+export const bad = (s: { bad: number }) => (s.bad ? ` [${s.bad} non-2xx/errors]` : '');
+
+export function report(row: Row) {
+  rows.push(row);
+  process.stderr.write(`  (${row.id}) ${row.what}: ${row.value}${row.ratio ? `, ratio ${row.ratio}` : ''} ${row.met === null ? '' : row.met ? 'met' : 'MISSED'}${row.note ? ` (${row.note})` : ''}\n`);
+}
+
+export function printTable() {
+  const head = ['', 'measurement', 'figure', 'baseline', 'ratio', 'target', 'met'];
+  const body = rows.map((r) => [r.id, r.what, r.value, r.baseline, r.ratio, r.target, r.met === null ? '' : r.met ? 'yes' : 'NO']);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  const out = [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)];
+  const notes = rows.filter((r) => r.note).map((r) => `(${r.id}) ${r.note}`);
+  process.stdout.write(`\n${out.join('\n')}\n\n${notes.join('\n')}\n`);
+}
