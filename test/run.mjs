@@ -1,83 +1,184 @@
-// Runs every uvu suite (test/**/*.test.ts), then the README recipes in examples/ (node:test and uvu), and closes with the
-// "N passed, N failed" line CI reads; no test ran = failure.
+// Runs every uvu suite (test/*.test.ts) in shards (test/runner/worker.mjs), then the README recipes in examples/,
+// and closes with the "N passed, N failed" line CI reads. Every registered test counts: one that never finished
+// (crashed shard, hook error, timeout) or was never run (a file without test.run()) is a failure, and no test = failure.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { allowedSkips, isCI, propertyRuns, propertySeed, runTimeoutMs, shardCount, testTimeoutMs } from './runner/config.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pattern = process.argv[2] ?? '\\.test\\.ts$';
+// TEST_DIR runs the suites of another folder (the runner's own tests use it); it or a pattern leaves out the recipes.
+const dir = (process.env.TEST_DIR ?? 'test').replace(/\/+$/, '');
+const dirPath = resolve(root, dir);
+const narrowed = process.argv[2] !== undefined || process.env.TEST_DIR !== undefined;
 
-/** Runs one command; resolves with its exit code and plain (colourless) output, printed once it ends. */
-function run(args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+let config;
+try {
+  config = { shards: shardCount(availableParallelism()), runs: propertyRuns(), seed: propertySeed(), testTimeout: testTimeoutMs(), runTimeout: runTimeoutMs(), ci: isCI(), allowSkip: allowedSkips() };
+} catch (err) {
+  process.stdout.write(`${err.message}\n\n0 passed, 0 failed (not run: invalid settings)\n`);
+  process.exit(1);
+}
+// A test still running this long past its timeout blocks the event loop (its own timer cannot fire): kill its shard.
+const hungGraceMs = Math.min(30_000, Math.max(2_000, config.testTimeout));
+const env = { ...process.env, FORCE_COLOR: '0', PROPERTY_RUNS: String(config.runs), PROPERTY_SEED: String(config.seed) };
+const replay = `property seed ${config.seed}, ${config.runs} cases per property (replay: PROPERTY_SEED=${config.seed})`;
+process.stdout.write(`${replay}; timeouts: ${config.testTimeout} ms per test, ${config.runTimeout} ms in all\n`);
+
+/** Splits the suites into one process per core (the machine has two), largest first, so CLI-spawning suites do not queue behind each other. */
+function shards(count) {
+  const files = readdirSync(dirPath)
+    .filter((f) => new RegExp(pattern).test(f))
+    .map((f) => ({ name: `${dir}/${f}`, weight: statSync(join(dirPath, f)).size * (/^(property|crash-safety|durability|cli|concurrency)\./.test(f) ? 4 : 1) }))
+    .sort((a, b) => b.weight - a.weight);
+  const groups = Array.from({ length: count }, () => ({ weight: 0, files: [] }));
+  for (const f of files) {
+    const g = groups.reduce((min, x) => (x.weight < min.weight ? x : min));
+    g.weight += f.weight;
+    g.files.push(f.name);
+  }
+  // The uvu recipe imports the built package (dist/), as a user would; `npm test` builds it first (pretest).
+  if (!narrowed) groups.reduce((min, x) => (x.weight < min.weight ? x : min)).files.push('examples/uvu.test.mjs');
+  return groups.filter((g) => g.files.length > 0).map((g) => g.files);
+}
+
+/** What one uvu shard reported on fd 3, and how it ended. */
+function shardTally(events, exit, files) {
+  const t = { passed: 0, failed: 0, skipped: 0, notes: [], unfinished: 0 };
+  const queued = new Map();
+  const ended = new Map();
+  let running = null;
+  for (const e of events) {
+    if (e.t === 'start') running = e;
+    if (e.t === 'end') running = null;
+    if (e.t === 'queued') {
+      queued.set(e.file, (queued.get(e.file) ?? 0) + e.count);
+      t.skipped += e.skipped;
+    } else if (e.t === 'end') {
+      ended.set(e.file, (ended.get(e.file) ?? 0) + 1);
+      e.ok ? t.passed++ : t.failed++;
+    } else if (e.t === 'load-error') {
+      t.failed++;
+      t.notes.push(`${e.file} failed to load`);
+    } else if (e.t === 'no-run') {
+      t.failed += e.count;
+      t.notes.push(`${e.count} test(s) of ${e.file} never run (no test.run())`);
+    } else if (e.t === 'needs-skip') {
+      const required = config.ci && !config.allowSkip.has(e.need);
+      if (required) t.failed += Math.max(e.count, 1);
+      else t.skipped += e.count;
+      t.notes.push(`${e.file} skipped: needs ${e.need} (${e.hint})${required ? ' — required under CI (TEST_ALLOW_SKIP lists exceptions)' : ''}`);
+    } else if (e.t === 'hook-error') {
+      t.notes.push(`${e.what} failed`);
+    }
+  }
+  for (const [file, n] of queued) t.unfinished += Math.max(0, n - (ended.get(file) ?? 0));
+  const done = events.some((e) => e.t === 'done');
+  const loaded = new Set(events.filter((e) => e.t === 'load').map((e) => e.file));
+  const neverLoaded = files.filter((f) => !loaded.has(f));
+  if (!done || exit.killed) {
+    const why = exit.killed ?? `shard crashed (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})${running ? ` while running ${running.file} › "${running.name}"` : ''}`;
+    // Tests of files it never reached are unknown: each such file counts as one failure.
+    t.notes.push(`${why}${t.unfinished ? `: ${t.unfinished} unfinished test(s) counted as failed` : ''}${neverLoaded.length ? `; never loaded: ${neverLoaded.join(', ')}` : ''}`);
+    t.failed += neverLoaded.length;
+  } else if (exit.code !== 0 && t.failed === 0 && t.unfinished === 0) {
+    t.failed++;
+    t.notes.push(`shard exited with code ${exit.code} though every test passed`);
+  } else if (t.unfinished) {
+    t.notes.push(`${t.unfinished} test(s) never finished (a before hook failed)`);
+  }
+  t.failed += t.unfinished;
+  return t;
+}
+
+/** Runs one shard; kills it when a test hangs past its timeout or the run's deadline passes. */
+function runShard(files, deadline) {
+  return new Promise((resolveShard) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/runner/worker.mjs', ...files], { cwd: root, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], env });
     let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', (chunk) => (out += chunk));
-    child.on('close', (code) => {
+    let report = '';
+    const events = [];
+    let current = null; // { name, file, since }
+    let killed = null;
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (out += c));
+    child.stdio[3].on('data', (c) => {
+      report += c;
+      let nl;
+      while ((nl = report.indexOf('\n')) >= 0) {
+        const e = JSON.parse(report.slice(0, nl));
+        report = report.slice(nl + 1);
+        events.push(e);
+        if (e.t === 'start') current = { ...e, since: Date.now() };
+        if (e.t === 'end') current = null;
+      }
+    });
+    const watchdog = setInterval(() => {
+      const running = current ? `${current.file} › "${current.name}"` : 'between tests';
+      let reason;
+      if (Date.now() >= deadline) reason = `run timeout (${config.runTimeout} ms, TEST_RUN_TIMEOUT_MS)`;
+      else if (current && Date.now() - current.since > config.testTimeout + hungGraceMs) reason = `hung for ${Math.round((Date.now() - current.since) / 1000)} s without yielding to its timeout`;
+      if (reason) {
+        killed = `${reason} while running ${running}: shard killed`;
+        if (current) events.push({ t: 'end', file: current.file, name: current.name, ok: false, error: `${reason}: shard killed` });
+        clearInterval(watchdog);
+        child.kill('SIGKILL');
+      }
+    }, 1000);
+    child.on('close', (code, signal) => {
+      clearInterval(watchdog);
       process.stdout.write(out);
-      // eslint-disable-next-line no-control-regex
-      resolve({ code, plain: out.replace(/\x1b\[[0-9;]*m/g, '') });
+      const t = shardTally(events, { code, signal, killed }, files);
+      for (const n of t.notes) process.stdout.write(`\n  ! ${n}\n`);
+      const ends = events.filter((e) => e.t === 'end');
+      resolveShard({ ...t, times: ends.filter((e) => e.ms !== undefined), failures: ends.filter((e) => !e.ok) });
     });
   });
 }
 
-/**
- * Splits the suites into one uvu process per core (the machine has two), largest files first, so
- * the suites that spawn the CLI do not all queue behind each other.
- */
-function shardPatterns(shards) {
-  const dir = fileURLToPath(new URL('.', import.meta.url));
-  const files = readdirSync(dir)
-    .filter((f) => new RegExp(pattern).test(f))
-    .map((f) => ({ name: f, weight: statSync(dir + f).size * (/^(property|crash-safety|durability|cli|concurrency)\./.test(f) ? 4 : 1) }))
-    .sort((a, b) => b.weight - a.weight);
-  const groups = Array.from({ length: shards }, () => ({ weight: 0, names: [] }));
-  for (const f of files) {
-    const g = groups.reduce((min, x) => (x.weight < min.weight ? x : min));
-    g.weight += f.weight;
-    g.names.push(f.name.replace(/[.]/g, '\\.'));
-  }
-  return groups.filter((g) => g.names.length > 0).map((g) => `^(${g.names.join('|')})$`);
+/** The node:test recipe: TAP summary `# tests N`, `# pass N`, ... */
+function runNodeTest(file, deadline) {
+  return new Promise((resolveRun) => {
+    const child = spawn(process.execPath, ['--test', '--test-reporter=tap', file], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (out += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), Math.max(0, deadline - Date.now()));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      process.stdout.write(out);
+      const num = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
+      const t = { passed: num('pass'), failed: num('fail') + num('cancelled'), skipped: num('skipped') + num('todo'), notes: [], unfinished: 0, times: [] };
+      if ((code !== 0 || signal) && t.failed === 0) {
+        t.failed = 1;
+        t.notes.push(`${file} ended with ${signal ?? `exit code ${code}`} before reporting a failure`);
+      }
+      for (const n of t.notes) process.stdout.write(`\n  ! ${n}\n`);
+      resolveRun({ ...t, failures: [...out.matchAll(/^not ok \d+ - (.*)$/gm)].map((m) => ({ file, name: m[1], error: '' })) });
+    });
+  });
 }
 
-/** uvu's summary: Total / Passed / Skipped lines. */
-function uvuCounts(plain) {
-  const num = (label) => Number(/\s*(\d+)\s*$/.exec(plain.split('\n').find((l) => l.trim().startsWith(`${label}:`)) ?? '')?.[1] ?? 0);
-  const total = num('Total');
-  const passed = num('Passed');
-  const skipped = num('Skipped');
-  return { total, passed, skipped, failed: total - passed - skipped };
-}
+const deadline = Date.now() + config.runTimeout;
+const results = await Promise.all([
+  ...shards(config.shards).map((files) => runShard(files, deadline)),
+  ...(narrowed ? [] : [runNodeTest('examples/node-test.test.mjs', deadline)]),
+]);
 
-/** node:test's TAP summary: `# tests N`, `# pass N`, `# fail N`, ... */
-function tapCounts(plain) {
-  const num = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(plain)?.[1] ?? 0);
-  const total = num('tests');
-  const passed = num('pass');
-  const skipped = num('skipped') + num('todo');
-  return { total, passed, skipped, failed: total - passed - skipped };
-}
-
-const shards = shardPatterns(Math.max(1, Math.min(2, availableParallelism())));
-const suites = [
-  ...(shards.length ? shards : [pattern]).map((p) => [['--import', 'tsx', 'node_modules/uvu/bin.js', 'test', p], uvuCounts]),
-  // The recipes import the built package (dist/), as a user would; `npm test` builds it first (pretest).
-  [['--test', '--test-reporter=tap', 'examples/node-test.test.mjs'], tapCounts],
-  [['node_modules/uvu/bin.js', 'examples', 'uvu\\.test\\.mjs$'], uvuCounts],
-];
-// A pattern given on the command line narrows the run to the matching uvu suites.
-if (process.argv[2] !== undefined) suites.length = Math.max(shards.length, 1);
-
-const sum = { total: 0, passed: 0, skipped: 0, failed: 0 };
-let bad = false;
-const results = await Promise.all(suites.map(([args]) => run(args)));
-results.forEach(({ code, plain }, i) => {
-  const c = suites[i][1](plain);
-  for (const k of Object.keys(sum)) sum[k] += c[k];
-  if (code !== 0 || c.failed > 0 || c.total === 0) bad = true;
-});
-process.stdout.write(`\n${sum.passed} passed, ${sum.failed} failed${sum.skipped ? `, ${sum.skipped} skipped` : ''}\n`);
-if (sum.total === 0) process.stdout.write('no test ran: failing the run\n');
-process.exit(bad || sum.failed > 0 || sum.total === 0 ? 1 : 0);
+const sum = { passed: 0, failed: 0, skipped: 0, unfinished: 0 };
+for (const r of results) for (const k of Object.keys(sum)) sum[k] += r[k];
+const slowest = results.flatMap((r) => r.times).filter((e) => e.ms >= 1000).sort((a, b) => b.ms - a.ms).slice(0, 3);
+if (slowest.length) process.stdout.write(`\nslowest: ${slowest.map((e) => `${e.file} › "${e.name}" ${(e.ms / 1000).toFixed(1)} s`).join('; ')}\n`);
+const notes = results.flatMap((r) => r.notes);
+const failures = results.flatMap((r) => r.failures);
+if (failures.length) process.stdout.write(`failed:\n${failures.map((e) => `  ✘ ${e.file} › "${e.name}"${e.error ? `: ${e.error}` : ''}`).join('\n')}\n`);
+if (sum.failed > 0) process.stdout.write(`${replay}\n`);
+if (notes.length) process.stdout.write(`${notes.length} note(s):\n${notes.map((n) => `  - ${n}`).join('\n')}\n`);
+const total = sum.passed + sum.failed;
+if (total === 0) process.stdout.write('no test ran: failing the run\n');
+const extra = [sum.skipped ? `${sum.skipped} skipped` : '', sum.unfinished ? `${sum.unfinished} of the failed never finished` : ''].filter(Boolean);
+process.stdout.write(`\n${sum.passed} passed, ${sum.failed} failed${extra.length ? `, ${extra.join(', ')}` : ''}\n`);
+process.exit(sum.failed > 0 || total === 0 ? 1 : 0);
