@@ -13,8 +13,10 @@ import { CONTROL_OPERATIONS } from '../src/openapi/operations.js';
 import { signBrokerPayload } from '../src/client-helpers.js';
 import type { Snapshot } from '../src/storage/store.js';
 import { DEMO } from './helpers/demo.js';
+import { propertyRuns } from './runner/config.mjs';
 
-const RUNS_PER_ENDPOINT = Number(process.env.PROPERTY_RUNS ?? 80);
+// PROPERTY_RUNS (default 80; never fewer under CI). The seed is fast-check's global one: test/run.mjs prints it.
+const RUNS_PER_ENDPOINT = propertyRuns();
 
 // ---- one mock, listening once (supertest would open a listener per request) ----
 let mock: MockApp;
@@ -134,6 +136,19 @@ const body = fc.oneof(
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
+/**
+ * Fails on a 404 `route_not_found` for a path the template does match once the URL is normalised (a
+ * mistyped test URL would otherwise exercise nothing). Segments that are empty, `.` or `..` legitimately
+ * change the route, so they may answer it.
+ */
+function assertRouted(template: string, sentPath: string, status: number, text: string): void {
+  if (status !== 404 || !text.includes('"route_not_found"')) return;
+  const pathname = new URL(base + sentPath).pathname;
+  const re = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`);
+  const reshaped = sentPath.split('?')[0].split('/').slice(1).some((s) => s === '' || s === '.' || s === '..' || /^%2e/i.test(s) || /^\.%2e$/i.test(s));
+  assert.ok(reshaped || !re.test(pathname), `${sentPath} answered 404 route_not_found: the test's URL does not reach ${template}`);
+}
+
 // ---- the property ----
 for (const [n, method, template] of ENDPOINTS) {
   test(`property: endpoint ${n} ${method} ${template}: never a 5xx; a refusal changes nothing`, async () => {
@@ -145,6 +160,7 @@ for (const [n, method, template] of ENDPOINTS) {
         const text = await res.text();
         if (process.env.PROPERTY_STATS) stats.set(`${n} ${res.status}`, (stats.get(`${n} ${res.status}`) ?? 0) + 1);
         assert.ok(res.status < 500, `${m} ${p}${q} answered ${res.status}: ${text.slice(0, 300)}\n${serverErrors.at(-1) ?? ''}`);
+        assertRouted(template, p + q, res.status, text);
         // Whatever the input, the answer is one the OpenAPI document describes (checked on the path as sent: fetch drops a #fragment).
         const mismatches = docChecker().check(m, new URL(base + p + q).pathname, { status: res.status, headers: Object.fromEntries(res.headers), text });
         assert.equal(mismatches, [], `${m} ${p}${q}: ${mismatches.join('; ')}`);
@@ -157,7 +173,7 @@ for (const [n, method, template] of ENDPOINTS) {
 
 // The /_mock control surface (its writes are restored before every case; faults are cleared, since
 // a random fault may ask for any status, 5xx included).
-const CONTROL_WRITES = CONTROL_OPERATIONS.filter((o) => o.method !== 'get').map((o) => [o.method.toUpperCase(), `/_mock${o.path}`] as const);
+const CONTROL_WRITES = CONTROL_OPERATIONS.filter((o) => o.method !== 'get').map((o) => [o.method.toUpperCase(), o.path] as const);
 
 for (const [method, template] of CONTROL_WRITES) {
   test(`property: control ${method} ${template}: never a 5xx; answers match the document; a refusal changes nothing`, async () => {
@@ -168,6 +184,7 @@ for (const [method, template] of CONTROL_WRITES) {
         const res = await fetch(base + p, { method, headers: { 'content-type': 'application/json' }, body: b });
         const text = await res.text();
         assert.ok(res.status < 500, `${method} ${p} answered ${res.status}: ${text.slice(0, 300)}\n${serverErrors.at(-1) ?? ''}`);
+        assertRouted(template, p, res.status, text);
         const mismatches = docChecker().check(method, new URL(base + p).pathname, { status: res.status, headers: Object.fromEntries(res.headers), text });
         assert.equal(mismatches, [], `${method} ${p}: ${mismatches.join('; ')}`);
         if (res.status >= 400) assert.ok(JSON.stringify(mock.store.toData()) === initialJson, `${method} ${p} was refused with ${res.status} but changed the stored state`);
