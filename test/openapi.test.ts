@@ -96,21 +96,83 @@ test('parameters: path ids, query bounds and the contract headers', () => {
   assert.equal(param('getRun', 'runtime_mode')?.schema.enum, ['live', 'test']);
   assert.is(param('diffRelease', 'baseline_release_id')?.required, false);
 
-  for (const id of ['getConnection', 'diffRelease', 'transferProject', 'getUser', 'deleteUser']) {
-    assert.is(param(id, 'X-Admin-Key')?.in, 'header', id);
+  // Credentials are security schemes, not header parameters.
+  for (const { id, op } of operations(doc)) {
+    for (const name of ['X-Admin-Key', 'X-Chatapp-Secret-Token', 'X-Broker-Hmac-Sha256', 'X-Mock-Control-Token', 'Authorization']) {
+      assert.not.ok(param(id, name), `${id}: ${name} is a security scheme, not a parameter`);
+    }
+    assert.ok(op.description?.length > 10, `${id} has a description`);
   }
-  for (const [id] of V3.filter(([id]) => !['getConnection', 'diffRelease', 'transferProject', 'getUser', 'deleteUser'].includes(id))) {
-    assert.not.ok(param(id, 'X-Admin-Key'), `${id} takes no admin key`);
-  }
-  assert.is(param('chatWebhook', 'X-Chatapp-Secret-Token')?.in, 'header');
-  assert.is(param('brokerWebhook', 'X-Broker-Hmac-Sha256')?.in, 'header');
+});
 
-  assert.equal((doc.components as Json).securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer', description: (doc.components as Json).securitySchemes.bearerAuth.description });
-  for (const [id] of V3) {
-    const security = byId(doc, id).op.security;
-    const isPublic = ['exchangeToken', 'chatWebhook', 'brokerWebhook'].includes(id);
-    assert.equal(security, isPublic ? [] : [{ bearerAuth: [] }], id);
+test('credentials: security schemes, and the accepted alternatives of each operation', () => {
+  const doc = openApiDocument(true);
+  const schemes = (doc.components as Json).securitySchemes;
+  assert.equal(Object.keys(schemes).sort(), ['adminKey', 'bearerAuth', 'brokerSignature', 'chatSecret']);
+  assert.equal({ ...schemes.bearerAuth, description: undefined }, { type: 'http', scheme: 'bearer', description: undefined });
+  assert.equal({ ...schemes.adminKey, description: undefined }, { type: 'apiKey', in: 'header', name: 'X-Admin-Key', description: undefined });
+  assert.equal({ ...schemes.chatSecret, description: undefined }, { type: 'apiKey', in: 'header', name: 'X-Chatapp-Secret-Token', description: undefined });
+  assert.equal({ ...schemes.brokerSignature, description: undefined }, { type: 'apiKey', in: 'header', name: 'X-Broker-Hmac-Sha256', description: undefined });
+  assert.match(schemes.adminKey.description, /admin_key_invalid/);
+  assert.match(schemes.chatSecret.description, /webhook_secret_invalid/);
+  assert.match(schemes.brokerSignature.description, /HMAC-SHA256/);
+
+  // CONTRACT section 3: bearer everywhere but 1, 16, 19; the admin key also on 2, 3, 13, 18 and 20.
+  const adminKey = new Set(['getConnection', 'diffRelease', 'transferProject', 'getUser', 'deleteUser']);
+  const expected = (id: string) =>
+    id === 'exchangeToken' ? [] : id === 'chatWebhook' ? [{ chatSecret: [] }] : id === 'brokerWebhook' ? [{ brokerSignature: [] }]
+    : adminKey.has(id) ? [{ bearerAuth: [] }, { adminKey: [] }] : [{ bearerAuth: [] }];
+  for (const [id] of V3) assert.equal(byId(doc, id).op.security, expected(id), id);
+
+  // Control routes: public unless the mock runs with a control token; then every one requires it.
+  const control = (d: Json) => operations(d).filter((o) => o.path.startsWith('/_mock/'));
+  for (const { id, op } of control(doc)) assert.equal(op.security, [], id);
+  const guarded = buildOpenApi({ control: true, controlToken: true });
+  assert.equal((guarded.components as Json).securitySchemes.controlToken, {
+    type: 'apiKey', in: 'header', name: 'X-Mock-Control-Token', description: (guarded.components as Json).securitySchemes.controlToken.description,
+  });
+  assert.ok(control(guarded).length > 0);
+  for (const { id, op } of control(guarded)) assert.equal(op.security, [{ controlToken: [] }], id);
+  for (const [id] of V3) assert.equal(byId(guarded, id).op.security, expected(id), id);
+  assert.is(openApiDocument(true, true), openApiDocument(true, true));
+  assert.equal(openApiDocument(true, true), guarded);
+  assert.not.ok('controlToken' in ((openApiDocument(false, true).components as Json).securitySchemes), 'no control surface, no control token');
+});
+
+test('free-form objects are open objects (typed clients can read and send their keys)', () => {
+  const s = (openApiDocument(true).components as Json).schemas;
+  const open = { type: 'object', additionalProperties: true };
+  const shape = (x: Json) => ({ type: x.type, additionalProperties: x.additionalProperties });
+  assert.equal(shape(s.RunDetailResponseV3.properties.request_metadata), open);
+  assert.equal(shape(s.RunDetailResponseV3.properties.result), open);
+  assert.equal(shape(s.RunResponseV3.properties.request_metadata), open);
+  assert.equal(shape(s.RunRetryRequestV3.properties.metadata), open);
+  for (const k of ['configuration', 'external_identifiers', 'health']) assert.equal(shape(s.ConnectionBindingResponseV3.properties[k]), open, k);
+  for (const k of ['context', 'schedule', 'retry_policy']) assert.equal(shape(s.JobResponseV3.properties[k]), open, k);
+  for (const k of ['input_summary', 'output_summary', 'metadata']) assert.equal(shape(s.RunStepResponseV3.properties[k]), open, k);
+  assert.equal(shape(s.RunStepResponseV3.properties.guardrail_decisions.items), open);
+  // No object anywhere in the document is left without keys and without additionalProperties.
+  const bare: string[] = [];
+  const walk = (node: unknown, at: string): void => {
+    if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}/${i}`));
+    if (!node || typeof node !== 'object') return;
+    const o = node as Json;
+    if (o.type === 'object' && !o.properties && o.additionalProperties === undefined && !o.patternProperties) bare.push(at);
+    for (const [k, val] of Object.entries(o)) if (k !== 'default' && k !== 'const' && k !== 'enum') walk(val, `${at}/${k}`);
+  };
+  walk(openApiDocument(true), '#');
+  assert.equal(bare, []);
+});
+
+test('the document and its page are served outside the document, as FastAPI does', () => {
+  for (const control of [true, false]) {
+    const paths = Object.keys(openApiDocument(control).paths as Json);
+    for (const p of ['/openapi.json', '/docs', '/docs/{asset}']) assert.not.ok(paths.includes(p), p);
+    assert.not.ok(((openApiDocument(control).tags as Json[]) ?? []).some((t) => t.name === 'docs'));
   }
+  const info = openApiDocument(true).info as Json;
+  assert.equal(info.license, { name: 'MIT', identifier: 'MIT' });
+  assert.ok(info.contact?.name);
 });
 
 test('request bodies reuse the valibot request schemas', () => {
@@ -145,7 +207,7 @@ test('responses: success bodies, both error shapes, 400 invalid_grant, 201 + Loc
   assert.equal(Object.keys(responses('chatWebhook')).sort(), ['200', '401', '404', '409', '413', '422']);
   assert.equal(Object.keys(responses('brokerWebhook')).sort(), ['200', '401', '413', '422']);
   assert.is(c.responses.Unauthenticated.headers['WWW-Authenticate'].required, true);
-  assert.ok(c.responses.MethodNotAllowed, '405 is documented');
+  assert.not.ok(c.responses.MethodNotAllowed, '405 answers no documented operation: described in info, not a response component');
 
   const envelope = c.schemas.ManagementErrorV3;
   assert.equal(envelope.required, ['detail']);
@@ -153,7 +215,7 @@ test('responses: success bodies, both error shapes, 400 invalid_grant, 201 + Loc
   assert.equal(Object.keys(envelope.properties.detail.properties), ['reason_code', 'message', 'affected_resource', 'next_action', 'operation_id', 'phase']);
   const validation = c.schemas.ValidationErrorV3;
   assert.equal(validation.properties.detail.items.required, ['loc', 'msg', 'type']);
-  for (const name of ['InvalidGrant', 'Unauthenticated', 'Forbidden', 'NotFound', 'MethodNotAllowed', 'Conflict', 'PayloadTooLarge']) {
+  for (const name of ['InvalidGrant', 'Unauthenticated', 'Forbidden', 'NotFound', 'Conflict', 'PayloadTooLarge']) {
     assert.is(c.responses[name].content['application/json'].schema.$ref, '#/components/schemas/ManagementErrorV3', name);
   }
   assert.is(c.responses.ValidationFailed.content['application/json'].schema.$ref, '#/components/schemas/ValidationErrorV3');

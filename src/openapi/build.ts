@@ -10,7 +10,7 @@ import { JobResponseSchema } from '../schemas/jobs.js';
 import { ReleaseResponseSchema } from '../schemas/releases.js';
 import { RunStepSchema, RunTimingSchema } from '../schemas/runs.js';
 import { UserResponseSchema } from '../schemas/users.js';
-import { CONTROL_OPERATIONS, DOC_OPERATIONS, V3_OPERATIONS, type ErrorStatus, type OperationSpec } from './operations.js';
+import { CONTROL_OPERATIONS, V3_OPERATIONS, type ErrorStatus, type OperationSpec, type SecurityScheme } from './operations.js';
 import { ManagementErrorSchema, ValidationErrorSchema } from './schemas.js';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
@@ -86,8 +86,9 @@ function conversionConfig(defs: Record<string, AnySchema>): ConversionConfig {
     errorMode: 'throw',
     definitions: defs,
     overrideRef: ({ referenceId }) => refTo(referenceId),
-    // FreeObject is a custom schema (valibot's record accepts arrays); in JSON Schema it is any object.
-    overrideSchema: ({ valibotSchema }) => (valibotSchema === FreeObject ? { type: 'object' } : intQueryOverride(valibotSchema)),
+    // FreeObject is a custom schema (valibot's record accepts arrays); in JSON Schema it is any object, and an
+    // explicitly open one: a bare {type: object} reads as "no keys" to generators such as openapi-typescript.
+    overrideSchema: ({ valibotSchema }) => (valibotSchema === FreeObject ? { type: 'object', additionalProperties: true } : intQueryOverride(valibotSchema)),
     // JSON has no NaN or Infinity: `finite` adds nothing to a JSON number.
     overrideAction: ({ valibotAction, jsonSchema }) => {
       if (valibotAction.type === 'finite') return jsonSchema;
@@ -112,12 +113,11 @@ function strip$schema(s: JsonSchema): Json {
   return rest;
 }
 
-const ERROR_RESPONSES: Record<ErrorStatus | 405, { name: string; description: string; validation?: boolean }> = {
+const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; validation?: boolean }> = {
   400: { name: 'InvalidGrant', description: 'The grant failed (management envelope, `invalid_grant`)' },
   401: { name: 'Unauthenticated', description: 'Authentication failed (management envelope with `next_action`; `WWW-Authenticate: Bearer`)' },
   403: { name: 'Forbidden', description: 'The actor lacks the required project authority (management envelope)' },
   404: { name: 'NotFound', description: 'The project or scoped resource does not exist or is not visible (management envelope); also unknown routes' },
-  405: { name: 'MethodNotAllowed', description: 'The path exists but not with this method (management envelope)' },
   409: { name: 'Conflict', description: 'The state forbids the operation (management envelope)' },
   413: { name: 'PayloadTooLarge', description: 'The body is larger than the limit (management envelope, `payload_too_large`)' },
   422: { name: 'ValidationFailed', description: 'Validation error: malformed JSON, wrong type, missing field, bad enum, out-of-range query, bad path id', validation: true },
@@ -160,10 +160,63 @@ function parameters(where: 'path' | 'query', schema: ObjectSchema | undefined, t
 export interface BuildOptions {
   /** Include the /_mock control surface (it exists only when control is on). */
   control: boolean;
+  /** The mock runs with a control token: every /_mock route requires `X-Mock-Control-Token`. */
+  controlToken?: boolean;
+}
+
+/** The credentials as security schemes (CONTRACT sections 3 and 5; the control token of section 8). */
+const SECURITY_SCHEMES: Record<SecurityScheme, { key: string; scheme: Json }> = {
+  bearer: {
+    key: 'bearerAuth',
+    scheme: { type: 'http', scheme: 'bearer', description: 'An access token from POST /api/v3/auth/token, or one seeded by fixtures. Every management endpoint accepts it.' },
+  },
+  adminKey: {
+    key: 'adminKey',
+    scheme: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Admin-Key',
+      description:
+        'The configured admin key (`--admin-key`; compared in constant time). Accepted on endpoints 2, 3, 13, 18 and 20 only, as an alternative to a bearer token, and grants every authority there. A wrong key is 401 `admin_key_invalid`; on any other endpoint it is no credential (401 `authentication_required`).',
+    },
+  },
+  chatSecret: {
+    key: 'chatSecret',
+    scheme: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Chatapp-Secret-Token',
+      description: 'The webhook secret of the connection binding named in the path (endpoint 16; compared in constant time). Wrong or absent: 401 `webhook_secret_invalid`.',
+    },
+  },
+  brokerSignature: {
+    key: 'brokerSignature',
+    scheme: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Broker-Hmac-Sha256',
+      description:
+        'Not a fixed key: the lowercase hex HMAC-SHA256 of the exact raw request body with the broker secret (`--broker-secret`), computed for each request (endpoint 19). Missing or wrong: 401 `broker_signature_invalid`.',
+    },
+  },
+  controlToken: {
+    key: 'controlToken',
+    scheme: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Mock-Control-Token',
+      description: 'The token the mock was started with (`--control-token`, `createApp({ controlToken })`); when one is set, every /_mock route requires it. Not part of v3.',
+    },
+  },
+};
+
+/** OpenAPI security requirements: one alternative per accepted credential; `[]` = public. */
+function securityOf(op: OperationSpec, options: BuildOptions): Json[] {
+  return op.security.filter((s) => s !== 'controlToken' || options.controlToken).map((s) => ({ [SECURITY_SCHEMES[s].key]: [] }));
 }
 
 export function buildOpenApi(options: BuildOptions): Json {
-  const operations: OperationSpec[] = [...V3_OPERATIONS, ...(options.control ? CONTROL_OPERATIONS : []), ...DOC_OPERATIONS];
+  const operations: OperationSpec[] = [...V3_OPERATIONS, ...(options.control ? CONTROL_OPERATIONS : [])];
 
   // Collect every named schema, split by direction (responses are closed, requests stay open: unknown body fields are ignored).
   const requestDefs: Record<string, AnySchema> = {};
@@ -211,8 +264,8 @@ export function buildOpenApi(options: BuildOptions): Json {
       operationId: op.operationId,
       tags: [op.tag],
       summary: op.summary,
-      ...(op.description ? { description: op.description } : {}),
-      security: op.security === 'bearer' ? [{ bearerAuth: [] }] : [],
+      description: op.description,
+      security: securityOf(op, options),
       ...(params.length ? { parameters: params } : {}),
       ...(op.body
         ? { requestBody: { required: op.body.required, content: { 'application/json': { schema: { $ref: refTo(op.body.schema.name) } } } } }
@@ -224,8 +277,9 @@ export function buildOpenApi(options: BuildOptions): Json {
 
   const tags = [
     ...V3_TAGS.map((name) => ({ name, description: `v3: ${name}` })),
-    ...(options.control ? [{ name: 'control', description: 'The /_mock control surface of the test double (CONTRACT section 8; not part of v3; no credentials). Absent when control is off.' }] : []),
-    { name: 'docs', description: 'This document and its Swagger UI page (always served).' },
+    ...(options.control
+      ? [{ name: 'control', description: 'The /_mock control surface of the test double (CONTRACT section 8; not part of v3). Absent when control is off.' }]
+      : []),
   ];
 
   return {
@@ -236,10 +290,14 @@ export function buildOpenApi(options: BuildOptions): Json {
       description: [
         'A faithful, stateful test double of the v3 interface, generated from the valibot schemas that validate its requests and responses.',
         '',
+        'Credentials are security schemes: a bearer token on every management endpoint, or the admin key on endpoints 2, 3, 13, 18 and 20; the binding secret on the chat webhook (16); the body HMAC on the broker webhook (19); none on the token exchange (1).',
+        '',
         'Errors: every error except validation (422) is the management envelope `{"detail":{"reason_code","message",...}}`; validation is `{"detail":[{"loc","msg","type","input"?,"ctx"?}]}`.',
-        'An unknown path answers 404 `route_not_found` and a known path with another method 405 `method_not_allowed`, both in the management envelope (components.responses.NotFound / MethodNotAllowed).',
-        'A 5xx is always a defect of the mock, so none is documented.',
+        'An unknown path answers 404 `route_not_found` and a known path with another method 405 `method_not_allowed`, both in the management envelope.',
+        'A 5xx is always a defect of the mock, so none is documented. This document (/openapi.json) and its Swagger UI page (/docs) are served outside it, as FastAPI serves its own.',
       ].join('\n'),
+      contact: { name: 'project-runtime-mock maintainers' },
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/' }],
     tags,
@@ -247,21 +305,25 @@ export function buildOpenApi(options: BuildOptions): Json {
     components: {
       schemas,
       responses: errorResponses(),
-      securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An access token from POST /api/v3/auth/token, or one seeded by fixtures.' },
-      },
+      // Only the schemes some operation accepts (the control token only when the mock runs with one).
+      securitySchemes: Object.fromEntries(
+        Object.values(SECURITY_SCHEMES)
+          .filter(({ key }) => operations.some((op) => securityOf(op, options).some((alt) => key in alt)))
+          .map(({ key, scheme }) => [key, scheme]),
+      ),
     },
   };
 }
 
-const cache = new Map<boolean, Json>();
+const cache = new Map<string, Json>();
 
 /** The document for this control setting, built once per process. */
-export function openApiDocument(control: boolean): Json {
-  let doc = cache.get(control);
+export function openApiDocument(control: boolean, controlToken = false): Json {
+  const key = `${control}:${control && controlToken}`;
+  let doc = cache.get(key);
   if (!doc) {
-    doc = buildOpenApi({ control });
-    cache.set(control, doc);
+    doc = buildOpenApi({ control, controlToken: control && controlToken });
+    cache.set(key, doc);
   }
   return doc;
 }

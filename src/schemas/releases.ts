@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { FreeObject, Timestamp, Uuid, intQuery } from './common.js';
 import { DeploymentTarget } from './jobs.js';
+import { ReleaseDocumentSchema } from './desired-state.js';
 
 export const HeadSchema = v.object({
   revision_id: Uuid,
@@ -16,12 +17,14 @@ export const ReleaseResponseSchema = v.object({
   generation: v.pipe(v.number(), v.integer(), v.minValue(1)),
   created_at: Timestamp,
   desired_state_head: HeadSchema,
-  document: FreeObject,
+  /** The compiled document (CONTRACT section 6), as the compiler writes it. */
+  document: ReleaseDocumentSchema,
   targets: v.optional(v.array(DeploymentTarget)),
 });
 export type Release = v.InferOutput<typeof ReleaseResponseSchema>;
 
-export const ReleaseRecordSchema = v.object({ ...ReleaseResponseSchema.entries, targets: v.optional(v.array(DeploymentTarget)) });
+// Stored documents are checked as JSON objects only: the compiler wrote them, and older data files stay loadable.
+export const ReleaseRecordSchema = v.object({ ...ReleaseResponseSchema.entries, document: FreeObject, targets: v.optional(v.array(DeploymentTarget)) });
 export type ReleaseRecord = Omit<Release, 'targets'>;
 
 export const RevisionRecordSchema = v.object({

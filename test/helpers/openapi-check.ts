@@ -6,6 +6,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type request from 'supertest';
 import { openApiDocument } from '../../src/openapi/build.js';
+import { UNDESCRIBED_PATHS } from '../../src/openapi/operations.js';
 
 type Json = Record<string, any>;
 type Client = ReturnType<typeof request>;
@@ -14,6 +15,8 @@ type Client = ReturnType<typeof request>;
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
 
 const DOC_ID = 'urn:project-runtime-mock:openapi';
+const templateRe = (template: string) => new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`);
+const UNDESCRIBED = UNDESCRIBED_PATHS.map(templateRe);
 const METHODS = ['get', 'post', 'put', 'delete', 'patch'];
 
 interface Route {
@@ -35,7 +38,7 @@ class DocChecker {
       .map((template) => ({
         template,
         // The router (like @koa/router's default) also matches the path with a trailing slash.
-        re: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+        re: templateRe(template),
         weight: template.replace(/\{[^}]+\}/g, '').length,
       }))
       .sort((a, b) => b.weight - a.weight);
@@ -70,6 +73,11 @@ class DocChecker {
     if (m === 'options' || m === 'head') return [];
     // An injected fault answers whatever the test asked for: nothing to check.
     if (res.headers['x-mock-fault']) return [];
+    // The document and its page are served outside the document (GET only; another method is a routing 405).
+    if (UNDESCRIBED.some((re) => re.test(path))) {
+      if (m === 'get') return [];
+      return res.status === 405 ? this.body(what, '/components/schemas/ManagementErrorV3', res) : [`${what}: only GET is served here`];
+    }
 
     const candidates = this.routes.filter((r) => r.re.test(path));
     const route = candidates.find((r) => this.doc.paths[r.template][m]);
