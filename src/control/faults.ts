@@ -1,5 +1,5 @@
 // Fault injection: per-instance rules that answer a matching v3 request with a status/body, or delay it, N times or until cleared.
-import { globToRegExp } from './glob.js';
+import { compileGlob, type GlobMatcher } from './glob.js';
 
 export interface FaultSpec {
   /** HTTP method, or '*' for any. */
@@ -25,11 +25,11 @@ export interface Fault extends FaultSpec {
 }
 
 export class FaultRegistry {
-  private faults: (Fault & { re: RegExp })[] = [];
+  private faults: (Fault & { re: GlobMatcher })[] = [];
   private counter = 0;
 
   add(spec: FaultSpec): Fault {
-    const fault = { ...spec, method: spec.method.toUpperCase(), id: `flt_${++this.counter}`, remaining: spec.times ?? null, hits: 0, re: globToRegExp(spec.path) };
+    const fault = { ...spec, method: spec.method.toUpperCase(), id: `flt_${++this.counter}`, remaining: spec.times ?? null, hits: 0, re: compileGlob(spec.path) };
     this.faults.push(fault);
     return publicView(fault);
   }
@@ -55,7 +55,7 @@ export class FaultRegistry {
   }
 }
 
-function publicView(f: Fault & { re?: RegExp }): Fault {
+function publicView(f: Fault & { re?: GlobMatcher }): Fault {
   const { re: _re, ...rest } = f;
   return { ...rest };
 }

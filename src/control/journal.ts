@@ -1,5 +1,5 @@
 // The request journal: a bounded, per-instance record of the v3 traffic; entries are redacted whenever they are read.
-import { globToRegExp, isGlob } from './glob.js';
+import { compileGlob, isGlob } from './glob.js';
 import { redactDeep, redactHeaders } from './redact.js';
 
 export interface FaultMarker {
@@ -62,7 +62,7 @@ export class Journal {
   list(filter: JournalFilter = {}): JournalEntry[] {
     const method = filter.method?.toUpperCase();
     const path = filter.path;
-    const pathRe = path && isGlob(path) ? globToRegExp(path) : null;
+    const pathRe = path && isGlob(path) ? compileGlob(path) : null;
     const status = filter.status === undefined ? undefined : String(filter.status).toLowerCase();
     const statusClass = status && /^[1-5]xx$/.test(status) ? status[0] : null;
     return this.entries

@@ -1,10 +1,14 @@
 // Request bodies of the /_mock control surface (CONTRACT section 8), validated like the v3 bodies.
 import * as v from 'valibot';
 import { FreeObject, NonEmptyString, RuntimeMode, Timestamp, Uuid } from './common.js';
+import { GLOB_MAX_LENGTH } from '../control/glob.js';
 import { RunStatus, RunStepSchema, RunSurface, RunTimingSchema, StepStatus } from './runs.js';
 
 const NonNegInt = v.pipe(v.number(), v.integer(), v.minValue(0));
 const PosInt = v.pipe(v.number(), v.integer(), v.minValue(1));
+
+/** Path patterns are capped, so matching one costs at most (path length x this). */
+const GlobLength = v.maxLength<string, typeof GLOB_MAX_LENGTH, string>(GLOB_MAX_LENGTH, `String should have at most ${GLOB_MAX_LENGTH} characters`);
 
 export const ClockRequestSchema = v.object({
   now: v.optional(Timestamp),
@@ -13,7 +17,7 @@ export const ClockRequestSchema = v.object({
 
 export const FaultRequestSchema = v.object({
   method: v.pipe(v.string(), v.regex(/^(\*|[A-Za-z]+)$/, 'Input should be an HTTP method or *')),
-  path: v.pipe(v.string(), v.startsWith('/', 'Input should be a path starting with /')),
+  path: v.pipe(v.string(), v.startsWith('/', 'Input should be a path starting with /'), GlobLength),
   status: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(599))),
   body: v.optional(v.unknown()),
   delay_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(300_000))),
@@ -22,7 +26,7 @@ export const FaultRequestSchema = v.object({
 
 export const JournalQuerySchema = v.object({
   method: v.optional(v.string()),
-  path: v.optional(v.string()),
+  path: v.optional(v.pipe(v.string(), GlobLength)),
   status: v.optional(v.pipe(v.string(), v.regex(/^([1-5]\d\d|[1-5]xx)$/i, 'Input should be a status like 404 or a class like 4xx'))),
 });
 
