@@ -13,6 +13,7 @@ import { MockControl } from './control/api.js';
 import { journalMiddleware } from './middleware/journal.js';
 import { coverageMiddleware } from './middleware/coverage.js';
 import { faultMiddleware } from './middleware/faults.js';
+import { controlGuard } from './middleware/control-guard.js';
 import type { Deps } from './deps.js';
 
 export interface CreateAppOptions {
@@ -38,6 +39,13 @@ export interface CreateAppOptions {
   auth?: 'on' | 'off';
   /** Serve the /_mock control surface (default true). */
   control?: boolean;
+  /**
+   * Host names or addresses /_mock answers to besides the loopback ones (`localhost`, `*.localhost`, 127.0.0.0/8, ::1);
+   * any other Host is 421 `host_not_allowed` (DNS rebinding). `'*'` accepts every Host. The CLI adds the bound host.
+   */
+  allowedHosts?: string[];
+  /** When set, every /_mock request needs header `X-Mock-Control-Token: <controlToken>` (else 401 `control_token_invalid`). */
+  controlToken?: string;
   /** Request body limit in bytes (default 1 MiB). */
   bodyLimit?: number;
   /** Called with unexpected (5xx) errors; default console.error. */
@@ -58,6 +66,7 @@ export interface MockApp {
 }
 
 export async function createApp(options: CreateAppOptions = {}): Promise<MockApp> {
+  if (options.controlToken !== undefined && options.controlToken === '') throw new TypeError('createApp: controlToken must not be empty');
   const adapter = options.storage === 'memory' ? new MemoryAdapter() : (options.storage ?? new JsonFileAdapter('.data/db.json'));
   const seed = stateFromFixture(options.fixtures ?? EMPTY_FIXTURE);
   const existing = options.reset ? null : await adapter.read();
@@ -72,6 +81,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     config: {
       auth: options.auth ?? 'on',
       control: options.control ?? true,
+      controlTokenRequired: options.controlToken !== undefined,
       bodyLimit: options.bodyLimit ?? 1024 * 1024,
       adminKey: () => options.adminKey ?? store.settings.admin_key ?? null,
       brokerSecret: () => options.brokerSecret ?? store.settings.broker_secret ?? null,
@@ -89,6 +99,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   app.use(coverageMiddleware(control.coverageTracker));
   app.use(faultMiddleware(control.faultRegistry));
   app.use(errorMiddleware(options.onError));
+  // Every /_mock path, whichever module serves it, passes the admin-API checks first.
+  if (deps.config.control) app.use(controlGuard({ allowedHosts: options.allowedHosts, controlToken: options.controlToken }));
   const router = new Router();
   for (const routes of deps.config.control ? [...V3_ROUTES, ...CONTROL_ROUTES] : V3_ROUTES) {
     const r = routes(deps, readBody, control);

@@ -4,9 +4,11 @@ import { createServer } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { networkInterfaces } from 'node:os';
 import { createApp } from './app.js';
 import { DataFileError, JsonFileAdapter, MemoryAdapter } from './storage/adapters.js';
 import { acquireLock, LockError } from './storage/lock.js';
+import { hostName, isLoopback } from './middleware/control-guard.js';
 import { DEMO_FIXTURE_PATH, FixtureError, readFixtureFile } from './fixtures.js';
 
 const USAGE = `Usage: project-runtime-mock [options]
@@ -19,10 +21,20 @@ const USAGE = `Usage: project-runtime-mock [options]
   --broker-secret S    HMAC secret of the broker webhook (default: the fixture's)
   --auth on|off        off accepts every request as an owner (default on)
   --no-control         do not serve the /_mock control surface
+  --control-token T    every /_mock request must send header X-Mock-Control-Token: T
+  --allowed-host HOST  a Host name /_mock answers to besides loopback and --host (repeatable; * = any)
   --reset              reseed an existing data file from the fixtures
   --headers-timeout-ms N  cut off a client whose request headers take longer (default 10000)
   --request-timeout-ms N  cut off a client whose whole request takes longer (default 30000)
   -h, --help           show this help`;
+
+/** The names the bound address answers to: itself, or every interface address for a wildcard bind. */
+function boundHosts(host: string): string[] {
+  if (host !== '0.0.0.0' && host !== '::') return [host];
+  return Object.values(networkInterfaces())
+    .flatMap((list) => list ?? [])
+    .map((i) => i.address);
+}
 
 function fail(message: string, code = 1): never {
   process.stderr.write(`project-runtime-mock: ${message}\n`);
@@ -42,6 +54,8 @@ function flags() {
         'broker-secret': { type: 'string' },
         auth: { type: 'string', default: 'on' },
         'no-control': { type: 'boolean', default: false },
+        'control-token': { type: 'string' },
+        'allowed-host': { type: 'string', multiple: true, default: [] },
         reset: { type: 'boolean', default: false },
         'headers-timeout-ms': { type: 'string', default: '10000' },
         'request-timeout-ms': { type: 'string', default: '30000' },
@@ -65,6 +79,7 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got ${f.port}`, 2);
   if (f.auth !== 'on' && f.auth !== 'off') fail(`--auth must be on or off, got ${f.auth}`, 2);
   if (f.memory && f.data) fail('--memory and --data exclude each other', 2);
+  if (f['control-token'] === '') fail('--control-token must not be empty', 2);
   const headersTimeout = Number(f['headers-timeout-ms']);
   const requestTimeout = Number(f['request-timeout-ms']);
   if (!Number.isInteger(headersTimeout) || headersTimeout < 1) fail(`--headers-timeout-ms must be a positive integer, got ${f['headers-timeout-ms']}`, 2);
@@ -90,7 +105,15 @@ async function main(): Promise<void> {
     brokerSecret: f['broker-secret'],
     auth: f.auth as 'on' | 'off',
     control: !f['no-control'],
+    controlToken: f['control-token'],
+    allowedHosts: [...boundHosts(f.host), ...f['allowed-host']],
   });
+  // One line, before anything listens: an open control surface on a reachable address lets anyone reset or read the state.
+  if (!f['no-control'] && f['control-token'] === undefined && !isLoopback(hostName(f.host))) {
+    process.stderr.write(
+      `project-runtime-mock: warning: --host ${f.host} serves the /_mock control surface (reset, state, clock, faults) to anyone who can reach it; pass --control-token TOKEN or --no-control\n`,
+    );
+  }
 
   // Slow or stalled clients must not hold the server: Node checks these timeouts every connectionsCheckingInterval
   // (30 s by default), so the check runs at a quarter of the headers timeout.

@@ -6,6 +6,8 @@ import type { IdGenerator, TokenGenerator } from './domain/ids.js';
 export interface RuntimeConfig {
   auth: 'on' | 'off';
   control: boolean;
+  /** /_mock requires X-Mock-Control-Token (the OpenAPI document then lists it as a security scheme). */
+  controlTokenRequired: boolean;
   /** Request body limit in bytes. */
   bodyLimit: number;
   adminKey(): string | null;

@@ -17,9 +17,11 @@ export const REASON_CODES = {
   admin_key_invalid: { status: 401, message: 'The admin key is not valid.', next_action: 'check_admin_key' },
   webhook_secret_invalid: { status: 401, message: 'The webhook secret token is missing or wrong.', next_action: 'check_webhook_secret' },
   broker_signature_invalid: { status: 401, message: 'The broker signature is missing or wrong.', next_action: 'check_broker_secret' },
+  control_token_invalid: { status: 401, message: 'The X-Mock-Control-Token header is missing or wrong.', next_action: 'check_control_token' },
 
   // 403: authority
   insufficient_authority: { status: 403, message: 'The actor lacks the required Project authority.' },
+  origin_not_allowed: { status: 403, message: 'Requests from this origin are not allowed on the control surface.' },
 
   // 404: missing (or not visible to this actor)
   project_not_found: { status: 404, message: 'Project not found.' },
@@ -53,6 +55,10 @@ export const REASON_CODES = {
 
   // 413
   payload_too_large: { status: 413, message: 'The request body is larger than the limit.' },
+
+  // 415, 421: the control surface as an admin API (JSON bodies only; Host names it answers to)
+  unsupported_media_type: { status: 415, message: 'The control surface takes JSON bodies only (Content-Type application/json).' },
+  host_not_allowed: { status: 421, message: 'This Host is not allowed on the control surface.' },
 
   // 5xx: always a defect of the mock, except faults a test injected on purpose
   internal_error: { status: 500, message: 'Internal error in the mock (a defect).' },

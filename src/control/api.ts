@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import type { Snapshot } from '../storage/store.js';
-import { StateDataSchema, type StateData } from '../schemas/state.js';
+import { CompleteStateDataSchema, type StateData } from '../schemas/state.js';
 import { invalid } from '../errors.js';
 import { issuesToItems } from '../validation.js';
 import { ValidationError } from '../errors.js';
@@ -73,11 +73,17 @@ export class MockControl {
     return options.sealed ? this.sealer.sealState(data) : data;
   }
 
-  /** Replaces the stored state with plain JSON from exportState, sealed or clear (validated; 422 items and no change on bad input). */
+  /**
+   * Replaces the stored state with a whole document from exportState, sealed or clear: every key must be present
+   * (validated; 422 items and no change on bad input).
+   */
   async importState(data: unknown): Promise<void> {
-    const result = v.safeParse(StateDataSchema, this.sealer.unsealState(data), { abortEarly: false });
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+      throw invalid(['body'], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type', data);
+    }
+    const result = v.safeParse(CompleteStateDataSchema, this.sealer.unsealState(data), { abortEarly: false });
     if (!result.success) throw new ValidationError(issuesToItems(result.issues, 'body'));
-    await this.deps.store.replace(result.output);
+    await this.deps.store.replace(result.output as StateData);
   }
 
   now(): string {

@@ -116,10 +116,12 @@ function strip$schema(s: JsonSchema): Json {
 const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; validation?: boolean }> = {
   400: { name: 'InvalidGrant', description: 'The grant failed (management envelope, `invalid_grant`)' },
   401: { name: 'Unauthenticated', description: 'Authentication failed (management envelope with `next_action`; `WWW-Authenticate: Bearer`)' },
-  403: { name: 'Forbidden', description: 'The actor lacks the required project authority (management envelope)' },
+  403: { name: 'Forbidden', description: 'The actor lacks the required project authority (management envelope); on /_mock, a cross-site Origin' },
   404: { name: 'NotFound', description: 'The project or scoped resource does not exist or is not visible (management envelope); also unknown routes' },
   409: { name: 'Conflict', description: 'The state forbids the operation (management envelope)' },
   413: { name: 'PayloadTooLarge', description: 'The body is larger than the limit (management envelope, `payload_too_large`)' },
+  415: { name: 'UnsupportedMediaType', description: 'A control request declared a Content-Type other than JSON (management envelope); nothing changed' },
+  421: { name: 'MisdirectedRequest', description: 'The Host is not one the control surface answers to (management envelope); nothing changed' },
   422: { name: 'ValidationFailed', description: 'Validation error: malformed JSON, wrong type, missing field, bad enum, out-of-range query, bad path id', validation: true },
 };
 
@@ -278,7 +280,7 @@ export function buildOpenApi(options: BuildOptions): Json {
   const tags = [
     ...V3_TAGS.map((name) => ({ name, description: `v3: ${name}` })),
     ...(options.control
-      ? [{ name: 'control', description: 'The /_mock control surface of the test double (CONTRACT section 8; not part of v3). Absent when control is off.' }]
+      ? [{ name: 'control', description: 'The /_mock control surface of the test double (CONTRACT section 8; not part of v3): an admin API (JSON bodies only, a loopback or allowed Host, no cross-site Origin, the control token when configured). Absent when control is off.' }]
       : []),
   ];
 

@@ -12,6 +12,8 @@ const ok = (description: string): SuccessResponse => ({ status: '2XX', descripti
 /** What a control route can refuse: 404 for an unknown project or run, 409 for a state conflict, 413 body size, 422 validation. */
 const READ: ErrorStatus[] = [404, 422];
 const WRITE: ErrorStatus[] = [404, 409, 413, 422];
+/** Every /_mock path passes the control guard first: 401 control token, 403 cross-site Origin, 415 non-JSON body, 421 Host. */
+const GUARD: ErrorStatus[] = [401, 403, 415, 421];
 
 const ctl = (
   operationId: string,
@@ -30,8 +32,8 @@ const ctl = (
   // Required only when the mock runs with a control token (build.ts drops it otherwise).
   security: ['controlToken'],
   success: [ok(summary)],
-  errors: method === 'get' ? READ : WRITE,
   ...extra,
+  errors: [...GUARD, ...(extra.errors ?? (method === 'get' ? READ : WRITE))],
 });
 const AnyBody = (name: string, required = false) => ({ schema: named(name, v.unknown()), required });
 

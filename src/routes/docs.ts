@@ -71,7 +71,7 @@ export function docsRoutes(deps: Deps, readBody: ReadBody): Router {
   const router = new Router();
   router.get(
     '/openapi.json',
-    endpoint(deps, readBody, { operation: 'getOpenApiDocument', level: 'public' }, async () => (await import('../openapi/build.js')).openApiDocument(deps.config.control)),
+    endpoint(deps, readBody, { operation: 'getOpenApiDocument', level: 'public' }, async () => (await import('../openapi/build.js')).openApiDocument(deps.config.control, deps.config.controlTokenRequired)),
   );
   router.get(
     '/docs',

@@ -87,6 +87,18 @@ export const StateDataSchema = v.object({
 });
 export type StateData = v.InferOutput<typeof StateDataSchema>;
 
+/**
+ * What PUT /_mock/state takes: a whole document as GET /_mock/state answers it, every key present. A missing key
+ * would otherwise read as empty and wipe that collection (`{}` wiped everything).
+ */
+export const CompleteStateDataSchema = v.object({
+  clock: ClockStateSchema,
+  settings: SettingsSchema,
+  ...(Object.fromEntries(COLLECTION_NAMES.map((c) => [c, v.array(COLLECTION_SCHEMAS[c])])) as {
+    [C in CollectionName]: v.ArraySchema<(typeof COLLECTION_SCHEMAS)[C], undefined>;
+  }),
+});
+
 export const DATA_FILE_FORMAT = 'project-runtime-mock';
 export const DATA_FILE_VERSION = 1;
 

@@ -1,0 +1,101 @@
+// The /_mock control surface is an admin API: Host, content type, Origin and (when configured) a token are checked here, for every /_mock path.
+//
+// It runs before routing, on the path prefix, so every control route (today's and any later one:
+// the simulation, the inspector page) is covered without opting in, and an unknown /_mock path is
+// refused the same way. The router matches paths case-insensitively, so the prefix check does too.
+import type { Middleware } from 'koa';
+import { BlockList, isIP } from 'node:net';
+import { ApiError } from '../errors.js';
+import { secretEquals } from '../domain/auth.js';
+
+export const CONTROL_TOKEN_HEADER = 'x-mock-control-token';
+
+export interface ControlGuardOptions {
+  /** Host names or addresses accepted besides the loopback ones (the bound host, --allowed-host); `*` accepts any. */
+  allowedHosts?: readonly string[];
+  /** When set, every /_mock request must carry it in X-Mock-Control-Token. */
+  controlToken?: string;
+}
+
+const CONTROL_PATH = /^\/_mock(?:\/|$)/i;
+
+/**
+ * The host part of a Host header or an allowed-host entry, lowercased, without port, IPv6 brackets
+ * or a trailing dot: `[::1]:4010` -> `::1`, `Mock.Example.:80` -> `mock.example`.
+ */
+export function hostName(value: string): string {
+  let h = value.trim().toLowerCase();
+  if (h.startsWith('[')) {
+    const end = h.indexOf(']');
+    h = end > 0 ? h.slice(1, end) : h;
+  } else if (h.indexOf(':') === h.lastIndexOf(':')) {
+    // one colon at most: name:port or a.b.c.d:port (a bare IPv6 address has several and no port)
+    h = h.split(':')[0];
+  }
+  return h.endsWith('.') ? h.slice(0, -1) : h;
+}
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** `localhost`, `*.localhost` (RFC 6761: always loopback), 127.0.0.0/8 and ::1 (in any spelling, IPv4-mapped included). */
+export function isLoopback(name: string): boolean {
+  if (name === 'localhost' || name.endsWith('.localhost')) return true;
+  const kind = isIP(name);
+  return kind !== 0 && LOOPBACK.check(name, kind === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** JSON as FastAPI reads it: application/json or application/*+json (parameters ignored). */
+export function isJsonMediaType(contentType: string): boolean {
+  const type = contentType.split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || /^application\/[^\s/;]+\+json$/.test(type);
+}
+
+export function controlGuard(options: ControlGuardOptions = {}): Middleware {
+  const allowed = new Set((options.allowedHosts ?? []).map(hostName).filter((h) => h !== ''));
+  const anyHost = allowed.has('*');
+  const hostAllowed = (name: string) => anyHost || isLoopback(name) || allowed.has(name);
+  const token = options.controlToken;
+
+  return async function guardControl(ctx, next) {
+    if (!CONTROL_PATH.test(ctx.path)) return next();
+
+    // DNS rebinding: a page on attacker.example whose name now resolves to 127.0.0.1 sends `Host: attacker.example`.
+    // A request without Host (HTTP/1.0) cannot come from a browser, so it is not refused.
+    const host = ctx.get('host');
+    if (host !== '' && !hostAllowed(hostName(host))) {
+      throw new ApiError('host_not_allowed', {
+        message: `Host ${hostName(host)} is not allowed on the control surface; allow it with --allowed-host ${hostName(host)} (createApp({ allowedHosts }))`,
+      });
+    }
+
+    // A form (text/plain, urlencoded, multipart) can be posted from any page without a preflight: only JSON is taken,
+    // whatever the method or length (an empty form post declares a type too).
+    const type = ctx.get('content-type');
+    if (type !== '' && !isJsonMediaType(type)) throw new ApiError('unsupported_media_type');
+
+    // A page may still send a body-less or untyped request (fetch with mode no-cors): browsers name its origin.
+    const origin = ctx.get('origin');
+    if (origin !== '' && !originAllowed(origin, hostAllowed)) {
+      throw new ApiError('origin_not_allowed', { message: `Requests from origin ${origin} are not allowed on the control surface.` });
+    }
+
+    if (token !== undefined) {
+      const given = ctx.get(CONTROL_TOKEN_HEADER);
+      // Compare even when absent, so a missing token costs what a wrong one does.
+      if (!secretEquals(given, token) || given === '') throw new ApiError('control_token_invalid');
+    }
+    return next();
+  };
+}
+
+function originAllowed(origin: string, hostAllowed: (name: string) => boolean): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false; // `null` (sandboxed frames, file: pages) and anything unparsable
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && hostAllowed(hostName(url.host));
+}
