@@ -1,5 +1,6 @@
 // Endpoint 1: PKCE code exchange, refresh rotation, family revocation, expiry by the mock clock, and what the tokens unlock.
 import { test } from 'uvu';
+import { createHash } from 'node:crypto';
 import * as assert from 'uvu/assert';
 import { freshMock, stateOf } from './helpers/app.js';
 import { DEMO, bearer } from './helpers/demo.js';
@@ -225,6 +226,21 @@ test('token: the endpoint needs no credentials and ignores bad ones', async () =
   const { http } = await freshMock();
   const res = await http.post(TOKEN).set(bearer('garbage')).send(demoExchange);
   assert.is(res.status, 200);
+});
+
+test('token: plain PKCE is refused: a verifier equal to the challenge is invalid_grant (only S256)', async () => {
+  const { mock, http } = await freshMock();
+  const challenge = 'plain-challenge-0123456789-abcdefghijklmnopqrstuv'; // 48 characters, a valid verifier too
+  await http.post('/_mock/auth/codes').send({ principal_id: DEMO.principals.owner, code_challenge: challenge, code: 'plain-code' });
+  const before = stateOf(mock);
+  assertInvalidGrant(await http.post(TOKEN).send({ grant_type: 'authorization_code', code: 'plain-code', code_verifier: challenge }));
+  assert.is(stateOf(mock), before);
+  // The S256 challenge of the demo verifier, computed here: base64url(SHA-256(verifier)) without padding.
+  const s256 = createHash('sha256').update(DEMO.pkceVerifier).digest('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  await http.post('/_mock/auth/codes').send({ principal_id: DEMO.principals.owner, code_challenge: s256, code: 's256-code' });
+  assertInvalidGrant(await http.post(TOKEN).send({ grant_type: 'authorization_code', code: 's256-code', code_verifier: s256 }));
+  const good = await http.post(TOKEN).send({ grant_type: 'authorization_code', code: 's256-code', code_verifier: DEMO.pkceVerifier });
+  assert.is(good.status, 200, JSON.stringify(good.body));
 });
 
 test.run();

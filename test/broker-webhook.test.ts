@@ -238,4 +238,18 @@ test('broker webhook: the answer never echoes the payload or a secret', async ()
   assert.not.ok(JSON.stringify(res.headers).includes(DEMO.brokerSecret));
 });
 
+test('broker webhook: with no broker secret configured, an unsigned event (no header, or an empty one) is refused', async () => {
+  const fixture = structuredClone(demoFixture()) as { settings: Record<string, unknown> };
+  fixture.settings = { admin_key: DEMO.adminKey };
+  const { mock, http } = await freshMock({ fixtures: fixture });
+  const before = stateOf(mock);
+  const body = JSON.stringify(event());
+  for (const headers of [{}, { 'X-Broker-Hmac-Sha256': '' }, { 'X-Broker-Hmac-Sha256': createHmac('sha256', '').update(body).digest('hex') }]) {
+    const res = await http.post(URL).set({ 'Content-Type': 'application/json', ...headers }).send(body);
+    assert.is(res.status, 401, JSON.stringify(headers));
+    assert.is(res.body.detail.reason_code, 'broker_signature_invalid');
+  }
+  assert.is(stateOf(mock), before);
+});
+
 test.run();

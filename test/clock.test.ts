@@ -120,4 +120,22 @@ test('seed: another seed gives other ids', async () => {
   assert.is.not(a[0], b[0]);
 });
 
+test('clock: advances on a running clock add up (the offset accumulates, it is not replaced)', async () => {
+  const base = Date.parse('2026-01-01T00:00:00.000Z');
+  const mock = await createApp({ storage: 'memory', clock: () => base });
+  const http = request(mock.callback());
+  await http.post('/_mock/clock').send({ advance_ms: 1000 });
+  let res = await http.post('/_mock/clock').send({ advance_ms: 2000 });
+  assert.equal(res.body, { now: '2026-01-01T00:00:03.000Z', frozen_at: null, offset_ms: 3000 });
+  res = await http.post('/_mock/clock').send({ advance_ms: -500 });
+  assert.equal(res.body, { now: '2026-01-01T00:00:02.500Z', frozen_at: null, offset_ms: 2500 });
+  await mock.control.advanceClock(7500);
+  assert.equal((await http.get('/_mock/clock')).body, { now: '2026-01-01T00:00:10.000Z', frozen_at: null, offset_ms: 10_000 });
+  // Freezing resets the offset; advancing a frozen clock adds to the frozen point each time.
+  await http.post('/_mock/clock').send({ now: '2026-02-01T00:00:00.000Z' });
+  await http.post('/_mock/clock').send({ advance_ms: 1000 });
+  res = await http.post('/_mock/clock').send({ advance_ms: 1000 });
+  assert.equal(res.body, { now: '2026-02-01T00:00:02.000Z', frozen_at: '2026-02-01T00:00:02.000Z', offset_ms: 0 });
+});
+
 test.run();

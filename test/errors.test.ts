@@ -137,4 +137,26 @@ test('a JSON array where an object is expected: 422 (top level and nested free-f
   assert.is(stateOf(mock), before);
 });
 
+test('body limit: 1 MiB by default (413 one byte above it, accepted at it), on JSON and raw (broker) bodies', async () => {
+  const { mock, http } = await freshMock();
+  const before = stateOf(mock);
+  const LIMIT = 1024 * 1024;
+  /** A cancel body of exactly `size` bytes. */
+  const sized = (size: number) => {
+    const frame = JSON.stringify({ reason: '' });
+    return JSON.stringify({ reason: 'x'.repeat(size - frame.length) });
+  };
+  assert.is(Buffer.byteLength(sized(LIMIT + 1)), LIMIT + 1);
+  const over = await http.post(cancelPath).set(owner).set('Content-Type', 'application/json').send(sized(LIMIT + 1));
+  assert.is(over.status, 413);
+  assert.is(over.body.detail.reason_code, 'payload_too_large');
+  assert.is(stateOf(mock), before);
+  const at = await http.post(cancelPath).set(owner).set('Content-Type', 'application/json').send(sized(LIMIT));
+  assert.is(at.status, 200, JSON.stringify(at.body).slice(0, 200));
+  assert.is(at.body.status, 'cancelled');
+  const raw = await http.post('/api/v3/webhooks/broker').set('Content-Type', 'application/json').set('X-Broker-Hmac-Sha256', '0'.repeat(64)).send(sized(LIMIT + 1));
+  assert.is(raw.status, 413);
+  assert.is(raw.body.detail.reason_code, 'payload_too_large');
+});
+
 test.run();

@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { freshMock, stateOf } from './helpers/app.js';
 import { DEMO } from './helpers/demo.js';
 import { AS, refusals, assertError, assertInvalidAt } from './helpers/ops.js';
+import { demoFixture } from '../src/fixtures.js';
 
 const P = DEMO.projects.support;
 const SANDBOX = DEMO.projects.sandbox;
@@ -175,6 +176,24 @@ test('transfer: authority in the source per actor, bad bodies and archived proje
   assertError(await http.post(transferPath(DEMO.projects.legacy)).set(AS.owner).send(body), 409, 'project_archived');
   assertError(await http.post(transferPath(NO_SUCH)).set(AS.admin).send(body), 404, 'project_not_found');
   assert.is(stateOf(mock), before);
+});
+
+test('transfer: an owner who is only viewer or operator in the target workspace -> 403, nothing changes; owner there -> 200', async () => {
+  for (const role of ['viewer', 'operator', 'owner'] as const) {
+    const fixture = structuredClone(demoFixture()) as { principals: { id: string; memberships: { workspace_id: string; role: string }[] }[] };
+    const olivia = fixture.principals.find((p) => p.id === DEMO.principals.owner)!;
+    olivia.memberships = olivia.memberships.map((m) => (m.workspace_id === DEMO.workspaces.acmeLabs ? { ...m, role } : m));
+    const { mock, http } = await freshMock({ fixtures: fixture });
+    const before = stateOf(mock);
+    const res = await http.post(transferPath()).set(AS.owner).send({ workspace_id: DEMO.workspaces.acmeLabs });
+    if (role === 'owner') {
+      assert.is(res.status, 200, JSON.stringify(res.body));
+      assert.is(res.body.workspace_id, DEMO.workspaces.acmeLabs);
+    } else {
+      assertError(res, 403, 'insufficient_authority');
+      assert.is(stateOf(mock), before, role);
+    }
+  }
 });
 
 test.run();
