@@ -11,10 +11,12 @@ import { bodyReader } from './routes/endpoint.js';
 import { CONTROL_ROUTES, V3_ROUTES } from './routes/index.js';
 import { MockControl } from './control/api.js';
 import { journalMiddleware } from './middleware/journal.js';
+import type { JournalLimits } from './control/journal.js';
 import { coverageMiddleware } from './middleware/coverage.js';
 import { faultMiddleware } from './middleware/faults.js';
 import { controlGuard } from './middleware/control-guard.js';
 import type { Deps } from './deps.js';
+import { inProcess, type InProcess } from './inprocess/index.js';
 
 export interface CreateAppOptions {
   /** Where state lives: an adapter (lowdb's Adapter interface), 'memory', or by default the JSON file `.data/db.json`. */
@@ -48,6 +50,8 @@ export interface CreateAppOptions {
   controlToken?: string;
   /** Request body limit in bytes (default 1 MiB). */
   bodyLimit?: number;
+  /** How much the request journal keeps: newest `entries` (1000), `bytes` in all (8 MiB), each body cut to `bodyBytes` (16 KiB). */
+  journal?: JournalLimits;
   /** Called with unexpected (5xx) errors; default console.error. */
   onError?: ErrorReporter;
 }
@@ -57,6 +61,12 @@ export interface MockApp {
   readonly app: Koa;
   /** A Node request listener, for http.createServer or supertest. */
   callback(): ReturnType<Koa['callback']>;
+  /** WHATWG fetch answered in process, without a socket (a path like '/api/v3/...' is enough). */
+  fetch: InProcess['fetch'];
+  /** The raw in-process request (light-my-request's options and response). */
+  inject: InProcess['inject'];
+  /** Answers requests to these origins from global fetch, node:http and node:https until the handle is restored. */
+  intercept: InProcess['intercept'];
   /** The in-process control API (same operations as /_mock). */
   readonly control: MockControl;
   readonly store: Store;
@@ -83,6 +93,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
       control: options.control ?? true,
       controlTokenRequired: options.controlToken !== undefined,
       bodyLimit: options.bodyLimit ?? 1024 * 1024,
+      journal: options.journal,
       adminKey: () => options.adminKey ?? store.settings.admin_key ?? null,
       brokerSecret: () => options.brokerSecret ?? store.settings.broker_secret ?? null,
     },
@@ -109,9 +120,16 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   app.use(router.routes());
   app.use(router.allowedMethods());
 
+  // One request listener serves fetch, inject and interception alike (Koa builds it per callback() call).
+  const dispatch = app.callback();
+  const local = inProcess(dispatch);
+
   return {
     app,
     callback: () => app.callback(),
+    fetch: local.fetch,
+    inject: local.inject,
+    intercept: local.intercept,
     control,
     store,
     deps,

@@ -113,7 +113,7 @@ test('journal: clear empties it; ids keep counting', async () => {
 test('journal: bounded to the newest 1000 entries', () => {
   const j = new Journal();
   for (let i = 0; i < 2600; i++) {
-    j.add({ at: '', method: 'GET', path: `/p/${i}`, query: {}, status: 200, duration_ms: 0, operation: null, request: { headers: {}, body: null }, response: { headers: {}, body: null } });
+    j.add({ atMs: 0, method: 'GET', path: `/p/${i}`, querystring: '', status: 200, duration_ms: 0, operation: null, requestHeaders: {}, requestBody: null, responseHeaders: {}, responseBody: null });
   }
   const all = j.list();
   assert.is(all.length, 1000);

@@ -27,10 +27,11 @@ export class MockControl {
     sealSeed?: string | number,
   ) {
     this.sealer = new Sealer(sealSeed);
+    this.journal = new Journal(deps.config.journal);
   }
 
   /** The request journal (per instance). */
-  readonly journal = new Journal();
+  readonly journal: Journal;
   /** Injected faults (per instance). */
   readonly faultRegistry = new FaultRegistry();
   /** What the v3 traffic so far exercised. */

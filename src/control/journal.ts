@@ -1,6 +1,7 @@
 // The request journal: a bounded, per-instance record of the v3 traffic; entries are redacted whenever they are read.
 import { compileGlob, isGlob } from './glob.js';
 import { redactDeep, redactHeaders } from './redact.js';
+import { textPrefix, truncationMarker, type BodyText } from './journal-text.js';
 
 export interface FaultMarker {
   id: string;
@@ -21,10 +22,19 @@ export interface JournalEntry {
   duration_ms: number;
   /** The v3 operation name (getRun, cancelRun, ...), or null when no route matched. */
   operation: string | null;
-  request: { headers: Record<string, unknown>; body: unknown };
-  response: { headers: Record<string, unknown>; body: unknown };
+  request: JournalMessage;
+  response: JournalMessage;
   /** Present when an injected fault answered or delayed this request. */
   fault?: FaultMarker;
+}
+
+/** One side of an exchange. A body over the body limit is shown as text cut at the limit and ending with a marker. */
+export interface JournalMessage {
+  headers: Record<string, unknown>;
+  /** Parsed JSON (secrets redacted), plain text, or null when there was none. */
+  body: unknown;
+  /** Present when the body was cut: its full size in bytes when known. */
+  truncated?: { bytes?: number };
 }
 
 export interface JournalFilter {
@@ -35,60 +45,202 @@ export interface JournalFilter {
   status?: number | string;
 }
 
-export const JOURNAL_LIMIT = 1000;
-
-/** A JSON body kept as the exact text that was sent; parsed only when the journal is read. */
-export class JsonText {
-  constructor(readonly text: string) {}
+/** How much the journal keeps: entries, bytes in all, bytes per body. */
+export interface JournalLimits {
+  /** The newest this many entries (default 1000). */
+  entries?: number;
+  /** At most this many bytes in all, counted as characters of text (default 8 MiB); the oldest entries go first. */
+  bytes?: number;
+  /** Each body is cut to this many UTF-8 bytes, with a marker (default 16 KiB). */
+  bodyBytes?: number;
 }
 
-const bodyOf = (b: unknown): unknown => (b instanceof JsonText ? JSON.parse(b.text) : b);
+export const JOURNAL_LIMITS = { entries: 1000, bytes: 8 * 1024 * 1024, bodyBytes: 16 * 1024 } as const;
+
+/** What one request leaves in the journal: flat text and small header objects, never a parsed body. */
+export interface JournalRecord {
+  /** When the request arrived, in ms by the mock clock (formatted when read). */
+  atMs: number;
+  method: string;
+  path: string;
+  /** The raw query string (parsed when read). */
+  querystring: string;
+  status: number;
+  duration_ms: number;
+  operation: string | null;
+  requestHeaders: Record<string, unknown>;
+  requestBody: BodyText | null;
+  responseHeaders: Record<string, unknown>;
+  responseBody: BodyText | null;
+  fault?: FaultMarker;
+}
+
+interface Stored extends JournalRecord {
+  id: number;
+  size: number;
+}
+
+/** Fixed cost counted per entry on top of its text (the record, its header objects' structure). */
+const ENTRY_OVERHEAD = 512;
+
+function headerSize(headers: Record<string, unknown>): number {
+  let n = 0;
+  for (const k in headers) {
+    const v = headers[k];
+    n += k.length + 8 + (typeof v === 'string' ? v.length : Array.isArray(v) ? v.join('').length + 8 * v.length : 16);
+  }
+  return n;
+}
+
+/** Headers over the body limit (only possible in process: Node refuses them over HTTP) keep their names and cut values. */
+function boundedHeaders(headers: Record<string, unknown>, size: number, limit: number): Record<string, unknown> {
+  if (size <= limit) return headers;
+  const out: Record<string, unknown> = {};
+  const each = Math.max(64, Math.floor(limit / Math.max(1, Object.keys(headers).length)));
+  for (const [k, v] of Object.entries(headers)) out[k.slice(0, 256)] = textPrefix(String(v), each);
+  return out;
+}
 
 export class Journal {
-  private entries: JournalEntry[] = [];
+  /** Oldest first from `head`; the front is dropped in batches so add() stays O(1) amortised. */
+  private entries: Stored[] = [];
+  private head = 0;
   private nextId = 1;
+  private total = 0;
+  readonly limits: Required<JournalLimits>;
 
-  constructor(readonly limit = JOURNAL_LIMIT) {}
-
-  add(entry: Omit<JournalEntry, 'id'>): JournalEntry {
-    const full = { id: this.nextId++, ...entry };
-    this.entries.push(full);
-    // Dropping from the front in batches keeps add() O(1) amortised.
-    if (this.entries.length > this.limit * 1.25) this.entries = this.entries.slice(-this.limit);
-    return full;
+  constructor(limits: JournalLimits | number = {}) {
+    const l = typeof limits === 'number' ? { entries: limits } : limits;
+    this.limits = { entries: l.entries ?? JOURNAL_LIMITS.entries, bytes: l.bytes ?? JOURNAL_LIMITS.bytes, bodyBytes: l.bodyBytes ?? JOURNAL_LIMITS.bodyBytes };
   }
 
-  /** Oldest first, at most `limit` entries (the newest ones). */
+  /** The limit one body is cut to (the middleware writes bodies with it). */
+  get bodyBytes(): number {
+    return this.limits.bodyBytes;
+  }
+
+  /** Bytes held now (text, header sizes and a fixed overhead per entry). */
+  get bytes(): number {
+    return this.total;
+  }
+
+  /** Entries held now. */
+  get size(): number {
+    return this.entries.length - this.head;
+  }
+
+  add(record: JournalRecord): number {
+    const hReq = headerSize(record.requestHeaders);
+    const hRes = headerSize(record.responseHeaders);
+    const limit = this.limits.bodyBytes;
+    const stored: Stored = {
+      ...record,
+      path: record.path.length > limit ? textPrefix(record.path, limit) : record.path,
+      querystring: record.querystring.length > limit ? textPrefix(record.querystring, limit) : record.querystring,
+      requestHeaders: boundedHeaders(record.requestHeaders, hReq, limit),
+      responseHeaders: boundedHeaders(record.responseHeaders, hRes, limit),
+      id: this.nextId++,
+      size: 0,
+    };
+    stored.size =
+      ENTRY_OVERHEAD +
+      stored.path.length +
+      stored.querystring.length +
+      Math.min(hReq, limit) +
+      Math.min(hRes, limit) +
+      (stored.requestBody?.text.length ?? 0) +
+      (stored.responseBody?.text.length ?? 0);
+    this.entries.push(stored);
+    this.total += stored.size;
+    // The newest entry always stays, whatever its size (it is bounded by the body limit).
+    while (this.size > 1 && (this.size > this.limits.entries || this.total > this.limits.bytes)) {
+      this.total -= this.entries[this.head].size;
+      this.entries[this.head++] = undefined as unknown as Stored;
+    }
+    if (this.head > 1024 && this.head * 2 > this.entries.length) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
+    return stored.id;
+  }
+
+  /** Oldest first, filtered; each entry redacted as it is read. */
   list(filter: JournalFilter = {}): JournalEntry[] {
     const method = filter.method?.toUpperCase();
     const path = filter.path;
     const pathRe = path && isGlob(path) ? compileGlob(path) : null;
     const status = filter.status === undefined ? undefined : String(filter.status).toLowerCase();
     const statusClass = status && /^[1-5]xx$/.test(status) ? status[0] : null;
-    return this.entries
-      .slice(-this.limit)
-      .filter(
-        (e) =>
-          (!method || e.method === method) &&
-          (!path || (pathRe ? pathRe.test(e.path) : e.path.includes(path))) &&
-          (!status || (statusClass ? String(e.status)[0] === statusClass : String(e.status) === status)),
-      )
-      .map(redacted);
+    const out: JournalEntry[] = [];
+    for (let i = this.head; i < this.entries.length; i++) {
+      const e = this.entries[i];
+      if (method && e.method !== method) continue;
+      if (path && !(pathRe ? pathRe.test(e.path) : e.path.includes(path))) continue;
+      if (status && !(statusClass ? String(e.status)[0] === statusClass : String(e.status) === status)) continue;
+      out.push(shown(e));
+    }
+    return out;
+  }
+
+  /** One entry by id, redacted; undefined once it has left the journal. */
+  get(id: number): JournalEntry | undefined {
+    const first = this.entries[this.head]?.id;
+    if (first === undefined || id < first || id >= this.nextId) return undefined;
+    // Ids are consecutive from the oldest held entry.
+    const e = this.entries[this.head + (id - first)];
+    return e && e.id === id ? shown(e) : undefined;
   }
 
   clear(): number {
-    const n = Math.min(this.entries.length, this.limit);
+    const n = this.size;
     this.entries = [];
+    this.head = 0;
+    this.total = 0;
     return n;
   }
 }
 
-/** The entry as it may be shown: secret headers and secret fields at any depth replaced. */
-function redacted(e: JournalEntry): JournalEntry {
-  return {
-    ...e,
-    query: redactDeep({ ...e.query }) as Record<string, unknown>,
-    request: { headers: redactHeaders(e.request.headers), body: redactDeep(e.request.body) },
-    response: { headers: redactHeaders(e.response.headers), body: redactDeep(bodyOf(e.response.body)) },
+/** The body as it may be shown: parsed JSON with its secrets replaced, or text ending with the truncation marker. */
+function shownBody(b: BodyText | null): { body: unknown; truncated?: { bytes?: number } } {
+  if (b === null) return { body: null };
+  if (b.truncatedFrom !== undefined) {
+    const truncated = b.truncatedFrom >= 0 ? { bytes: b.truncatedFrom } : {};
+    return { body: b.text + truncationMarker(b.truncatedFrom), truncated };
+  }
+  if (!b.json) return { body: b.text };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(b.text);
+  } catch {
+    return { body: b.text };
+  }
+  return { body: b.redacted ? parsed : redactDeep(parsed) };
+}
+
+function shown(e: Stored): JournalEntry {
+  const entry: JournalEntry = {
+    id: e.id,
+    at: new Date(e.atMs).toISOString(),
+    method: e.method,
+    path: e.path,
+    query: redactDeep(parseQuery(e.querystring)) as Record<string, unknown>,
+    status: e.status,
+    duration_ms: e.duration_ms,
+    operation: e.operation,
+    request: { headers: redactHeaders(e.requestHeaders), ...shownBody(e.requestBody) },
+    response: { headers: redactHeaders(e.responseHeaders), ...shownBody(e.responseBody) },
   };
+  if (e.fault) entry.fault = e.fault;
+  return entry;
+}
+
+/** The query as Koa's ctx.query shows it: repeated keys become arrays. */
+function parseQuery(qs: string): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null);
+  if (!qs) return out;
+  for (const [k, v] of new URLSearchParams(qs)) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
 }

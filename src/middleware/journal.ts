@@ -1,61 +1,57 @@
-// Outermost middleware: records each v3 request in the instance's journal (redacted when read); /_mock traffic is not journaled.
+// Outermost middleware: records each v3 request in the instance's journal as bounded text (redacted when read); /_mock traffic is not journaled.
 import type { Context, Middleware } from 'koa';
 import type { MockClock } from '../domain/clock.js';
-import { JsonText, type Journal } from '../control/journal.js';
+import type { Journal } from '../control/journal.js';
+import { jsonBody, rawBody, type BodyText } from '../control/journal-text.js';
 
 export const isControlPath = (path: string): boolean => path === '/_mock' || path.startsWith('/_mock/');
 
-/** The body as the handler read it: parsed JSON, or the raw bytes a signature check kept (as JSON when they are). */
-function requestBody(ctx: Context): unknown {
-  const parsed = (ctx.request as { body?: unknown }).body;
-  if (parsed !== undefined) return parsed;
+/** The body as the handler read it: the raw bytes a signature check kept, or the parsed JSON (written out bounded). */
+function requestBody(ctx: Context, limit: number): BodyText | null {
   const raw = ctx.state.rawBody as Buffer | string | undefined;
-  if (raw === undefined) return null;
-  const text = raw.toString();
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+  if (raw !== undefined) return raw.length === 0 ? null : rawBody(raw.toString(), limit);
+  const parsed = (ctx.request as { body?: unknown }).body;
+  if (parsed === undefined || parsed === null) return null;
+  return jsonBody(parsed, limit, undefined, ctx.request.length);
 }
 
 /**
  * The response body. A JSON body is serialized here (instead of by Koa, which would do it next) and
- * kept as that one string: a flat string is far cheaper for the GC to hold than 1000 object graphs.
+ * the journal keeps that one string when it fits: no second serialization, no object graph held.
  */
-function responseBody(ctx: Context): unknown {
+function responseBody(ctx: Context, limit: number): BodyText | null {
   const b = ctx.body;
-  if (b === undefined || b === null) return null;
-  if (Buffer.isBuffer(b)) return `<${b.length} bytes>`;
-  if (typeof b === 'object' && typeof (b as { pipe?: unknown }).pipe === 'function') return '<stream>';
-  if (typeof b === 'object') {
-    const text = JSON.stringify(b);
-    ctx.body = text; // Content-Type stays application/json: Koa set it when the object was assigned
-    return new JsonText(text);
-  }
-  return b;
+  if (b === undefined || b === null || b === '') return null;
+  if (typeof b === 'string') return rawBody(b, limit);
+  if (Buffer.isBuffer(b)) return rawBody(JSON.stringify(`<${b.length} bytes>`), limit);
+  if (typeof b === 'object' && typeof (b as { pipe?: unknown }).pipe === 'function') return rawBody('"<stream>"', limit);
+  const text = JSON.stringify(b);
+  ctx.body = text; // Content-Type stays application/json: Koa set it when the object was assigned
+  return jsonBody(b, limit, text);
 }
 
 export function journalMiddleware(journal: Journal, clock: MockClock): Middleware {
   return async function journalRequests(ctx, next) {
     if (isControlPath(ctx.path)) return next();
-    const at = clock.nowIso();
+    const atMs = clock.nowMs();
     const started = performance.now();
     try {
       await next();
     } finally {
-      // Stored as references (request and response bodies are never mutated afterwards) and
-      // redacted when read: the journal costs next to nothing on requests nobody inspects.
+      const limit = journal.bodyBytes;
+      const response = responseBody(ctx, limit); // first: it may turn an object body into the text Koa sends
       journal.add({
-        at,
+        atMs,
         method: ctx.method,
         path: ctx.path,
-        query: ctx.query,
+        querystring: ctx.querystring,
         status: ctx.status,
         duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
         operation: (ctx.state.operation as string | undefined) ?? null,
-        request: { headers: ctx.headers, body: requestBody(ctx) },
-        response: { headers: ctx.response.headers as Record<string, unknown>, body: responseBody(ctx) },
+        requestHeaders: ctx.headers,
+        requestBody: requestBody(ctx, limit),
+        responseHeaders: ctx.response.headers as Record<string, unknown>,
+        responseBody: response,
         ...(ctx.state.fault ? { fault: ctx.state.fault } : {}),
       });
     }

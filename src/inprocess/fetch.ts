@@ -1,0 +1,117 @@
+// mock.fetch and mock.inject: a request served by the app's request listener in process, through light-my-request (no socket).
+import type { RequestListener } from 'node:http';
+import { createRequire } from 'node:module';
+import type * as LightMyRequest from 'light-my-request';
+
+// light-my-request is CommonJS; require keeps the call synchronous and skips the ESM interop wrapper.
+const lightMyRequest = createRequire(import.meta.url)('light-my-request') as typeof LightMyRequest.inject;
+
+/** Relative inputs ('/api/v3/...') resolve against this origin. */
+export const DEFAULT_ORIGIN = 'http://localhost';
+
+export type InjectOptions = LightMyRequest.InjectOptions;
+export type InjectResponse = LightMyRequest.Response;
+export type FetchInput = string | URL | Request;
+
+/** Statuses whose Response must have a null body (Fetch standard). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+interface Prepared {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  payload: Buffer | string | undefined;
+}
+
+type HeadersInit = ConstructorParameters<typeof Headers>[0];
+
+function headersOf(init: HeadersInit | undefined, into: Record<string, string>): void {
+  if (!init) return;
+  if (init instanceof Headers || Array.isArray(init)) {
+    for (const [k, v] of init instanceof Headers ? init : new Headers(init)) into[k] = v;
+    return;
+  }
+  for (const k of Object.keys(init)) {
+    const v = (init as Record<string, string | readonly string[]>)[k];
+    if (v !== undefined) into[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+  }
+}
+
+/** What fetch would send, read without building a Request when the input is simple (a string or URL and a string body). */
+async function prepare(input: FetchInput, init: RequestInit | undefined, origin: string): Promise<Prepared> {
+  const body = init?.body;
+  const simple = !(input instanceof Request) && (body === undefined || body === null || typeof body === 'string');
+  if (simple) {
+    const url = new URL(String(input), origin).href;
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const headers: Record<string, string> = {};
+    headersOf(init?.headers, headers);
+    // As fetch does: a string body without a type is text/plain.
+    if (typeof body === 'string' && headers['content-type'] === undefined) headers['content-type'] = 'text/plain;charset=UTF-8';
+    if ((method === 'GET' || method === 'HEAD') && typeof body === 'string') throw new TypeError(`Request with ${method} method cannot have body.`);
+    return { method, url, headers, payload: body ?? undefined };
+  }
+  // Anything else (a Request, FormData, Blob, a stream, URLSearchParams) goes through the standard Request.
+  const request = input instanceof Request && init === undefined ? input : new Request(input instanceof Request ? input : new URL(String(input), origin), init);
+  const headers: Record<string, string> = {};
+  for (const [k, v] of request.headers) headers[k] = v;
+  const payload = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
+  return { method: request.method, url: request.url, headers, payload };
+}
+
+function toResponse(res: InjectResponse, method: string, url: string): Response {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(res.headers)) {
+    if (v === undefined) continue;
+    if (Array.isArray(v)) for (const x of v) headers.append(k, x);
+    else headers.set(k, String(v));
+  }
+  const empty = NULL_BODY.has(res.statusCode) || method === 'HEAD';
+  const response = new Response(empty ? null : res.rawPayload, { status: res.statusCode, statusText: res.statusMessage, headers });
+  // A real fetch answer knows its URL; the constructor cannot set it.
+  Object.defineProperty(response, 'url', { value: url });
+  return response;
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
+
+/** Runs one injected request; resolves with light-my-request's response. */
+function injectOnce(dispatch: RequestListener, options: InjectOptions): Promise<InjectResponse> {
+  return new Promise((resolve, reject) => {
+    lightMyRequest(dispatch, options, (err, res) => (err ? reject(err) : resolve(res!)));
+  });
+}
+
+export interface InProcessClient {
+  fetch(input: FetchInput, init?: RequestInit): Promise<Response>;
+  inject(options: InjectOptions | string): Promise<InjectResponse>;
+}
+
+/** The in-process client of one request listener (a Koa app's callback()). */
+export function inProcessClient(dispatch: RequestListener, origin = DEFAULT_ORIGIN): InProcessClient {
+  return {
+    async fetch(input, init) {
+      const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+      if (signal?.aborted) throw abortError(signal);
+      const p = await prepare(input, init, origin);
+      const answer = injectOnce(dispatch, { method: p.method as InjectOptions['method'], url: p.url, headers: p.headers, payload: p.payload, validate: false });
+      if (!signal) return toResponse(await answer, p.method, p.url);
+      // The handler runs to its end either way (as a server would); the caller stops waiting.
+      let onAbort!: () => void;
+      const aborted = new Promise<never>((_, reject) => {
+        onAbort = () => reject(abortError(signal));
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+      try {
+        return toResponse(await Promise.race([answer, aborted]), p.method, p.url);
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
+    },
+    inject(options) {
+      return injectOnce(dispatch, typeof options === 'string' ? { url: options } : options);
+    },
+  };
+}

@@ -1,0 +1,97 @@
+// mock.intercept: requests to chosen origins (global fetch, node:http, node:https) are answered in process through @mswjs/interceptors.
+import { BatchInterceptor } from '@mswjs/interceptors';
+import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
+import { FetchInterceptor } from '@mswjs/interceptors/fetch';
+import type { FetchInput } from './fetch.js';
+
+export interface InterceptOptions {
+  /**
+   * What happens to a request for an origin no active intercept handles: 'bypass' (default) lets it
+   * go out to the network; 'error' fails it with a TypeError naming the URL, as a network error would.
+   */
+  onUnhandled?: 'bypass' | 'error';
+}
+
+/** Stops the interception: `restore()`, or `using` / `await using` a handle. */
+export interface InterceptHandle {
+  /** The origins this handle answers for. */
+  readonly origins: readonly string[];
+  restore(): void;
+  [Symbol.dispose](): void;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+type Answer = (input: FetchInput) => Promise<Response>;
+
+interface Registration {
+  answer: Answer;
+  onUnhandled: 'bypass' | 'error';
+}
+
+/**
+ * One process-wide interceptor shared by every handle: the library keeps one patch per module in a
+ * global, and two of its instances disposed out of order would remove each other's patch. Applied by
+ * the first handle, disposed with the last, so globalThis.fetch and http.request come back as they were.
+ */
+const routes = new Map<string, Registration>();
+const handles = new Set<Registration>();
+let interceptor: BatchInterceptor<(ClientRequestInterceptor | FetchInterceptor)[]> | null = null;
+
+function start(): void {
+  if (interceptor) return;
+  interceptor = new BatchInterceptor({ name: 'project-runtime-mock', interceptors: [new ClientRequestInterceptor(), new FetchInterceptor()] });
+  interceptor.on('request', async ({ request, controller }) => {
+    const origin = new URL(request.url).origin;
+    const route = routes.get(origin);
+    if (route) {
+      controller.respondWith(await route.answer(request));
+      return;
+    }
+    if ([...handles].some((h) => h.onUnhandled === 'error')) {
+      controller.errorWith(new TypeError(`project-runtime-mock: no intercept handles ${request.method} ${request.url} (onUnhandled: 'error')`));
+    }
+    // Otherwise the request is left alone and goes out as usual.
+  });
+  interceptor.apply();
+}
+
+function stop(): void {
+  if (!interceptor || handles.size > 0) return;
+  interceptor.dispose();
+  interceptor = null;
+}
+
+/** Normalizes 'https://api.example.test/' (or a URL) to its origin; a path other than '/' is refused. */
+export function originOf(o: string | URL): string {
+  const url = new URL(String(o));
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`intercept: ${o} is not an http(s) origin`);
+  if (url.pathname !== '/' || url.search || url.hash) throw new TypeError(`intercept: give an origin (scheme, host, port), not a URL with a path: ${o}`);
+  return url.origin;
+}
+
+/** Answers requests for `origins` with `answer` until the handle is restored. */
+export function intercept(answer: Answer, origins: string | URL | (string | URL)[], options: InterceptOptions = {}): InterceptHandle {
+  const list = [...new Set((Array.isArray(origins) ? origins : [origins]).map(originOf))];
+  if (list.length === 0) throw new TypeError('intercept: name at least one origin');
+  for (const o of list) {
+    if (routes.has(o)) throw new Error(`intercept: ${o} is already intercepted by another mock; restore that handle first`);
+  }
+  const reg: Registration = { answer, onUnhandled: options.onUnhandled ?? 'bypass' };
+  for (const o of list) routes.set(o, reg);
+  handles.add(reg);
+  start();
+  let active = true;
+  const restore = () => {
+    if (!active) return;
+    active = false;
+    for (const o of list) if (routes.get(o) === reg) routes.delete(o);
+    handles.delete(reg);
+    stop();
+  };
+  return {
+    origins: list,
+    restore,
+    [Symbol.dispose]: restore,
+    [Symbol.asyncDispose]: async () => restore(),
+  };
+}
