@@ -11,6 +11,7 @@ import { demoFixture } from '../src/fixtures.js';
 import { docChecker } from './helpers/openapi-check.js';
 import { CONTROL_OPERATIONS } from '../src/openapi/operations.js';
 import { signBrokerPayload } from '../src/client-helpers.js';
+import { ENDPOINTS, METHODS, any, body, headers, path, query } from './helpers/generators.js';
 import type { Snapshot } from '../src/storage/store.js';
 import { DEMO } from './helpers/demo.js';
 import { propertyRuns } from './runner/config.mjs';
@@ -39,102 +40,6 @@ test.before(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 test.after(() => new Promise<void>((r) => server.close(() => r())));
-
-// ---- generators ----
-const any = <T>(...xs: T[]) => fc.constantFrom(...xs);
-const randomText = fc.oneof(fc.string(), fc.string({ unit: 'grapheme', maxLength: 40 }), any('', ' ', '..', '%', '%zz', '%E0%A4%A', '%00', 'null', '-1', '0', '1e309', 'NaN', '[]', '{}', 'a/b'));
-/** A path segment: a valid demo id, another UUID, or anything (percent-encoded unless it is a raw escape sequence). */
-const segment = (valid: string[]) =>
-  fc.oneof(
-    { weight: 8, arbitrary: any(...valid) },
-    { weight: 2, arbitrary: fc.uuid() },
-    { weight: 2, arbitrary: randomText.map((s) => (/^%/.test(s) ? s : encodeURIComponent(s))) },
-  );
-
-const users = (demoFixture() as { users: { id: string }[] }).users.map((u) => u.id);
-const projects = Object.values(DEMO.projects);
-const SEG = {
-  project_id: segment(projects),
-  run_id: segment(Object.values(DEMO.runs)),
-  approval_id: segment(Object.values(DEMO.approvals)),
-  user_id: segment(users.slice(0, 6)),
-  release_id: segment(Object.values(DEMO.releases)),
-  connection_name: segment(['support-chat', 'crm', 'billing-api', 'sales-crm']),
-  binding_id: segment(Object.values(DEMO.connections)),
-};
-type Param = keyof typeof SEG;
-
-/** The 20 routes of interface-v3.md, in its order. */
-const ENDPOINTS: [number, string, string][] = [
-  [1, 'POST', '/api/v3/auth/token'],
-  [2, 'GET', '/api/v3/projects/{project_id}/connections/{connection_name}'],
-  [3, 'GET', '/api/v3/projects/{project_id}/releases/{release_id}/diff'],
-  [4, 'POST', '/api/v3/projects/{project_id}/runs/{run_id}/cancel'],
-  [5, 'GET', '/api/v3/projects/{project_id}/runs/{run_id}'],
-  [6, 'POST', '/api/v3/projects/{project_id}/runs/{run_id}/retry'],
-  [7, 'PUT', '/api/v3/projects/{project_id}/budget'],
-  [8, 'GET', '/api/v3/projects/{project_id}/users'],
-  [9, 'POST', '/api/v3/projects/{project_id}/desired-state/plan'],
-  [10, 'GET', '/api/v3/projects/{project_id}/releases'],
-  [11, 'POST', '/api/v3/projects/{project_id}/approvals/{approval_id}/deny'],
-  [12, 'DELETE', '/api/v3/projects/{project_id}'],
-  [13, 'POST', '/api/v3/projects/{project_id}/transfer'],
-  [14, 'GET', '/api/v3/projects/{project_id}/jobs'],
-  [15, 'GET', '/api/v3/projects/{project_id}/approvals'],
-  [16, 'POST', '/api/v3/connections/{binding_id}/chatapp/webhook'],
-  [17, 'GET', '/api/v3/projects/{project_id}/approvals/{approval_id}'],
-  [18, 'GET', '/api/v3/projects/{project_id}/users/{user_id}'],
-  [19, 'POST', '/api/v3/webhooks/broker'],
-  [20, 'DELETE', '/api/v3/projects/{project_id}/users/{user_id}'],
-];
-
-const path = (template: string) => {
-  const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as Param);
-  return fc.tuple(...names.map((n) => SEG[n])).map((values) => values.reduce<string>((p, v, i) => p.replace(`{${names[i]}}`, v), template));
-};
-
-const QUERY_KEYS = ['limit', 'cursor', 'status', 'runtime_mode', 'baseline_release_id'];
-const queryValue = fc.oneof(randomText, any('1', '50', '200', '201', '0', '-5', '2.5', 'live', 'test', 'pending', 'denied', 'expired'), fc.uuid(), any(...Object.values(DEMO.releases)));
-/** Known and unknown keys, sometimes repeated (koa then hands the handler an array). */
-const query = fc.array(fc.tuple(fc.oneof(any(...QUERY_KEYS), fc.string({ maxLength: 8 })), queryValue), { maxLength: 4 }).map((pairs) => {
-  const q = new URLSearchParams();
-  for (const [k, v] of pairs) q.append(k, v);
-  const s = q.toString();
-  return s ? `?${s}` : '';
-});
-
-const headerText = fc.string({ maxLength: 60 }); // printable ASCII: what fetch accepts in a header
-const TOKENS = Object.values(DEMO.tokens);
-/** A header that is usually a good value, sometimes absent, sometimes anything. */
-const header = (good: fc.Arbitrary<string>, weight = 3, absent = 1) =>
-  fc.oneof({ weight, arbitrary: good }, { weight: absent, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: headerText });
-const headers = fc
-  .record({
-    authorization: header(fc.oneof({ weight: 6, arbitrary: any(...TOKENS.map((t) => `Bearer ${t}`)) }, headerText.map((t) => `Bearer ${t}`), any('Bearer', 'Basic ZGVtbzpkZW1v', `bearer ${DEMO.tokens.owner}`)), 6),
-    'x-admin-key': header(any(DEMO.adminKey), 1, 4),
-    'content-type': header(any('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x')),
-    'x-chatapp-secret-token': header(any(DEMO.chatSecret)),
-    /** 'sign' is replaced by the body's real signature, so the broker webhook gets past its check too. */
-    'x-broker-hmac-sha256': header(fc.oneof(any('sign'), fc.stringMatching(/^[0-9a-f]{64}$/))),
-  })
-  .map((h) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined)) as Record<string, string>);
-
-const FIELDS = ['now', 'advance_ms', 'method', 'path', 'status', 'times', 'delay_ms', 'to', 'steps', 'target', 'principal_id', 'code_challenge', 'runtime_mode', 'surface', 'reason', 'binding_fingerprint', 'confirmation', 'workspace_id', 'clear', 'funding_mode', 'project_daily_usd', 'user_monthly_usd', 'metadata', 'code', 'code_verifier', 'grant_type', 'refresh_token', 'base_revision_id', 'bundle', 'mutation', 'type', 'message', 'update_id', 'event', 'connection_id', '__proto__', 'constructor'];
-const fieldValue = fc.oneof(
-  fc.jsonValue({ maxDepth: 3 }),
-  any('delete-application-user', 'authorization_code', 'refresh_token', 'free_sandbox', DEMO.workspaces.acmeLabs, DEMO.authorizationCode, DEMO.pkceVerifier),
-  fc.uuid(),
-);
-/** No body, any JSON, an object of the endpoints' field names with values of any type, invalid JSON, or a huge body (the last size is over the 1 MiB limit). */
-const body = fc.oneof(
-  { weight: 2, arbitrary: fc.constant(undefined) },
-  { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((j) => JSON.stringify(j)) },
-  { weight: 4, arbitrary: fc.dictionary(any(...FIELDS), fieldValue, { maxKeys: 5 }).map((o) => JSON.stringify(o)) },
-  { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
-  { weight: 1, arbitrary: fc.tuple(any('reason', 'confirmation', 'message'), any(1_000, 300_000, 1_100_000)).map(([k, n]) => JSON.stringify({ [k]: 'é'.repeat(n / 2) })) },
-);
-
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /**
  * Fails on a 404 `route_not_found` for a path the template does match once the URL is normalised (a

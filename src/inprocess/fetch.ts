@@ -96,6 +96,7 @@ export function inProcessClient(dispatch: RequestListener, origin = DEFAULT_ORIG
       const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
       if (signal?.aborted) throw abortError(signal);
       const p = await prepare(input, init, origin);
+      if (signal?.aborted) throw abortError(signal);
       const answer = injectOnce(dispatch, { method: p.method as InjectOptions['method'], url: p.url, headers: p.headers, payload: p.payload, validate: false });
       if (!signal) return toResponse(await answer, p.method, p.url);
       // The handler runs to its end either way (as a server would); the caller stops waiting.
