@@ -93,12 +93,11 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
       control: options.control ?? true,
       controlTokenRequired: options.controlToken !== undefined,
       bodyLimit: options.bodyLimit ?? 1024 * 1024,
-      journal: options.journal,
       adminKey: () => options.adminKey ?? store.settings.admin_key ?? null,
       brokerSecret: () => options.brokerSecret ?? store.settings.broker_secret ?? null,
     },
   };
-  const control = new MockControl(deps, seed, options.seed);
+  const control = new MockControl(deps, seed, options.seed, options.journal);
   // Transitions for the coverage report are observed where they happen: at commit.
   store.observer = (c, before, after, scope) => control.coverageTracker.onWrite(c, before, after, scope);
   const readBody = bodyReader(deps.config.bodyLimit);

@@ -2,7 +2,6 @@
 import type { Store } from './storage/store.js';
 import type { MockClock } from './domain/clock.js';
 import type { IdGenerator, TokenGenerator } from './domain/ids.js';
-import type { JournalLimits } from './control/journal.js';
 
 export interface RuntimeConfig {
   auth: 'on' | 'off';
@@ -11,8 +10,6 @@ export interface RuntimeConfig {
   controlTokenRequired: boolean;
   /** Request body limit in bytes. */
   bodyLimit: number;
-  /** How much the request journal keeps (entries, bytes, bytes per body). */
-  journal?: JournalLimits;
   adminKey(): string | null;
   brokerSecret(): string | null;
 }

@@ -6,7 +6,7 @@ import { CompleteStateDataSchema, type StateData } from '../schemas/state.js';
 import { invalid } from '../errors.js';
 import { issuesToItems } from '../validation.js';
 import { ValidationError } from '../errors.js';
-import { Journal, type JournalEntry, type JournalFilter } from './journal.js';
+import { Journal, type JournalEntry, type JournalFilter, type JournalLimits } from './journal.js';
 import { FaultRegistry, type Fault, type FaultSpec } from './faults.js';
 import { CoverageTracker, type CoverageReport } from './coverage.js';
 import { Sealer } from './sealing.js';
@@ -25,9 +25,11 @@ export class MockControl {
     protected seed: StateData,
     /** createApp's `seed`: derives the key that seals secrets in exported state (random without one). */
     sealSeed?: string | number,
+    /** How much the request journal keeps (createApp's `journal`). */
+    journalLimits?: JournalLimits,
   ) {
     this.sealer = new Sealer(sealSeed);
-    this.journal = new Journal(deps.config.journal);
+    this.journal = new Journal(journalLimits);
   }
 
   /** The request journal (per instance). */
