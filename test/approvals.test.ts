@@ -129,7 +129,9 @@ test('deny: unknown approval, bad body types -> 404 / 422, nothing changes', asy
   assertError(await http.post(denyPath(A.pendingWaiting, DEMO.projects.sales)).set(AS.operator).send({}), 404, 'approval_not_found');
   assertInvalidAt(await http.post(denyPath(A.pendingWaiting)).set(AS.operator).send({ reason: 1 }), ['body', 'reason']);
   assertInvalidAt(await http.post(denyPath(A.pendingWaiting)).set(AS.operator).send({ binding_fingerprint: 7 }), ['body', 'binding_fingerprint']);
-  assert.is((await http.post(denyPath(A.pendingWaiting)).set(AS.operator).set('Content-Type', 'application/json').send('null')).status, 422);
+  const nullBody = await http.post(denyPath(A.pendingWaiting)).set(AS.operator).set('Content-Type', 'application/json').send('null');
+  assert.is(nullBody.status, 422);
+  assert.is(nullBody.body.detail[0].loc[0], 'body');
   assert.is(stateOf(mock), before);
 });
 

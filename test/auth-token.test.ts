@@ -105,6 +105,12 @@ test('token: a code is still good one millisecond before it expires', async () =
   await mock.control.advanceClock(4999);
   const res = await http.post(TOKEN).send({ grant_type: 'authorization_code', code: 'chosen-code', code_verifier: pkce.code_verifier });
   assert.is(res.status, 200);
+  assert.equal(res.body.scopes, ['project:admin']);
+  assert.is(res.body.expires_at, new Date(Date.parse(DEMO.now) + 4999 + ACCESS_TOKEN_TTL_MS).toISOString());
+  // The tokens belong to the code's principal (the operator: reads Acme Support, cannot archive it).
+  const archive = await http.delete(`/api/v3/projects/${DEMO.projects.support}`).set(bearer(res.body.access_token)).send({ confirmation: 'support-desk' });
+  assert.is(archive.status, 403);
+  assert.is(archive.body.detail.reason_code, 'insufficient_authority');
 });
 
 test('token: minting a code for an unknown principal is principal_not_found and stores nothing', async () => {
@@ -226,6 +232,8 @@ test('token: the endpoint needs no credentials and ignores bad ones', async () =
   const { http } = await freshMock();
   const res = await http.post(TOKEN).set(bearer('garbage')).send(demoExchange);
   assert.is(res.status, 200);
+  assert.is(res.body.token_type, 'Bearer');
+  assert.equal(res.body.scopes, ['project:admin']);
 });
 
 test('token: plain PKCE is refused: a verifier equal to the challenge is invalid_grant (only S256)', async () => {

@@ -32,10 +32,12 @@ test('admin key: accepted on endpoints 2 and 18, grants every authority', async 
   const { http } = await freshMock();
   const users = await http.get(userPath).set(bearer(DEMO.tokens.owner));
   const userId = users.body.items[0].id;
-  for (const path of [connectionPath, `${userPath}/${userId}`]) {
-    const res = await http.get(path).set({ 'X-Admin-Key': DEMO.adminKey });
-    assert.is(res.status, 200, path);
-  }
+  const conn = await http.get(connectionPath).set({ 'X-Admin-Key': DEMO.adminKey });
+  assert.is(conn.status, 200);
+  assert.is(conn.body.connection_name, 'support-chat');
+  const user = await http.get(`${userPath}/${userId}`).set({ 'X-Admin-Key': DEMO.adminKey });
+  assert.is(user.status, 200);
+  assert.equal(user.body, users.body.items[0]);
   const globex = await http.get(`/api/v3/projects/${DEMO.projects.globex}/connections/none`).set({ 'X-Admin-Key': DEMO.adminKey });
   assert.is(globex.status, 404);
   assert.is(globex.body.detail.reason_code, 'connection_not_found');
@@ -52,8 +54,12 @@ test('admin key: a wrong key is 401 admin_key_invalid even with a valid bearer t
 
 test('admin key: the adminKey option overrides the fixture setting', async () => {
   const { http } = await freshMock({ adminKey: 'from-options' });
-  assert.is((await http.get(connectionPath).set({ 'X-Admin-Key': 'from-options' })).status, 200);
-  assert.is((await http.get(connectionPath).set({ 'X-Admin-Key': DEMO.adminKey })).status, 401);
+  const ok = await http.get(connectionPath).set({ 'X-Admin-Key': 'from-options' });
+  assert.is(ok.status, 200);
+  assert.is(ok.body.connection_name, 'support-chat');
+  const old = await http.get(connectionPath).set({ 'X-Admin-Key': DEMO.adminKey });
+  assert.is(old.status, 401);
+  assert.is(old.body.detail.reason_code, 'admin_key_invalid');
 });
 
 test('visibility: a project in a workspace where the principal has no role is 404, not 403', async () => {

@@ -170,6 +170,7 @@ test('broker webhook: the signature is checked before the JSON is parsed', async
   const { http } = await freshMock();
   const res = await http.post(URL).set({ 'Content-Type': 'application/json', 'X-Broker-Hmac-Sha256': 'f'.repeat(64) }).send('{not json');
   assert.is(res.status, 401);
+  assert.is(res.body.detail.reason_code, 'broker_signature_invalid');
 });
 
 test('broker webhook: signed but malformed JSON is 422 json_invalid', async () => {

@@ -119,7 +119,7 @@ test('budget: clear: false is an ordinary PUT', async () => {
 
 test('budget: a refused PUT does not raise the epoch', async () => {
   const { http } = await freshMock();
-  assert.is((await http.put(budgetPath()).set(AS.operator).send({ user_daily_usd: 9999 })).status, 422);
+  assertInvalidAt(await http.put(budgetPath()).set(AS.operator).send({ user_daily_usd: 9999 }), ['body', 'user_daily_usd']);
   const ok = await http.put(budgetPath()).set(AS.operator).send({});
   assert.is(ok.body.runtime_config_epoch, 8);
 });

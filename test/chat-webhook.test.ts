@@ -127,6 +127,7 @@ test('chat webhook: the secret is checked before the body (bad secret and bad bo
   const { http } = await freshMock();
   const res = await http.post(hook(BINDING)).set({ 'X-Chatapp-Secret-Token': 'wrong' }).send({ nonsense: true });
   assert.is(res.status, 401);
+  assert.is(res.body.detail.reason_code, 'webhook_secret_invalid');
 });
 
 test('chat webhook: an unknown binding is 404 binding_not_found', async () => {

@@ -69,6 +69,7 @@ test('apply refuses both or neither source (422), bad shapes (422) and unknown r
   const snapshot = stateOf(mock);
   const neither = await http.post(applyPath(SUPPORT)).send({});
   assert.is(neither.status, 422);
+  assert.equal(neither.body.detail[0].loc, ['body']);
   const both = await http.post(applyPath(SUPPORT)).send({ mutation: GRANT_REFUND, bundle: { manifest: '{}' } });
   assert.is(both.status, 422);
   assert.equal(both.body.detail[0].loc, ['body']);

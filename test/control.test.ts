@@ -161,9 +161,17 @@ test('clock: {now} freezes, {advance_ms} advances, GET reads it', async () => {
 
 test('clock: both, neither or a bad value is 422', async () => {
   const { http } = await freshMock();
-  for (const body of [{}, { now: '2027-03-01T08:00:00Z', advance_ms: 1 }, { now: 'yesterday' }, { advance_ms: 1.5 }]) {
+  const cases: [object, (string | number)[]][] = [
+    [{}, ['body']],
+    [{ now: '2027-03-01T08:00:00Z', advance_ms: 1 }, ['body']],
+    [{ now: 'yesterday' }, ['body', 'now']],
+    [{ advance_ms: 1.5 }, ['body', 'advance_ms']],
+  ];
+  for (const [body, loc] of cases) {
     const res = await http.post('/_mock/clock').send(body);
     assert.is(res.status, 422, JSON.stringify(body));
+    assert.ok(res.body.detail.length >= 1);
+    for (const item of res.body.detail) assert.equal(item.loc, loc, JSON.stringify(body));
   }
   assert.is((await http.get('/_mock/clock')).body.now, DEMO.now);
 });
@@ -183,9 +191,16 @@ test('faults: POST adds, GET lists, DELETE clears', async () => {
 
 test('faults: neither status nor delay, body without status, or a bad status is 422', async () => {
   const { http } = await freshMock();
-  for (const body of [{ method: 'GET', path: '/x' }, { method: 'GET', path: '/x', body: { a: 1 }, delay_ms: 5 }, { method: 'GET', path: '/x', status: 99 }, { method: 'GET', path: 'x', status: 500 }]) {
+  const cases: [object, (string | number)[]][] = [
+    [{ method: 'GET', path: '/x' }, ['body']],
+    [{ method: 'GET', path: '/x', body: { a: 1 }, delay_ms: 5 }, ['body', 'body']],
+    [{ method: 'GET', path: '/x', status: 99 }, ['body', 'status']],
+    [{ method: 'GET', path: 'x', status: 500 }, ['body', 'path']],
+  ];
+  for (const [body, loc] of cases) {
     const res = await http.post('/_mock/faults').send(body);
     assert.is(res.status, 422, JSON.stringify(body));
+    assert.equal(res.body.detail.map((i: { loc: unknown }) => i.loc), [loc], JSON.stringify(body));
   }
   assert.equal((await http.get('/_mock/faults')).body.items, []);
 });

@@ -20,6 +20,7 @@ import {
   type Mutation,
 } from '../src/domain/desired-state/index.js';
 import { MUTATION_TYPES, PlanResponseSchema, SemanticChangeSchema } from '../src/schemas/desired-state.js';
+import { fingerprintOf } from './helpers/jcs.js';
 
 const IDENTITY = {
   mode: 'app_backend', issuer_url: 'https://id.example/', jwks_url: 'https://id.example/jwks.json',
@@ -350,7 +351,11 @@ test('buildPlan: a schema-valid plan whose proposed fingerprint is the mutated s
   const mutation: Mutation = { type: 'agent.capability.grant', agent_id: 'helper', capability_id: 'crm-write' };
   const plan = buildPlan(HEAD, BASE, { base_revision_id: HEAD.revision_id, mutation });
   assert.ok(v.is(PlanResponseSchema, plan));
-  assert.is(plan.proposed_fingerprint, fingerprint(applyMutation(BASE, mutation)));
+  // The proposed state written out by hand (BASE with crm-write granted to helper), hashed by the test's own JCS.
+  const proposed = structuredClone(BASE);
+  proposed.agents.find((a) => a.id === 'helper')!.capabilities = ['crm-read', 'crm-write'];
+  assert.is(plan.proposed_fingerprint, fingerprintOf(proposed));
+  assert.is.not(plan.proposed_fingerprint, fingerprintOf(BASE));
   assert.is(plan.changes.length, 1);
 });
 
@@ -374,7 +379,8 @@ test('compileRelease: each execution plan holds only its own agent edges (least 
   assert.equal(helper.memory_grants, [{ namespace: 'notes', access: 'read' }]);
   assert.equal(helper.connections.map((c) => c.name), ['support-chat']);
   assert.equal(helper.delegations, [{ to: 'other', mode: 'as_tool' }]);
-  assert.is(helper.soul_fingerprint, fingerprint(SOUL));
+  // SHA-256 of the soul's canonical JSON: the JSON string literal.
+  assert.is(helper.soul_fingerprint, createHash('sha256').update(JSON.stringify(SOUL)).digest('hex'));
   assert.equal([other.skills, other.capabilities, other.connections, other.memory_grants, other.delegations], [[], [], [], [], []]);
   assert.is(other.soul_fingerprint, undefined);
   assert.equal(doc.delegations, [{ from: 'helper', to: 'other', mode: 'as_tool' }]);

@@ -53,12 +53,14 @@ test('fault: delay_ms delays the real handling', async () => {
 });
 
 test('fault: delay and status together delay, then answer the status', async () => {
-  const { http } = await freshMock();
+  const { mock, http } = await freshMock();
   await http.post('/_mock/faults').send({ method: 'GET', path: RUN, delay_ms: 60, status: 504 });
   const t0 = performance.now();
   const res = await http.get(RUN).set(owner);
   assert.ok(performance.now() - t0 >= 50);
   assert.is(res.status, 504);
+  assert.is(res.text, '');
+  assert.equal(mock.control.requests().at(-1)!.fault, { id: res.headers['x-mock-fault'], delay_ms: 60, status: 504 });
 });
 
 test('fault: matching is by method and by `*` = exactly one segment', async () => {
@@ -76,6 +78,8 @@ test('fault: an injected answer changes no state', async () => {
   await http.post('/_mock/faults').send({ method: 'POST', path: '/api/v3/projects/*/runs/*/cancel', status: 502 });
   const res = await http.post(`/api/v3/projects/${P}/runs/${DEMO.runs.waitingApproval}/cancel`).set(owner).send({});
   assert.is(res.status, 502);
+  assert.is(res.text, '');
+  assert.match(res.headers['x-mock-fault'], /^flt_\d+$/);
   assert.is(stateOf(mock), before);
 });
 

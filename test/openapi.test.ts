@@ -72,7 +72,16 @@ test('every component schema compiles as JSON Schema 2020-12 in strict mode', ()
 test('the document is built once per process and control setting', () => {
   assert.is(openApiDocument(true), openApiDocument(true));
   assert.is.not(openApiDocument(true), openApiDocument(false));
-  assert.equal(buildOpenApi({ control: true }), openApiDocument(true));
+  assert.is(openApiDocument(false), openApiDocument(false));
+  // A fresh build is another object; it and both cached documents describe the interface's 20 operations (listed
+  // independently above), and only the control one has /_mock paths.
+  const fresh = buildOpenApi({ control: true });
+  assert.is.not(fresh, openApiDocument(true));
+  const v3 = (doc: Json) => operations(doc).filter((o) => o.path.startsWith('/api/v3/')).map((o) => `${o.id} ${o.method} ${o.path}`).sort();
+  const expected = V3.map(([id, m, p]) => `${id} ${m} ${p}`).sort();
+  for (const doc of [fresh, openApiDocument(true), openApiDocument(false)]) assert.equal(v3(doc), expected);
+  const hasControl = (doc: Json) => Object.keys(doc.paths).some((p) => p.startsWith('/_mock/'));
+  assert.equal([hasControl(fresh), hasControl(openApiDocument(true)), hasControl(openApiDocument(false))], [true, true, false]);
 });
 
 test('exactly the 20 v3 operations, with the route operation names, methods and paths', () => {

@@ -183,8 +183,11 @@ test('a plan leaves the JSON data file byte-identical', async () => {
     const { body } = await http.get(`/_mock/projects/${SUPPORT}/desired-state`);
     const plan = await http.post(planPath(SUPPORT)).set(bearer(DEMO.tokens.operator)).send({ base_revision_id: body.head.revision_id, mutation: GRANT_REFUND });
     assert.is(plan.status, 200);
+    assert.is(plan.body.api_version, 'svc.desired-state-plan/v3');
+    assert.is(plan.body.changes.length, 1);
     const stale = await http.post(planPath(SUPPORT)).set(bearer(DEMO.tokens.operator)).send({ base_revision_id: '00000000-0000-4000-8000-000000000000', mutation: GRANT_REFUND });
     assert.is(stale.status, 409);
+    assert.is(stale.body.detail.reason_code, 'stale_base_revision');
     await mock.close();
     assert.ok(readFileSync(file).equals(bytesBefore), 'the data file is unchanged');
     // Sanity: a real write does change the file, so the comparison above can fail.

@@ -145,6 +145,7 @@ test('user: one app user; unknown or other-project user -> 404 user_not_found', 
   assert.is(missing.body.detail.reason_code, 'user_not_found');
   const other = await http.get(`/api/v3/projects/${DEMO.projects.sales}/users/${user.id}`).set(owner);
   assert.is(other.status, 404);
+  assert.is(other.body.detail.reason_code, 'user_not_found');
 });
 
 test('releases: newest generation first, with desired_state_head, document and targets', async () => {
@@ -185,7 +186,9 @@ test('jobs: the project jobs as items, limit and status filter; bad status -> 42
   assert.is((await http.get(`${base}/jobs?limit=2`).set(owner)).body.items.length, 2);
   const active = await http.get(`${base}/jobs?status=active`).set(owner);
   assert.ok(active.body.items.every((j: { status: string }) => j.status === 'active'));
-  assert.is((await http.get(`${base}/jobs?status=sleeping`).set(owner)).status, 422);
+  const sleeping = await http.get(`${base}/jobs?status=sleeping`).set(owner);
+  assert.is(sleeping.status, 422);
+  assert.equal(sleeping.body.detail[0].loc, ['query', 'status']);
 });
 
 test('approvals: redacted (no tool arguments); pending past expiry reads as expired', async () => {
@@ -208,7 +211,9 @@ test('approvals: status and runtime_mode filters', async () => {
   const testMode = await http.get(`${base}/approvals?runtime_mode=test`).set(owner);
   assert.ok(testMode.body.items.length >= 1);
   assert.ok(testMode.body.items.every((a: { runtime_mode: string }) => a.runtime_mode === 'test'));
-  assert.is((await http.get(`${base}/approvals?runtime_mode=staging`).set(owner)).status, 422);
+  const staging = await http.get(`${base}/approvals?runtime_mode=staging`).set(owner);
+  assert.is(staging.status, 422);
+  assert.equal(staging.body.detail[0].loc, ['query', 'runtime_mode']);
 });
 
 test('approvals: advancing the mock clock past expires_at turns pending into expired', async () => {
@@ -229,7 +234,9 @@ test('approval: one approval by approval_id; runtime_mode mismatch or unknown ->
   assert.is(res.status, 200);
   assert.is(res.body.approval_id, DEMO.approvals.approvedTest);
   assert.not.ok('tool_arguments' in res.body);
-  assert.is((await http.get(`${base}/approvals/${DEMO.approvals.approvedTest}?runtime_mode=live`).set(owner)).status, 404);
+  const live = await http.get(`${base}/approvals/${DEMO.approvals.approvedTest}?runtime_mode=live`).set(owner);
+  assert.is(live.status, 404);
+  assert.is(live.body.detail.reason_code, 'approval_not_found');
   const unknown = await http.get(`${base}/approvals/apr_nothing`).set(owner);
   assert.is(unknown.status, 404);
   assert.is(unknown.body.detail.reason_code, 'approval_not_found');

@@ -78,6 +78,8 @@ test('cancel: run, steps and approvals change in one persisted write', async () 
   const before = adapter.writes;
   const res = await http.post(cancelPath(RUNS.waitingApproval)).set(AS.operator).send({ reason: 'x' });
   assert.is(res.status, 200);
+  assert.is(res.body.status, 'cancelled');
+  assert.is(res.body.result.cancel_reason, 'x');
   assert.is(adapter.writes - before, 1);
   const data = adapter.last!.state;
   assert.is(data.runs.find((r) => r.id === RUNS.waitingApproval)?.status, 'cancelled');
@@ -92,6 +94,8 @@ test('cancel: a pending approval already past its expiry stays expired, not canc
   });
   const res = await http.post(cancelPath(RUNS.running)).set(AS.operator).send({});
   assert.is(res.status, 200);
+  assert.is(res.body.status, 'cancelled');
+  assert.not.ok(res.body.events.some((e: { type: string }) => e.type === 'approval.cancelled'), 'no approval was cancelled');
   const a = await http.get(`/api/v3/projects/${P}/approvals/${DEMO.approvals.pendingPastExpiry}`).set(AS.viewer);
   assert.is(a.body.status, 'expired');
 });
