@@ -88,7 +88,12 @@ function conversionConfig(defs: Record<string, AnySchema>): ConversionConfig {
     overrideRef: ({ referenceId }) => refTo(referenceId),
     // FreeObject is a custom schema (valibot's record accepts arrays); in JSON Schema it is any object, and an
     // explicitly open one: a bare {type: object} reads as "no keys" to generators such as openapi-typescript.
-    overrideSchema: ({ valibotSchema }) => (valibotSchema === FreeObject ? { type: 'object', additionalProperties: true } : intQueryOverride(valibotSchema)),
+    overrideSchema: ({ valibotSchema, jsonSchema }) => {
+      if (valibotSchema === FreeObject) return { type: 'object', additionalProperties: true };
+      // A looseObject keeps the keys it does not name: open (to-json-schema would leave it for closeObjects to close).
+      if (valibotSchema.type === 'loose_object') return { ...jsonSchema, additionalProperties: true };
+      return intQueryOverride(valibotSchema);
+    },
     // JSON has no NaN or Infinity: `finite` adds nothing to a JSON number.
     overrideAction: ({ valibotAction, jsonSchema }) => {
       if (valibotAction.type === 'finite') return jsonSchema;

@@ -1,13 +1,16 @@
 // Catalog rows of the /_mock control surface (CONTRACT section 8; not part of v3). A new /_mock route gets its row here.
-import * as v from 'valibot';
 import { ApplyDesiredStateSchema, CompileReleaseSchema } from '../schemas/control-desired-state.js';
 import { AuthCodeRequestSchema, ClockRequestSchema, CreateRunSchema, FaultRequestSchema, JournalQuerySchema, TransitionSchema } from '../schemas/control.js';
+import { FixtureSchema } from '../schemas/fixtures.js';
 import { ProjectPath, RunPath } from '../routes/path-params.js';
-import { AnyJsonSchema } from './schemas.js';
-import { named, type ErrorStatus, type OperationSpec, type SuccessResponse } from './operation-spec.js';
+import * as A from './control-schemas.js';
+import { named, type AnySchema, type ErrorStatus, type OperationSpec, type SuccessResponse } from './operation-spec.js';
 
-const ControlAnswer = named('ControlAnswer', AnyJsonSchema);
-const ok = (description: string): SuccessResponse => ({ status: '2XX', description, body: ControlAnswer });
+/** A control answer: 200 with a named JSON body. */
+const answer = (name: string, schema: AnySchema, description = 'The answer'): SuccessResponse => ({ status: 200, description, body: named(name, schema) });
+const Cleared = answer('ControlClearedAnswer', A.ClearedAnswerSchema, 'How many were removed');
+const Clock = answer('ControlClock', A.ClockAnswerSchema, 'The mock clock');
+const Run = answer('ControlRun', A.ControlRunSchema, 'The run');
 
 /** What a control route can refuse: 404 for an unknown project or run, 409 for a state conflict, 413 body size, 422 validation. */
 const READ: ErrorStatus[] = [404, 422];
@@ -31,54 +34,77 @@ const ctl = (
   description,
   // Required only when the mock runs with a control token (build.ts drops it otherwise).
   security: ['controlToken'],
-  success: [ok(summary)],
+  success: [],
   ...extra,
   errors: [...GUARD, ...(extra.errors ?? (method === 'get' ? READ : WRITE))],
 });
-const AnyBody = (name: string, required = false) => ({ schema: named(name, v.unknown()), required });
 
 export const CONTROL_OPERATIONS: OperationSpec[] = [
-  ctl('controlHealth', 'get', '/health', 'Liveness of the mock and its clock', 'Answers `{status: "ok", now}` (the mock clock).', { errors: [] }),
-  ctl('controlReset', 'post', '/reset', 'Back to the loaded fixtures; clears the journal and faults', 'Restores the state the fixtures describe and empties the request journal, the faults and the coverage report.'),
-  ctl('controlLoadFixtures', 'post', '/fixtures', 'Load a fixture document, replacing state', 'Validates the fixture document (a bad field is a 422 located at it, and nothing changes), replaces all state with it, and makes it what reset returns to. Answers the record count per collection.', {
-    body: AnyBody('FixtureDocument', true),
+  ctl('controlHealth', 'get', '/health', 'Liveness of the mock and its clock', 'Answers `{status: "ok", now}` (the mock clock).', { errors: [], success: [answer('ControlHealth', A.HealthAnswerSchema)] }),
+  ctl('controlReset', 'post', '/reset', 'Back to the loaded fixtures; clears the journal and faults', 'Restores the state the fixtures describe and empties the request journal, the faults and the coverage report.', {
+    success: [answer('ControlResetAnswer', A.ResetAnswerSchema)],
   }),
-  ctl('controlGetState', 'get', '/state', 'Snapshot of the stored state (journal excluded)', 'Every collection as JSON; secrets are sealed, so the snapshot can be stored and restored with PUT /_mock/state.', { errors: [] }),
-  ctl('controlPutState', 'put', '/state', 'Restore a snapshot taken with GET /_mock/state', 'Validates the snapshot (422 items and no change on bad input) and replaces all state with it.', { body: AnyBody('StateSnapshot', true) }),
+  ctl('controlLoadFixtures', 'post', '/fixtures', 'Load a fixture document, replacing state', 'Validates the fixture document (a bad field is a 422 located at it, and nothing changes), replaces all state with it, and makes it what reset returns to. Answers the record count per collection.', {
+    body: { schema: named('FixtureDocument', FixtureSchema), required: true },
+    success: [answer('ControlLoadedAnswer', A.LoadedAnswerSchema)],
+  }),
+  ctl('controlGetState', 'get', '/state', 'Snapshot of the stored state (journal excluded)', 'Every collection as JSON; secrets are sealed, so the snapshot can be stored and restored with PUT /_mock/state.', {
+    errors: [],
+    success: [answer('StateSnapshot', A.StateSnapshotSchema, 'The state')],
+  }),
+  ctl('controlPutState', 'put', '/state', 'Restore a snapshot taken with GET /_mock/state', 'Validates the snapshot (422 items and no change on bad input) and replaces all state with it.', {
+    body: { schema: named('StateSnapshot', A.StateSnapshotSchema), required: true },
+    success: [answer('ControlRestoredAnswer', A.RestoredAnswerSchema)],
+  }),
   ctl('controlListRequests', 'get', '/requests', 'The request journal (secrets redacted), filtered by method, path and status', 'Oldest first, bounded. `path` is a substring or a glob (`*` one segment, `**` any); `status` an exact status or a class such as `4xx`.', {
     query: JournalQuerySchema,
+    success: [answer('ControlJournalPage', A.JournalPageSchema, 'The matching entries')],
   }),
-  ctl('controlClearRequests', 'delete', '/requests', 'Clear the request journal', 'Answers how many entries were removed.'),
-  ctl('controlCoverage', 'get', '/coverage', 'Which statuses, reason codes and transitions of the 20 operations the traffic has exercised', 'Per v3 operation: what the traffic so far produced against what the contract says it can produce. Reset clears it.', { errors: [] }),
-  ctl('controlGetClock', 'get', '/clock', 'The mock clock', 'Answers `{now, frozen_at, offset_ms}`.', { errors: [] }),
+  ctl('controlClearRequests', 'delete', '/requests', 'Clear the request journal', 'Answers how many entries were removed.', { success: [Cleared] }),
+  ctl('controlCoverage', 'get', '/coverage', 'Which statuses, reason codes and transitions of the 20 operations the traffic has exercised', 'Per v3 operation: what the traffic so far produced against what the contract says it can produce. Reset clears it.', {
+    errors: [],
+    success: [answer('ControlCoverageReport', A.CoverageReportSchema, 'The report')],
+  }),
+  ctl('controlGetClock', 'get', '/clock', 'The mock clock', 'Answers `{now, frozen_at, offset_ms}`.', { errors: [], success: [Clock] }),
   ctl('controlSetClock', 'post', '/clock', 'Freeze the clock (`now`) or move it (`advance_ms`)', 'Exactly one of `now` (ISO 8601; freezes the clock there) and `advance_ms` (moves it, negative to go back). Answers the clock.', {
     body: { schema: named('ClockRequest', ClockRequestSchema), required: true },
+    success: [Clock],
   }),
-  ctl('controlListFaults', 'get', '/faults', 'The active faults', 'Each with its id, what it matches, and how many matches it has left.', { errors: [] }),
+  ctl('controlListFaults', 'get', '/faults', 'The active faults', 'Each with its id, what it matches, and how many matches it has left.', {
+    errors: [],
+    success: [answer('ControlFaultPage', A.FaultPageSchema, 'The faults')],
+  }),
   ctl('controlAddFault', 'post', '/faults', 'Inject a fault: status + body, or delay, for the next N matching requests or until cleared', 'A matching v3 request is answered with `status` and `body` instead of being handled, or delayed by `delay_ms` first. `times` limits how many requests it hits.', {
     body: { schema: named('FaultRequest', FaultRequestSchema), required: true },
+    success: [answer('ControlFault', A.FaultSchema, 'The new fault')],
   }),
-  ctl('controlClearFaults', 'delete', '/faults', 'Clear every fault', 'Answers how many faults were removed.'),
+  ctl('controlClearFaults', 'delete', '/faults', 'Clear every fault', 'Answers how many faults were removed.', { success: [Cleared] }),
   ctl('controlGetDesiredState', 'get', '/projects/{project_id}/desired-state', 'The desired-state head identity and document', "The project's current head (`revision_id`, `generation`, `fingerprint`) and its normalized desired-state document.", {
     pathParams: ProjectPath,
+    success: [answer('ControlDesiredState', A.DesiredStateViewSchema, 'The head and its document')],
   }),
   ctl('controlApplyDesiredState', 'post', '/projects/{project_id}/desired-state/apply', 'Commit a mutation or bundle as a new revision', 'Validated like a plan (endpoint 9); commits the result as the new head unless it equals the head (a no-op). Answers the new head, the previous one and the changes.', {
     pathParams: ProjectPath,
     body: { schema: named('ApplyDesiredStateRequest', ApplyDesiredStateSchema), required: true },
+    success: [answer('ControlApplyAnswer', A.ApplyAnswerSchema, 'The new head, the previous one and the changes')],
   }),
   ctl('controlCompileRelease', 'post', '/projects/{project_id}/releases', 'Compile the head into a release, optionally moving a target', 'Compiles the current head into a new immutable release; with `target`, moves that deployment target (`candidate`, `live`) to it.', {
     pathParams: ProjectPath,
     body: { schema: named('CompileReleaseRequest', CompileReleaseSchema), required: false },
+    success: [answer('ReleaseResponseV3', A.CompiledReleaseSchema, 'The new release')],
   }),
   ctl('controlCreateRun', 'post', '/projects/{project_id}/runs', 'Create a run in any mode and surface', 'Every field optional: no body creates a queued live api run. `waiting_approval` also opens a pending approval.', {
     pathParams: ProjectPath,
     body: { schema: named('ControlCreateRunRequest', CreateRunSchema), required: false },
+    success: [Run],
   }),
   ctl('controlTransitionRun', 'post', '/projects/{project_id}/runs/{run_id}/transition', 'Move a run along a legal lifecycle edge (illegal: 409 `illegal_transition`)', 'Appends the given steps and events and merges timing, usage and result.', {
     pathParams: RunPath,
     body: { schema: named('ControlTransitionRequest', TransitionSchema), required: true },
+    success: [Run],
   }),
   ctl('controlMintCode', 'post', '/auth/codes', 'Mint an authorization code for a principal and PKCE challenge', 'The code is exchanged at endpoint 1 with the matching `code_verifier` (PKCE S256).', {
     body: { schema: named('ControlAuthCodeRequest', AuthCodeRequestSchema), required: true },
+    success: [answer('ControlMintedCode', A.MintedCodeSchema, 'The code')],
   }),
 ];

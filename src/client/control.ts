@@ -1,0 +1,77 @@
+// The /_mock control surface as typed methods named like the in-process MockControl's. Each resolves with the
+// answer and throws a ControlError when the mock refuses (a test's setup should fail loudly, not return an error).
+import type { Client } from 'openapi-fetch';
+import type { components, operations, paths } from './generated.js';
+import type { CallOptions } from './v3.js';
+
+type S = components['schemas'];
+type Query<K extends keyof operations> = NonNullable<operations[K]['parameters']['query']>;
+
+/** A refused control call: its status and the mock's error body (management envelope or validation items). */
+export class ControlError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    what: string,
+  ) {
+    super(`${what} answered ${status}: ${JSON.stringify(body)}`);
+    this.name = 'ControlError';
+  }
+}
+
+async function answer<T>(what: string, call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (error !== undefined || !response.ok) throw new ControlError(response.status, error, what);
+  return data as T;
+}
+
+export function controlOperations(api: Client<paths>) {
+  return {
+    /** `{status: "ok", now}`. */
+    health: (opts?: CallOptions) => answer('GET /_mock/health', api.GET('/_mock/health', { ...opts })),
+    /** Back to the loaded fixtures; also clears the journal, the faults and the coverage report. */
+    reset: (opts?: CallOptions) => answer('POST /_mock/reset', api.POST('/_mock/reset', { ...opts })),
+    /** Replaces all state with a fixture document, which reset then returns to. */
+    loadFixtures: (fixture: S['FixtureDocument'], opts?: CallOptions) => answer('POST /_mock/fixtures', api.POST('/_mock/fixtures', { body: fixture, ...opts })),
+    /** The stored state, secrets sealed: hand it back to importState. */
+    exportState: (opts?: CallOptions) => answer('GET /_mock/state', api.GET('/_mock/state', { ...opts })),
+    importState: (snapshot: S['StateSnapshot'], opts?: CallOptions) => answer('PUT /_mock/state', api.PUT('/_mock/state', { body: snapshot, ...opts })),
+    /** Journal entries, oldest first, filtered by method, path (substring or glob) and status (`404`, `4xx`). */
+    requests: async (filter?: Query<'controlListRequests'>, opts?: CallOptions) =>
+      (await answer('GET /_mock/requests', api.GET('/_mock/requests', { params: { query: filter }, ...opts }))).items,
+    /** Empties the journal; resolves with how many entries it held. */
+    clearRequests: async (opts?: CallOptions) => (await answer('DELETE /_mock/requests', api.DELETE('/_mock/requests', { ...opts }))).cleared,
+    coverage: (opts?: CallOptions) => answer('GET /_mock/coverage', api.GET('/_mock/coverage', { ...opts })),
+    clock: (opts?: CallOptions) => answer('GET /_mock/clock', api.GET('/_mock/clock', { ...opts })),
+    /** Freezes the clock at `now` (ISO 8601). */
+    setClock: (now: string, opts?: CallOptions) => answer('POST /_mock/clock', api.POST('/_mock/clock', { body: { now }, ...opts })),
+    /** Moves the clock by `ms` (negative goes back). */
+    advanceClock: (ms: number, opts?: CallOptions) => answer('POST /_mock/clock', api.POST('/_mock/clock', { body: { advance_ms: ms }, ...opts })),
+    faults: async (opts?: CallOptions) => (await answer('GET /_mock/faults', api.GET('/_mock/faults', { ...opts }))).items,
+    addFault: (spec: S['FaultRequest'], opts?: CallOptions) => answer('POST /_mock/faults', api.POST('/_mock/faults', { body: spec, ...opts })),
+    clearFaults: async (opts?: CallOptions) => (await answer('DELETE /_mock/faults', api.DELETE('/_mock/faults', { ...opts }))).cleared,
+    getDesiredState: (project_id: string, opts?: CallOptions) =>
+      answer('GET /_mock/projects/{project_id}/desired-state', api.GET('/_mock/projects/{project_id}/desired-state', { params: { path: { project_id } }, ...opts })),
+    applyDesiredState: (project_id: string, input: S['ApplyDesiredStateRequest'], opts?: CallOptions) =>
+      answer(
+        'POST /_mock/projects/{project_id}/desired-state/apply',
+        api.POST('/_mock/projects/{project_id}/desired-state/apply', { params: { path: { project_id } }, body: input, ...opts }),
+      ),
+    compileRelease: (project_id: string, input?: S['CompileReleaseRequest'], opts?: CallOptions) =>
+      answer('POST /_mock/projects/{project_id}/releases', api.POST('/_mock/projects/{project_id}/releases', { params: { path: { project_id } }, body: input, ...opts })),
+    /** Creates a run in any status, mode and surface (no input: a queued live api run). */
+    createRun: (project_id: string, input?: S['ControlCreateRunRequest'], opts?: CallOptions) =>
+      answer('POST /_mock/projects/{project_id}/runs', api.POST('/_mock/projects/{project_id}/runs', { params: { path: { project_id } }, body: input, ...opts })),
+    /** Moves a run along a legal lifecycle edge (else 409 `illegal_transition`). */
+    transitionRun: (project_id: string, run_id: string, input: S['ControlTransitionRequest'], opts?: CallOptions) =>
+      answer(
+        'POST /_mock/projects/{project_id}/runs/{run_id}/transition',
+        api.POST('/_mock/projects/{project_id}/runs/{run_id}/transition', { params: { path: { project_id, run_id } }, body: input, ...opts }),
+      ),
+    /** An authorization code for a principal and PKCE S256 challenge, to exchange at endpoint 1. */
+    mintAuthorizationCode: (input: S['ControlAuthCodeRequest'], opts?: CallOptions) =>
+      answer('POST /_mock/auth/codes', api.POST('/_mock/auth/codes', { body: input, ...opts })),
+  };
+}
+
+export type ControlOperations = ReturnType<typeof controlOperations>;

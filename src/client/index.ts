@@ -1,0 +1,57 @@
+// `project-runtime-mock/client`: a typed HTTP client for the v3 API and the mock's /_mock control surface. Its types are
+// generated at build time from the served /openapi.json (openapi-typescript); requests go through openapi-fetch.
+import createFetchClient, { type Client } from 'openapi-fetch';
+import { credentialsMiddleware, type Credentials } from './credentials.js';
+import { controlOperations, type ControlOperations } from './control.js';
+import { v3Operations, type V3Operations } from './v3.js';
+import type { paths } from './generated.js';
+
+export { ControlError } from './control.js';
+export { hmacSha256Hex, type BrokerSigning, type CallOptions } from './v3.js';
+export type { Credentials } from './credentials.js';
+export type { paths, components, operations } from './generated.js';
+export type * from './generated.js';
+export { OPERATIONS } from './generated.js';
+
+/**
+ * The `reason_code` of an error answer (management envelope), or undefined for a validation error (its `detail` is the
+ * list of items) or no error: `reasonCodeOf((await client.cancelRun(p, r)).error) === 'run_not_cancellable'`.
+ */
+export function reasonCodeOf(error: unknown): string | undefined {
+  const detail = (error as { detail?: unknown } | undefined)?.detail;
+  return detail && typeof detail === 'object' && !Array.isArray(detail) ? (detail as { reason_code?: string }).reason_code : undefined;
+}
+
+export interface ClientOptions extends Credentials {
+  /** Where the service (or the mock) answers, e.g. `http://127.0.0.1:4010`. */
+  baseUrl: string;
+  /** Another fetch (defaults to the global one). */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+}
+
+export type MockClient = V3Operations & {
+  /** The control surface (/_mock): only the mock has it. */
+  control: ControlOperations;
+  /** The underlying openapi-fetch client (`api.GET('/api/v3/...', {...})`), credentials included. */
+  api: Client<paths>;
+  /** The same client with other credentials (another principal's token, no admin key, ...). */
+  with(credentials: Credentials): MockClient;
+};
+
+/**
+ * `createClient({ baseUrl, token?, adminKey?, controlToken? })`. Each credential is sent only where the document says
+ * the operation accepts it: the token on management endpoints, the admin key on endpoints 2, 3, 13, 18 and 20, the
+ * control token on /_mock routes.
+ */
+export function createClient(options: ClientOptions): MockClient {
+  const api = createFetchClient<paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ''), fetch: options.fetch, headers: options.headers });
+  api.use(credentialsMiddleware(options));
+  return {
+    ...v3Operations(api),
+    control: controlOperations(api),
+    api,
+    with: (credentials) => createClient({ ...options, ...credentials }),
+  };
+}

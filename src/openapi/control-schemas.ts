@@ -1,0 +1,86 @@
+// Valibot schemas of the /_mock control answers, for the OpenAPI document and the typed client generated from it.
+// The routes build these answers in src/routes/control*.ts; every test response is checked against these shapes.
+import * as v from 'valibot';
+import { Timestamp, Uuid } from '../schemas/common.js';
+import { ApprovalResponseSchema } from '../schemas/approvals.js';
+import { DesiredStateHeadSchema, DesiredStateSchema, SemanticChangeSchema } from '../schemas/desired-state.js';
+import { ReleaseResponseSchema } from '../schemas/releases.js';
+import { RunDetailResponseSchema, RunSurface } from '../schemas/runs.js';
+
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const Counts = v.record(v.string(), Count);
+
+export const HealthAnswerSchema = v.object({ status: v.literal('ok'), now: Timestamp });
+export const ResetAnswerSchema = v.object({ reset: v.literal(true), now: Timestamp });
+/** Records per collection after a fixture or state load. */
+export const LoadedAnswerSchema = v.object({ loaded: v.literal(true), counts: Counts });
+export const RestoredAnswerSchema = v.object({ restored: v.literal(true), counts: Counts });
+/** How many journal entries or faults a DELETE removed. */
+export const ClearedAnswerSchema = v.object({ cleared: Count });
+
+/** GET /_mock/state: every collection (secrets sealed); opaque to clients, who hand it back to PUT /_mock/state. */
+// Its own schema object: a shared one (FreeObject) would become a $ref to this name wherever it occurs.
+export const StateSnapshotSchema = v.looseObject({});
+
+export const ClockAnswerSchema = v.object({ now: Timestamp, frozen_at: v.nullable(Timestamp), offset_ms: v.number() });
+
+/** One journal entry (secrets redacted). Open: the journal may record more about each request than listed here. */
+export const JournalEntrySchema = v.looseObject({
+  id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  at: Timestamp,
+  method: v.string(),
+  path: v.string(),
+  status: v.pipe(v.number(), v.integer()),
+  operation: v.nullable(v.string()),
+});
+export const JournalPageSchema = v.object({ items: v.array(JournalEntrySchema) });
+
+export const FaultSchema = v.object({
+  id: v.string(),
+  method: v.string(),
+  path: v.string(),
+  status: v.optional(v.pipe(v.number(), v.integer())),
+  body: v.optional(v.unknown()),
+  delay_ms: v.optional(Count),
+  times: v.optional(Count),
+  /** Matches left (null = until cleared). */
+  remaining: v.nullable(Count),
+  hits: Count,
+});
+export const FaultPageSchema = v.object({ items: v.array(FaultSchema) });
+
+const Exercise = v.object({ statuses: v.array(v.number()), reason_codes: v.array(v.string()), transitions: v.array(v.string()) });
+const Tally = v.object({ total: Count, exercised: Count });
+export const CoverageReportSchema = v.object({
+  operations: v.array(
+    v.object({ operation: v.string(), method: v.string(), path: v.string(), requests: Count, exercised: Exercise, missing: Exercise }),
+  ),
+  summary: v.object({
+    operations: Tally,
+    statuses: Tally,
+    reason_codes: Tally,
+    transitions: Tally,
+    percent: v.pipe(v.number(), v.minValue(0), v.maxValue(100)),
+    never_called: v.array(v.string()),
+  }),
+});
+
+export const DesiredStateViewSchema = v.object({ head: DesiredStateHeadSchema, document: DesiredStateSchema });
+export const ApplyAnswerSchema = v.object({
+  ...DesiredStateViewSchema.entries,
+  /** False when the source produced the head's own state (no revision was created). */
+  committed: v.boolean(),
+  previous_head: DesiredStateHeadSchema,
+  changes: v.array(SemanticChangeSchema),
+});
+export const CompiledReleaseSchema = ReleaseResponseSchema;
+
+/** A run as the control surface answers it: the run detail plus its surface, user and (when waiting) its approval. */
+export const ControlRunSchema = v.object({
+  ...RunDetailResponseSchema.entries,
+  surface: RunSurface,
+  user_id: v.nullable(Uuid),
+  approval: v.optional(ApprovalResponseSchema),
+});
+
+export const MintedCodeSchema = v.object({ code: v.string(), principal_id: Uuid, scopes: v.array(v.string()), expires_at: Timestamp });
