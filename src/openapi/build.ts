@@ -136,9 +136,12 @@ function reasonCodesFor(status: number): string[] {
     .map(([code]) => code);
 }
 
-function errorResponses(): Json {
+/** The error responses some operation refers to (a component nothing uses is lint noise, e.g. 421 with control off). */
+function errorResponses(operations: OperationSpec[]): Json {
+  const used = new Set(operations.flatMap((op) => op.errors).map(String));
   const out: Json = {};
   for (const [status, r] of Object.entries(ERROR_RESPONSES)) {
+    if (!used.has(status)) continue;
     const codes = reasonCodesFor(Number(status));
     const description = r.validation ? r.description : `${r.description}. Reason codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`;
     const response: Json = {
@@ -311,7 +314,7 @@ export function buildOpenApi(options: BuildOptions): Json {
     paths,
     components: {
       schemas,
-      responses: errorResponses(),
+      responses: errorResponses(operations),
       // Only the schemes some operation accepts (the control token only when the mock runs with one).
       securitySchemes: Object.fromEntries(
         Object.values(SECURITY_SCHEMES)

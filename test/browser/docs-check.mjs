@@ -1,5 +1,6 @@
 // Loads /docs of the built server in headless Chromium (Debian's, via playwright-core) and checks that
-// Swagger UI renders the 20 v3 operations from /openapi.json. Run with `npm run check:docs` after a build.
+// Swagger UI renders the 20 v3 operations from /openapi.json, and that its Authorize dialog offers every credential
+// (the server runs with a control token, so the control token is one of them). Run with `npm run check:docs` after a build.
 // Exits non-zero on failure. The screenshot goes to test/browser/.output/ (git-ignored).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
@@ -18,9 +19,12 @@ const V3_OPERATIONS = [
   'denyApproval', 'deleteProject', 'transferProject', 'listJobs', 'listApprovals', 'chatWebhook', 'getApproval', 'getUser', 'brokerWebhook', 'deleteUser',
 ];
 
-/** Starts `node dist/cli.js --memory --port 0` and resolves with its base URL once it prints `listening on`. */
+/** The security schemes the Authorize dialog must offer. */
+const SCHEMES = ['bearerAuth', 'adminKey', 'chatSecret', 'brokerSignature', 'controlToken'];
+
+/** Starts `node dist/cli.js --memory --port 0 --control-token ...` and resolves with its base URL once it prints `listening on`. */
 function startServer() {
-  const child = spawn(process.execPath, ['dist/cli.js', '--memory', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['dist/cli.js', '--memory', '--port', '0', '--control-token', 'docs-check-token'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 15_000);
@@ -73,12 +77,20 @@ async function main() {
     mkdirSync(outDir, { recursive: true });
     await page.screenshot({ path: screenshot, fullPage: false });
 
+    // The Authorize dialog lists one block per security scheme, headed by its name.
+    await page.click('.auth-wrapper .authorize');
+    await page.waitForSelector('.auth-container', { timeout: 10_000 });
+    const offered = await page.$$eval('.auth-container h4', (els) => els.map((e) => (e.textContent ?? '').trim().split(/\s/)[0]));
+    await page.screenshot({ path: join(outDir, 'authorize.png'), fullPage: false });
+    const notOffered = SCHEMES.filter((s) => !offered.includes(s));
+
     const missing = V3_OPERATIONS.filter((id) => !shown.includes(id));
     const problems = [];
     if (missing.length) problems.push(`operations not rendered: ${missing.join(', ')}`);
+    if (notOffered.length) problems.push(`Authorize does not offer: ${notOffered.join(', ')} (offered: ${offered.join(', ')})`);
     if (errors.length) problems.push(`page errors: ${errors.join('; ')}`);
     if (external.length) problems.push(`requests left the server: ${external.join(', ')}`);
-    console.log(`docs-check: ${shown.length} operations rendered (${V3_OPERATIONS.length - missing.length}/20 v3 operations found); screenshot ${screenshot}`);
+    console.log(`docs-check: ${shown.length} operations rendered (${V3_OPERATIONS.length - missing.length}/20 v3 operations found); Authorize offers ${offered.join(', ')}; screenshot ${screenshot}`);
     if (problems.length) {
       console.error(`docs-check FAILED:\n  ${problems.join('\n  ')}`);
       process.exitCode = 1;
