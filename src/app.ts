@@ -71,7 +71,7 @@ export interface MockApp {
   readonly control: MockControl;
   readonly store: Store;
   readonly deps: Deps;
-  /** Waits until every accepted write is persisted. */
+  /** Waits until every accepted write is stored, then lets the storage finish (the JSON file folds its log into the snapshot). */
   close(): Promise<void>;
 }
 
@@ -80,7 +80,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   const adapter = options.storage === 'memory' ? new MemoryAdapter() : (options.storage ?? new JsonFileAdapter('.data/db.json'));
   const seed = stateFromFixture(options.fixtures ?? EMPTY_FIXTURE);
   const existing = options.reset ? null : await adapter.read();
-  const store = new Store(adapter, existing ? existing.state : seed);
+  const store = new Store(adapter, existing ? existing.state : seed, existing?.seq ?? 0);
   if (!existing) await store.save();
 
   const deps: Deps = {
@@ -132,6 +132,6 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     control,
     store,
     deps,
-    close: () => store.flush(),
+    close: () => store.close(),
   };
 }

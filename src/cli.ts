@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 // The standalone server: flags -> storage -> createApp -> listen; finishes writes and exits 0 on SIGINT/SIGTERM.
 import { createServer } from 'node:http';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { networkInterfaces } from 'node:os';
 import { createApp } from './app.js';
-import { DataFileError, JsonFileAdapter, MemoryAdapter } from './storage/adapters.js';
+import { DataFileError, JsonFileAdapter, MemoryAdapter, type StorageReporter } from './storage/adapters.js';
 import { acquireLock, LockError } from './storage/lock.js';
 import { hostName, isLoopback } from './middleware/control-guard.js';
-import { DEMO_FIXTURE_PATH, FixtureError, readFixtureFile } from './fixtures.js';
+import { DEMO_FIXTURE_PATH, FixtureError, loadFixtureFile } from './fixtures.js';
 
 const USAGE = `Usage: project-runtime-mock [options]
   --port N             port to listen on (default 4010; 0 picks a free one)
@@ -39,6 +39,30 @@ function boundHosts(host: string): string[] {
 function fail(message: string, code = 1): never {
   process.stderr.write(`project-runtime-mock: ${message}\n`);
   process.exit(code);
+}
+
+/** Long work (loading a big file, compaction) shows progress on a TTY and ends with one summary line; warnings are one line each. */
+function reporter(): StorageReporter {
+  const tty = process.stderr.isTTY === true;
+  let last = 0;
+  let shown = false;
+  const line = (text: string) => {
+    process.stderr.write(`${shown ? '\r\x1b[K' : ''}project-runtime-mock: ${text}\n`);
+    shown = false;
+  };
+  return {
+    progress: tty
+      ? (text) => {
+          const now = Date.now();
+          if (now - last < 200) return;
+          last = now;
+          process.stderr.write(`\r\x1b[K${text}`);
+          shown = true;
+        }
+      : undefined,
+    summary: line,
+    warn: line,
+  };
 }
 
 function flags() {
@@ -85,7 +109,19 @@ async function main(): Promise<void> {
   if (!Number.isInteger(headersTimeout) || headersTimeout < 1) fail(`--headers-timeout-ms must be a positive integer, got ${f['headers-timeout-ms']}`, 2);
   if (!Number.isInteger(requestTimeout) || requestTimeout < headersTimeout) fail(`--request-timeout-ms must be an integer >= --headers-timeout-ms, got ${f['request-timeout-ms']}`, 2);
 
-  const fixtures = readFixtureFile(f.fixtures ? resolve(f.fixtures) : DEMO_FIXTURE_PATH);
+  const report = reporter();
+  const fixtureFile = f.fixtures ? resolve(f.fixtures) : DEMO_FIXTURE_PATH;
+  const fixtureBytes = (() => {
+    try {
+      return statSync(fixtureFile).size;
+    } catch {
+      return 0;
+    }
+  })();
+  const big = fixtureBytes >= 8 * 1024 * 1024;
+  const t0 = Date.now();
+  const fixtures = await loadFixtureFile(fixtureFile, big ? (done) => report.progress?.(`loading ${fixtureFile}: ${Math.floor((done / fixtureBytes) * 100)}%`) : undefined);
+  if (big) report.summary?.(`read ${fixtureFile} (${(fixtureBytes / 1024 / 1024).toFixed(1)} MB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   let release = () => {};
   let storage;
   if (f.memory) storage = new MemoryAdapter();
@@ -93,7 +129,7 @@ async function main(): Promise<void> {
     const file = resolve(f.data ?? '.data/db.json');
     mkdirSync(dirname(file), { recursive: true });
     release = acquireLock(file);
-    storage = new JsonFileAdapter(file);
+    storage = new JsonFileAdapter(file, { report });
   }
   process.on('exit', () => release());
 

@@ -100,6 +100,9 @@ export function fromBodyParserError(err: BodyParseError): ApiError | ValidationE
   return undefined;
 }
 
+/** Seconds a client is told to wait (`Retry-After`) after a 503 `storage_unavailable`. */
+export const STORAGE_RETRY_AFTER_S = 1;
+
 export interface ErrorReporter {
   (err: unknown, ctx: Context): void;
 }
@@ -116,10 +119,12 @@ export function errorMiddleware(report: ErrorReporter = (err) => console.error(e
       }
     } catch (raw) {
       const err = normalizeError(raw);
-      if (err.status >= 500 && err.reason_code !== undefined) report(raw, ctx);
+      // Storage that is down is an operating condition, not a defect: the adapter reports it once, not per request.
+      if (err.status >= 500 && err.reason_code !== undefined && err.reason_code !== 'storage_unavailable') report(raw, ctx);
       ctx.status = err.status;
       ctx.body = err.body();
       if (err.status === 401) ctx.set('WWW-Authenticate', 'Bearer');
+      if (err.reason_code === 'storage_unavailable') ctx.set('Retry-After', String(STORAGE_RETRY_AFTER_S));
     }
   };
 }

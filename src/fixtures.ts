@@ -7,6 +7,7 @@ import canonicalize from 'canonicalize';
 import { FixtureSchema, type Fixture, type FixtureInput } from './schemas/fixtures.js';
 import type { RecordOf, StateData } from './schemas/state.js';
 import { describeIssues } from './validation.js';
+import { JsonStreamError, readJsonStreaming } from './storage/json-stream.js';
 import { uuidFor } from './domain/ids.js';
 import { compileRelease, fingerprint, normalizeDesiredState, EMPTY_DESIRED_STATE } from './domain/desired-state/index.js';
 
@@ -23,7 +24,23 @@ export class FixtureError extends Error {
 
 export const DEMO_FIXTURE_PATH = fileURLToPath(new URL('../fixtures/demo.json', import.meta.url));
 
-/** Reads and parses a fixture file (not yet validated). */
+/** How deeply a fixture file may nest (refused before anything recursive reads it). */
+export const FIXTURE_MAX_DEPTH = 64;
+
+/**
+ * Reads a fixture file as a stream, record by record (not yet validated): a file larger than the
+ * biggest string V8 can hold still loads. `onProgress` gets the bytes read so far.
+ */
+export async function loadFixtureFile(path: string, onProgress?: (bytes: number) => void): Promise<unknown> {
+  try {
+    return await readJsonStreaming(path, { recordDepth: 2, maxDepth: FIXTURE_MAX_DEPTH, onProgress });
+  } catch (err) {
+    if (err instanceof JsonStreamError) throw new FixtureError([`not valid JSON: ${err.message}`], path);
+    throw new FixtureError([`cannot read: ${(err as Error).message}`], path);
+  }
+}
+
+/** Reads and parses a (small) fixture file (not yet validated). */
 export function readFixtureFile(path: string): unknown {
   let text: string;
   try {

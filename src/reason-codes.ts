@@ -60,9 +60,9 @@ export const REASON_CODES = {
   unsupported_media_type: { status: 415, message: 'The control surface takes JSON bodies only (Content-Type application/json).' },
   host_not_allowed: { status: 421, message: 'This Host is not allowed on the control surface.' },
 
-  // 5xx: always a defect of the mock, except faults a test injected on purpose
+  // 5xx: a defect of the mock, except faults a test injected on purpose and storage that is down
   internal_error: { status: 500, message: 'Internal error in the mock (a defect).' },
-  storage_write_failed: { status: 500, message: 'The data file could not be written.' },
+  storage_unavailable: { status: 503, message: 'The change could not be stored, so it was not made. Try again later.', next_action: 'retry_later' },
 } as const satisfies Record<string, ReasonCodeSpec>;
 
 export type ReasonCode = keyof typeof REASON_CODES;

@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { ApiError, ValidationError } from '../src/errors.js';
 import { freshMock, stateOf } from './helpers/app.js';
 import { DEMO, bearer } from './helpers/demo.js';
+import { CountingAdapter } from './helpers/ops.js';
 
 const SUPPORT = DEMO.projects.support;
 const GRANT_REFUND = { type: 'agent.capability.grant', agent_id: 'support-bot', capability_id: 'refund-issue' } as const;
@@ -167,19 +168,16 @@ test('an archived project is 409 project_archived for apply and compile, but its
   assert.is(stateOf(mock), snapshot);
 });
 
-test('an apply and a compile are each one persisted write', async () => {
-  const { mock } = await freshMock();
-  let writes = 0;
-  const adapter = (mock.store as unknown as { adapter: { write: (d: unknown) => Promise<void> } }).adapter;
-  const write = adapter.write.bind(adapter);
-  adapter.write = async (d) => {
-    writes++;
-    await write(d);
-  };
+test('an apply and a compile are each one transaction (one change set)', async () => {
+  const adapter = new CountingAdapter();
+  const { mock } = await freshMock({ storage: adapter });
+  const before = adapter.sets;
   await mock.control.applyDesiredState(SUPPORT, { mutation: GRANT_REFUND });
-  assert.is(writes, 1);
+  assert.is(adapter.sets - before, 1);
+  assert.is(adapter.written('revisions').length, 1);
   await mock.control.compileRelease(SUPPORT, { target: 'candidate' });
-  assert.is(writes, 2);
+  assert.is(adapter.sets - before, 2);
+  assert.is(adapter.written('releases').length, 1);
 });
 
 test('the in-process methods do what the routes do, with the same errors', async () => {

@@ -2,12 +2,13 @@
 // the same file; the file parses and holds every write that was acknowledged. Also: slow clients are cut off.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCliToExit, startCli } from './helpers/cli.js';
 import { DEMO } from './helpers/demo.js';
+import { JsonFileAdapter } from '../src/storage/adapters.js';
 
 const P = DEMO.projects.support;
 const FAILED_BACKGROUND = [DEMO.runs.failedBackground, DEMO.runs.failedBackground2];
@@ -18,8 +19,9 @@ interface StoredRun {
   id: string;
   status: string;
 }
-const runsIn = (file: string): Map<string, StoredRun> =>
-  new Map((JSON.parse(readFileSync(file, 'utf8')) as { state: { runs: StoredRun[] } }).state.runs.map((r) => [r.id, r]));
+/** The runs stored in `file` as a restart loads them: the snapshot, then the log replayed. */
+const runsIn = async (file: string): Promise<Map<string, StoredRun>> =>
+  new Map(((await new JsonFileAdapter(file, { report: {} }).read())!.state.runs as StoredRun[]).map((r) => [r.id, r]));
 
 test('crash safety: SIGKILL mid-burst, restart on the same file: every acknowledged write is there', async () => {
   const file = tmpFile();
@@ -51,8 +53,8 @@ test('crash safety: SIGKILL mid-burst, restart on the same file: every acknowled
   await Promise.all(workers);
   assert.ok(cancelled.size > 0, 'no cancel was acknowledged before the kill');
 
-  // The file parses (an atomic rename never leaves half a file) and holds every acknowledged write.
-  const stored = runsIn(file);
+  // The snapshot and its log load (a torn last line is ignored) and hold every acknowledged write.
+  const stored = await runsIn(file);
   for (const id of created) assert.ok(stored.has(id), `acknowledged retry ${id} is not in the file`);
   for (const id of cancelled) assert.is(stored.get(id)?.status, 'cancelled', `acknowledged cancel of ${id} is not in the file`);
 

@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { freshMock, stateOf, type TestMock } from './helpers/app.js';
 import { DEMO, bearer } from './helpers/demo.js';
 import { RUN_TRANSITIONS } from '../src/domain/run-lifecycle.js';
+import { CountingAdapter } from './helpers/ops.js';
 
 const P = DEMO.projects.support;
 const owner = bearer(DEMO.tokens.owner);
@@ -85,19 +86,17 @@ test('transition: timing and result merge with what the run had', async () => {
 });
 
 test('transition: entering waiting_approval creates a pending approval in the same transaction', async () => {
-  const m = await freshMock();
+  const adapter = new CountingAdapter();
+  const m = await freshMock({ storage: adapter });
   const id = await runIn(m, 'running');
-  const writes: number[] = [];
-  const original = m.mock.store.flush.bind(m.mock.store);
-  m.mock.store.flush = async () => {
-    writes.push(1);
-    return original();
-  };
+  const before = adapter.sets;
   const res = await m.http.post(`/_mock/projects/${P}/runs/${id}/transition`).send({
     to: 'waiting_approval',
     approval: { tool_id: 'billing.refund', action_summary: 'Refund $5', tool_arguments: { amount: 5 }, expires_in_ms: 60_000 },
   });
-  assert.is(writes.length, 1);
+  assert.is(adapter.sets - before, 1);
+  assert.equal(adapter.written('runs').map((r) => [r.id, r.status]), [[id, 'waiting_approval']]);
+  assert.is(adapter.written('approvals').length, 1);
   assert.is(res.status, 200);
   const a = res.body.approval;
   assert.match(a.approval_id, /^apr_/);

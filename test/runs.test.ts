@@ -72,18 +72,17 @@ test('cancel: the reason is merged into the existing result; no body means no ca
   assert.equal(bare.body.result, {});
 });
 
-test('cancel: run, steps and approvals change in one persisted write', async () => {
+test('cancel: run, steps and approvals change in one transaction (one change set)', async () => {
   const adapter = new CountingAdapter();
   const { http } = await freshMock({ storage: adapter });
-  const before = adapter.writes;
+  const before = adapter.sets;
   const res = await http.post(cancelPath(RUNS.waitingApproval)).set(AS.operator).send({ reason: 'x' });
   assert.is(res.status, 200);
   assert.is(res.body.status, 'cancelled');
   assert.is(res.body.result.cancel_reason, 'x');
-  assert.is(adapter.writes - before, 1);
-  const data = adapter.last!.state;
-  assert.is(data.runs.find((r) => r.id === RUNS.waitingApproval)?.status, 'cancelled');
-  assert.is(data.approvals.find((a) => a.approval_id === DEMO.approvals.pendingWaiting)?.status, 'cancelled');
+  assert.is(adapter.sets - before, 1);
+  assert.equal(adapter.written('runs').map((r) => [r.id, r.status]), [[RUNS.waitingApproval, 'cancelled']]);
+  assert.equal(adapter.written('approvals').map((a) => [a.approval_id, a.status]), [[DEMO.approvals.pendingWaiting, 'cancelled']]);
 });
 
 test('cancel: a pending approval already past its expiry stays expired, not cancelled', async () => {

@@ -1,22 +1,62 @@
-// One adapter contract suite run against both adapters, plus group commit and data-file refusal.
-import { suite, test } from 'uvu';
+// One adapter contract suite over memory, the JSON file and a plain lowdb whole-document adapter: persistence, group commit,
+// readers that see only what is stored, and rollback with 503 when storage refuses.
+import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { JSONFile } from 'lowdb/node';
 import { createApp } from '../src/app.js';
 import { demoFixture } from '../src/fixtures.js';
-import { DataFileError, JsonFileAdapter, MemoryAdapter, type StorageAdapter } from '../src/storage/adapters.js';
+import { ApiError } from '../src/errors.js';
+import { JsonFileAdapter, MemoryAdapter, persistsChangeSets, type StorageAdapter } from '../src/storage/adapters.js';
 import type { DataFile } from '../src/schemas/state.js';
-import { serializeDataFile } from '../src/storage/serialize.js';
 import { DEMO } from './helpers/demo.js';
 
 const tmpFile = () => join(mkdtempSync(join(tmpdir(), 'prm-store-')), 'db.json');
+const quiet = { report: {} };
 
 const adapters: [string, () => StorageAdapter][] = [
   ['memory', () => new MemoryAdapter()],
-  ['json-file', () => new JsonFileAdapter(tmpFile())],
+  ['json-file', () => new JsonFileAdapter(tmpFile(), quiet)],
+  ['plain lowdb JSONFile (whole document)', () => new JSONFile<DataFile>(tmpFile())],
 ];
+
+/** Wraps an adapter: counts what it is handed, can hold each write until released, and can refuse writes. */
+function instrumented(inner: StorageAdapter) {
+  const ctl = { groups: 0, sets: 0, hold: null as Promise<void> | null, refuse: null as Error | null };
+  const gate = async () => {
+    if (ctl.hold) await ctl.hold;
+    if (ctl.refuse) throw ctl.refuse;
+  };
+  const adapter: StorageAdapter = {
+    read: () => inner.read(),
+    write: async (data) => {
+      ctl.groups++;
+      await gate();
+      await inner.write(data);
+    },
+  };
+  if (persistsChangeSets(inner)) {
+    adapter.appendChangeSets = async (group, committed) => {
+      ctl.groups++;
+      ctl.sets += group.length;
+      await gate();
+      await inner.appendChangeSets(group, committed);
+    };
+    adapter.close = (committed) => inner.close?.(committed) ?? Promise.resolve();
+  } else {
+    const write = adapter.write;
+    adapter.write = (data) => {
+      ctl.sets++;
+      return write(data);
+    };
+  }
+  return { adapter, ctl };
+}
+
+const SALES = DEMO.projects.sales;
+const newWorkspace = (name: string) => ({ id: crypto.randomUUID(), name });
 
 for (const [name, make] of adapters) {
   const contract = suite(`adapter contract: ${name}`);
@@ -25,116 +65,138 @@ for (const [name, make] of adapters) {
     assert.is(await make().read(), null);
   });
 
-  contract('write() then read() returns the same document', async () => {
+  contract('createApp seeds an empty store from the fixtures and stores it; a second app reads the same state', async () => {
     const adapter = make();
-    const doc: DataFile = { format: 'project-runtime-mock', format_version: 1, state: (await createApp({ storage: 'memory', fixtures: demoFixture() })).store.toData() };
-    await adapter.write(doc);
-    assert.equal(await adapter.read(), JSON.parse(JSON.stringify(doc)));
-  });
-
-  contract('createApp seeds an empty store from the fixtures and persists it', async () => {
-    const adapter = make();
-    await createApp({ storage: adapter, fixtures: demoFixture() });
+    const first = await createApp({ storage: adapter, fixtures: demoFixture() });
     const stored = await adapter.read();
     assert.ok(stored);
-    assert.is(stored!.state.projects.length, demoFixture().projects!.length);
+    assert.is(stored!.state.projects.length, (demoFixture() as { projects: unknown[] }).projects.length);
+    const second = await createApp({ storage: adapter, fixtures: {} });
+    assert.equal(second.store.toData(), first.store.toData());
+  });
+
+  contract('writes survive a restart: a new app on the same storage has the same state and seq', async () => {
+    const adapter = make();
+    const mock = await createApp({ storage: adapter, fixtures: demoFixture() });
+    await mock.store.transact((tx) => tx.delete('projects', SALES));
+    await mock.store.transact((tx) => tx.put('workspaces', newWorkspace('later')));
+    await mock.control.advanceClock(60_000);
+    const again = await createApp({ storage: adapter, fixtures: demoFixture() });
+    assert.equal(JSON.parse(JSON.stringify(again.store.toData())), JSON.parse(JSON.stringify(mock.store.toData())));
+    assert.is(again.store.seq, mock.store.seq);
+    assert.is(again.store.get('projects', SALES), undefined);
+    assert.equal(again.store.clock, { frozen_at: '2026-11-20T12:01:00.000Z', offset_ms: 0 });
   });
 
   contract('an existing store is loaded as is, not reseeded; reset: true reseeds', async () => {
     const adapter = make();
     const first = await createApp({ storage: adapter, fixtures: demoFixture() });
-    await first.store.transact((tx) => tx.delete('projects', DEMO.projects.sales));
+    await first.store.transact((tx) => tx.delete('projects', SALES));
     const second = await createApp({ storage: adapter, fixtures: demoFixture() });
-    assert.is(second.store.get('projects', DEMO.projects.sales), undefined);
+    assert.is(second.store.get('projects', SALES), undefined);
     const third = await createApp({ storage: adapter, fixtures: demoFixture(), reset: true });
-    assert.ok(third.store.get('projects', DEMO.projects.sales));
+    assert.ok(third.store.get('projects', SALES));
+    const fourth = await createApp({ storage: adapter, fixtures: {} });
+    assert.ok(fourth.store.get('projects', SALES), 'the reseeded state is what is stored now');
   });
 
   contract('a transaction that throws changes nothing, in memory or in storage', async () => {
     const adapter = make();
     const mock = await createApp({ storage: adapter, fixtures: demoFixture() });
-    const before = JSON.stringify(await adapter.read());
-    const memBefore = JSON.stringify(mock.store.toData());
-    await mock.store
+    const before = JSON.stringify(mock.store.toData());
+    const err = await mock.store
       .transact((tx) => {
-        tx.delete('projects', DEMO.projects.sales);
+        tx.delete('projects', SALES);
         throw new Error('refused half-way');
       })
-      .catch(() => {});
-    assert.is(JSON.stringify(mock.store.toData()), memBefore);
-    assert.is(JSON.stringify(await adapter.read()), before);
+      .catch((e: Error) => e);
+    assert.is((err as Error).message, 'refused half-way');
+    assert.is(JSON.stringify(mock.store.toData()), before);
+    assert.is(JSON.stringify((await createApp({ storage: adapter, fixtures: {} })).store.toData()), before);
   });
 
   contract('concurrent transactions share writes (group commit), and each resolves once stored', async () => {
-    const inner = make();
-    let writes = 0;
-    const counting: StorageAdapter = {
-      read: () => inner.read(),
-      write: async (d) => {
-        writes++;
-        await inner.write(d);
-      },
-    };
-    const mock = await createApp({ storage: counting, fixtures: demoFixture() });
-    writes = 0;
-    const ids = Array.from({ length: 50 }, () => mock.deps.ids());
-    await Promise.all(ids.map((id) => mock.store.transact((tx) => tx.put('workspaces', { id, name: id }))));
-    assert.ok(writes <= 2, `50 transactions took ${writes} writes`);
-    const stored = await inner.read();
-    for (const id of ids) assert.ok(stored!.state.workspaces.some((w) => w.id === id));
+    const { adapter, ctl } = instrumented(make());
+    const mock = await createApp({ storage: adapter, fixtures: demoFixture() });
+    ctl.groups = 0;
+    ctl.sets = 0;
+    const made = Array.from({ length: 50 }, (_, i) => newWorkspace(`w${i}`));
+    await Promise.all(made.map((w) => mock.store.transact((tx) => tx.put('workspaces', w))));
+    assert.ok(ctl.groups <= 2, `50 transactions took ${ctl.groups} writes`);
+    if (persistsChangeSets(make())) assert.is(ctl.sets, 50);
+    const stored = (await createApp({ storage: adapter, fixtures: {} })).store;
+    for (const w of made) assert.equal(stored.get('workspaces', w.id), w);
+  });
+
+  contract('readers see a change only once storage acknowledged it; transactions build on it meanwhile', async () => {
+    const { adapter, ctl } = instrumented(make());
+    const mock = await createApp({ storage: adapter, fixtures: demoFixture() });
+    let release!: () => void;
+    ctl.hold = new Promise((r) => (release = r));
+    const a = newWorkspace('a');
+    const writing = mock.store.transact((tx) => tx.put('workspaces', a));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.is(mock.store.get('workspaces', a.id), undefined, 'a reader saw a change that is not stored yet');
+    // A second transaction sees the first one's write (it is ordered after it).
+    const second = mock.store.transact((tx) => tx.get('workspaces', a.id)?.name ?? 'missing');
+    ctl.hold = null;
+    release();
+    await writing;
+    assert.equal(mock.store.get('workspaces', a.id), a);
+    assert.is(await second, 'a');
+  });
+
+  contract('storage that refuses a group: every transaction of it is rolled back with 503 storage_unavailable; writes recover', async () => {
+    const { adapter, ctl } = instrumented(make());
+    const mock = await createApp({ storage: adapter, fixtures: demoFixture() });
+    const before = JSON.stringify(mock.store.toData());
+    let release!: () => void;
+    ctl.hold = new Promise((r) => (release = r));
+    ctl.refuse = Object.assign(new Error('ENOSPC: no space left on device, write /secret/path/db.json.log'), { code: 'ENOSPC' });
+    const made = Array.from({ length: 5 }, (_, i) => newWorkspace(`doomed${i}`));
+    const results = made.map((w) => mock.store.transact((tx) => tx.put('workspaces', w)).catch((e: unknown) => e));
+    // A transaction that builds on the doomed ones fails with them.
+    const dependent = mock.store.transact((tx) => tx.put('workspaces', { ...tx.get('workspaces', made[0].id)!, name: 'renamed' })).catch((e: unknown) => e);
+    release();
+    for (const r of [...(await Promise.all(results)), await dependent]) {
+      assert.instance(r, ApiError);
+      assert.is((r as ApiError).reason_code, 'storage_unavailable');
+      assert.is((r as ApiError).status, 503);
+      assert.not.match(JSON.stringify((r as ApiError).body()), /secret|\/|ENOSPC/);
+    }
+    assert.is(JSON.stringify(mock.store.toData()), before);
+    // Nothing of the refused group is visible to a later transaction either.
+    assert.is(await mock.store.transact((tx) => tx.get('workspaces', made[0].id)), undefined);
+    ctl.refuse = null;
+    const ok = newWorkspace('after recovery');
+    await mock.store.transact((tx) => tx.put('workspaces', ok));
+    const reopened = (await createApp({ storage: adapter, fixtures: {} })).store;
+    assert.equal(reopened.get('workspaces', ok.id), ok);
+    for (const w of made) assert.is(reopened.get('workspaces', w.id), undefined);
+  });
+
+  contract('snapshot and restore: a restore undoes later writes, in memory and in storage', async () => {
+    const adapter = make();
+    const mock = await createApp({ storage: adapter, fixtures: demoFixture() });
+    const snap = mock.control.snapshot();
+    const before = JSON.stringify(mock.store.toData());
+    await mock.store.transact((tx) => tx.delete('projects', SALES));
+    await mock.store.transact((tx) => tx.put('workspaces', newWorkspace('temp')));
+    await mock.control.advanceClock(5_000);
+    await mock.control.restore(snap);
+    assert.is(JSON.stringify(mock.store.toData()), before);
+    assert.is(JSON.stringify((await createApp({ storage: adapter, fixtures: {} })).store.toData()), before);
+    await mock.store.transact((tx) => tx.delete('projects', SALES));
+    await mock.control.restore(snap); // the snapshot stays reusable
+    assert.ok(mock.store.get('projects', SALES));
   });
 
   contract('instances share nothing', async () => {
     const a = await createApp({ storage: make(), fixtures: demoFixture() });
     const b = await createApp({ storage: make(), fixtures: demoFixture() });
-    await a.store.transact((tx) => tx.delete('projects', DEMO.projects.sales));
-    assert.ok(b.store.get('projects', DEMO.projects.sales));
+    await a.store.transact((tx) => tx.delete('projects', SALES));
+    assert.ok(b.store.get('projects', SALES));
   });
 
   contract.run();
 }
-
-const refusals: [string, string, RegExp][] = [
-  ['corrupt', '{"format": "project-runtime-mock", "format_ver', /not valid JSON/],
-  ['empty', '', /not valid JSON/],
-  ['foreign JSON', '{"posts": [], "comments": []}', /not a project-runtime-mock data file/],
-  ['a JSON array', '[1, 2, 3]', /not a project-runtime-mock data file/],
-  ['a wrong format version', '{"format": "project-runtime-mock", "format_version": 99, "state": {}}', /format_version 99 is not supported/],
-  ['invalid content', '{"format": "project-runtime-mock", "format_version": 1, "state": {"runs": [{"id": 1}]}}', /invalid content: state\.runs\[0\]/],
-];
-
-for (const [what, content, reason] of refusals) {
-  test(`data file: ${what} is refused with a message naming the file, and left untouched`, async () => {
-    const file = tmpFile();
-    writeFileSync(file, content);
-    try {
-      await createApp({ storage: new JsonFileAdapter(file), fixtures: demoFixture() });
-      assert.unreachable('accepted');
-    } catch (err) {
-      assert.instance(err, DataFileError);
-      assert.ok((err as Error).message.includes(file));
-      assert.match((err as Error).message, reason);
-    }
-    assert.is(readFileSync(file, 'utf8'), content);
-  });
-}
-
-test('data file: the cached serializer writes exactly JSON.stringify of the document, before and after changes', async () => {
-  const mock = await createApp({ storage: 'memory', fixtures: demoFixture() });
-  const doc = (): DataFile => ({ format: 'project-runtime-mock', format_version: 1, state: mock.store.toData() });
-  assert.is(serializeDataFile(doc()).toString(), JSON.stringify(doc()));
-  await mock.store.transact((tx) => tx.delete('projects', DEMO.projects.sales));
-  await mock.control.advanceClock(1000);
-  assert.is(serializeDataFile(doc()).toString(), JSON.stringify(doc()));
-});
-
-test('data file: a write is on disk when transact resolves', async () => {
-  const file = tmpFile();
-  const mock = await createApp({ storage: new JsonFileAdapter(file), fixtures: demoFixture() });
-  await mock.store.transact((tx) => tx.delete('projects', DEMO.projects.sales));
-  const onDisk = JSON.parse(readFileSync(file, 'utf8')) as DataFile;
-  assert.not.ok(onDisk.state.projects.some((p) => p.id === DEMO.projects.sales));
-  assert.equal(readdirSync(dirname(file)), ['db.json'], 'no temp file left behind');
-});
-
-test.run();

@@ -45,12 +45,15 @@ test('delete user: their runs show trace_content_status unavailable and steps co
   assert.ok(other.body.steps.every((s: { content_available: boolean }) => s.content_available === true));
 });
 
-test('delete user: everything happens in one persisted write', async () => {
+test('delete user: everything happens in one transaction (one change set)', async () => {
   const adapter = new CountingAdapter();
   const { http } = await freshMock({ storage: adapter });
-  const before = adapter.writes;
+  const before = adapter.sets;
   assert.is((await http.delete(userPath(DANA)).set(AS.owner).send(CONFIRM)).status, 200);
-  assert.is(adapter.writes - before, 1);
+  assert.is(adapter.sets - before, 1);
+  const removed = (c: string) => adapter.last!.changes.filter((ch) => ch.collection === c && ch.record === null).length;
+  assert.equal([removed('users'), removed('memories'), removed('traces')], [1, 5, 3]);
+  assert.ok(adapter.written('runs').length > 0 && adapter.written('runs').every((r) => r.trace_content_status === 'unavailable'));
 });
 
 test('delete user: a user with nothing retained -> zero counts; an admin key may delete', async () => {

@@ -1,5 +1,6 @@
 // Groups d0/d: json-server POST on a db of N records, against cancels on the JSON-file adapter with N stored runs; every ack must be on disk.
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
+import { JsonFileAdapter } from '../../src/storage/adapters.js';
 import { WORK, writeFixture, writeJsonServerDb } from '../lib/data.js';
 import { JSON_POST, cancelLoad, cancelPaths, compare, rps } from '../lib/load.js';
 import { bad, fmt, report } from '../lib/report.js';
@@ -16,7 +17,8 @@ export async function fileWrites(n: number): Promise<void> {
     cancelLoad(mock.url, cancelPaths().next),
   );
   // Every acknowledged cancel must be in the file now (a cancel is answered only once its write is on disk).
-  const onDisk = (JSON.parse(readFileSync(data, 'utf8')) as { state: { runs: { id: string; status: string }[] } }).state.runs.filter(
+  const stored = await new JsonFileAdapter(data, { report: {} }).read(); // the snapshot and its log, as a restart loads them
+  const onDisk = (stored!.state.runs as { id: string; status: string }[]).filter(
     (r) => r.id.startsWith('b0000001-') && r.status === 'cancelled',
   ).length;
   const ratio = rps(subject) / rps(base);

@@ -6,6 +6,7 @@ import type { Deps } from '../deps.js';
 import type { MockControl } from '../control/api.js';
 import { invalid } from '../errors.js';
 import { ClockRequestSchema, FaultRequestSchema, JournalQuerySchema } from '../schemas/control.js';
+import { COLLECTION_NAMES } from '../schemas/state.js';
 import { bodyReader, endpoint, type ReadBody } from './endpoint.js';
 
 /** State documents and fixtures outgrow the v3 body limit; the control surface accepts up to 64 MiB of them. */
@@ -94,8 +95,7 @@ export function controlRoutes(deps: Deps, readBody: ReadBody, control: MockContr
 
 /** Records per collection: the answer of fixture and state loads, so a caller sees what arrived. */
 function counts(deps: Deps): Record<string, number> {
-  const data = deps.store.toData() as unknown as Record<string, unknown>;
   const out: Record<string, number> = {};
-  for (const [k, val] of Object.entries(data)) if (Array.isArray(val)) out[k] = val.length;
+  for (const c of COLLECTION_NAMES) out[c] = deps.store.count(c);
   return out;
 }

@@ -100,11 +100,14 @@ export const CompleteStateDataSchema = v.object({
 });
 
 export const DATA_FILE_FORMAT = 'project-runtime-mock';
-export const DATA_FILE_VERSION = 1;
+/** Version 2 adds `seq` (the snapshot's place in the order of change sets); version 1 files still load. */
+export const DATA_FILE_VERSION = 2;
+export const DATA_FILE_VERSIONS: readonly number[] = [1, 2];
 
 export const DataFileSchema = v.object({
   format: v.literal(DATA_FILE_FORMAT),
-  format_version: v.literal(DATA_FILE_VERSION),
+  format_version: v.picklist([1, 2]),
+  seq: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
   state: StateDataSchema,
 });
 export type DataFile = v.InferOutput<typeof DataFileSchema>;

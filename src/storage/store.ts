@@ -1,20 +1,14 @@
-// The one store: in-memory maps of immutable records, applied a transaction at a time, persisted by group commit.
-import type { Adapter } from 'lowdb';
-import {
-  COLLECTION_NAMES,
-  DATA_FILE_FORMAT,
-  DATA_FILE_VERSION,
-  PRIMARY_KEYS,
-  type ClockState,
-  type CollectionName,
-  type DataFile,
-  type RecordOf,
-  type Settings,
-  type StateData,
-} from '../schemas/state.js';
+// The one store: maps of immutable records, transactions that yield change sets, group commit, and readers that see only what is stored.
+import { COLLECTION_NAMES, DATA_FILE_FORMAT, DATA_FILE_VERSION, PRIMARY_KEYS, type ClockState, type CollectionName, type DataFile, type RecordOf, type Settings, type StateData } from '../schemas/state.js';
 import { ApiError } from '../errors.js';
+import { sameJson } from '../json.js';
+import { ChangeSetConflict, persistsChangeSets, type ChangeSet, type ChangeSetAdapter, type CommittedState, type StorageAdapter } from './change-sets.js';
+import { wholeDocument } from './lowdb-adapter.js';
+import { emptyMaps, PendingLayer, type Maps, type Replacement } from './pending.js';
+import { Transaction, type StateView } from './transaction.js';
 
-type Maps = { [C in CollectionName]: Map<string, RecordOf<C>> };
+export { Transaction } from './transaction.js';
+export { emptyMaps, type Maps } from './pending.js';
 
 /** An opaque, cheap snapshot: records are never mutated in place, so copying the maps is enough. */
 export interface Snapshot {
@@ -23,68 +17,27 @@ export interface Snapshot {
   readonly settings: Settings;
 }
 
-const DELETED = Symbol('deleted');
-
 /** Whatever the caller wants committed writes attributed to (the coverage report passes a request's). */
 export interface WriteScope {
   transitions?: string[];
 }
 
-/**
- * A unit of work. Reads see the transaction's own writes; nothing reaches the store until the
- * callback returns, so a callback that throws leaves stored state exactly as it was.
- */
-export class Transaction {
-  private readonly writes = new Map<CollectionName, Map<string, unknown>>();
-  constructor(private readonly store: Store) {}
-
-  get<C extends CollectionName>(c: C, key: string): RecordOf<C> | undefined {
-    const own = this.writes.get(c)?.get(key);
-    if (own === DELETED) return undefined;
-    if (own !== undefined) return own as RecordOf<C>;
-    return this.store.get(c, key);
-  }
-
-  put<C extends CollectionName>(c: C, record: RecordOf<C>): RecordOf<C> {
-    this.overlay(c).set(PRIMARY_KEYS[c](record), record);
-    return record;
-  }
-
-  delete<C extends CollectionName>(c: C, key: string): void {
-    this.overlay(c).set(key, DELETED);
-  }
-
-  /** Every record of a collection matching `pred`, with this transaction's writes applied. */
-  filter<C extends CollectionName>(c: C, pred: (r: RecordOf<C>) => boolean): RecordOf<C>[] {
-    const own = this.writes.get(c);
-    const out: RecordOf<C>[] = [];
-    for (const [key, rec] of this.store.entries(c)) {
-      const r = own?.has(key) ? own.get(key) : rec;
-      if (r !== DELETED && pred(r as RecordOf<C>)) out.push(r as RecordOf<C>);
-    }
-    if (own) for (const [key, r] of own) if (r !== DELETED && !this.store.has(c, key) && pred(r as RecordOf<C>)) out.push(r as RecordOf<C>);
-    return out;
-  }
-
-  get empty(): boolean {
-    return this.writes.size === 0;
-  }
-
-  /** @internal */
-  changes(): Map<CollectionName, Map<string, unknown>> {
-    return this.writes;
-  }
-
-  private overlay(c: CollectionName): Map<string, unknown> {
-    let m = this.writes.get(c);
-    if (!m) this.writes.set(c, (m = new Map()));
-    return m;
-  }
+/** A transaction (or a replacement) on its way to storage. */
+interface Pending {
+  fn?: (tx: Transaction) => unknown;
+  replacement?: Replacement;
+  observe: boolean;
+  scope: WriteScope | undefined;
+  seq: number;
+  set?: ChangeSet;
+  result?: unknown;
+  attempts: number;
+  state: 'pending' | 'stored' | 'failed';
+  error?: unknown;
+  waiters?: (() => void)[];
 }
 
-export function emptyMaps(): Maps {
-  return Object.fromEntries(COLLECTION_NAMES.map((c) => [c, new Map()])) as unknown as Maps;
-}
+const MAX_ATTEMPTS = 5; // a change set that keeps conflicting is refused
 
 export function mapsFromData(data: StateData): Maps {
   const maps = emptyMaps();
@@ -96,29 +49,32 @@ export function mapsFromData(data: StateData): Maps {
   return maps;
 }
 
-export class Store {
+export class Store implements CommittedState, StateView {
   private maps: Maps;
   private clockState: ClockState;
   private settingsState: Settings;
+  private committedSeq: number;
+  private lastSeq: number;
+  private readonly adapter: ChangeSetAdapter;
+  private readonly layer = new PendingLayer();
+  private pending: Pending[] = [];
+  /** How many entries at the head of `pending` are being stored (-1: catching up after a conflict). */
+  private writing = 0;
   private readonly versions = new Map<string, number>();
   private readonly derived = new Map<string, { stamp: string; value: unknown }>();
-  private seq = 0;
-  private persistedSeq = 0;
-  private flushing: Promise<void> | null = null;
-  /** Sees every committed record write (before, after; undefined = absent) with the scope it was made in: the coverage report derives transitions from it. */
+  /** Sees every stored record write (before, after; undefined = absent) with the scope it was made in: the coverage report derives transitions from it. */
   observer: ((c: CollectionName, before: unknown, after: unknown, scope: WriteScope | undefined) => void) | null = null;
   private scope: WriteScope | undefined;
 
-  constructor(
-    private readonly adapter: Adapter<DataFile>,
-    data: StateData,
-  ) {
+  constructor(adapter: StorageAdapter, data: StateData, seq = 0) {
+    this.adapter = persistsChangeSets(adapter) ? adapter : wholeDocument(adapter);
     this.maps = mapsFromData(data);
     this.clockState = data.clock;
     this.settingsState = data.settings;
+    this.committedSeq = this.lastSeq = seq;
   }
 
-  // ---- reads (committed state) ----
+  // ---- reads (stored state only) ----
   get<C extends CollectionName>(c: C, key: string): RecordOf<C> | undefined {
     return this.maps[c].get(key);
   }
@@ -140,6 +96,21 @@ export class Store {
   get settings(): Settings {
     return this.settingsState;
   }
+  /** The `seq` of the last stored change set. */
+  get seq(): number {
+    return this.committedSeq;
+  }
+
+  // ---- what transactions read: the newest state, pending writes included ----
+  /** @internal */ viewGet(c: CollectionName, key: string): unknown {
+    return this.layer.get(this.maps, c, key);
+  }
+  /** @internal */ viewHas(c: CollectionName, key: string): boolean {
+    return this.layer.has(this.maps, c, key);
+  }
+  /** @internal */ viewEntries(c: CollectionName): Iterable<[string, unknown]> {
+    return this.layer.entries(this.maps, c);
+  }
 
   /**
    * A value derived from some collections (an index, a sorted list), rebuilt only after one of
@@ -155,11 +126,11 @@ export class Store {
   }
 
   // ---- writes ----
-  /** Runs `fn` as one transaction, applies it at once, and resolves when it is persisted. */
+  /** Runs `fn` as one transaction and resolves with its result once it is stored (503 `storage_unavailable` if it could not be). */
   async transact<T>(fn: (tx: Transaction) => T): Promise<T> {
-    const result = this.apply(fn);
-    await this.flush();
-    return result;
+    const p = this.begin(fn, true);
+    await this.settled(p);
+    return p.result as T;
   }
 
   /**
@@ -177,35 +148,19 @@ export class Store {
     }
   }
 
-  /** Applies a transaction in memory without waiting for persistence (the caller flushes). */
+  /** Applies a transaction and starts storing it without waiting (memory storage stores it at once; `flush` waits). */
   apply<T>(fn: (tx: Transaction) => T): T {
-    const tx = new Transaction(this);
-    const result = fn(tx);
-    if (!tx.empty) {
-      for (const [c, writes] of tx.changes()) {
-        const m = this.maps[c] as Map<string, unknown>;
-        for (const [key, r] of writes) {
-          this.observer?.(c, m.get(key), r === DELETED ? undefined : r, this.scope);
-          if (r === DELETED) m.delete(key);
-          else m.set(key, r);
-        }
-        this.bump(c);
-      }
-      this.seq++;
-    }
-    return result;
+    return this.begin(fn, true).result as T;
   }
 
-  /** Writes the whole state now (a store seeded from fixtures is saved before the first request). */
+  /** Stores the whole state as it is (a store seeded from fixtures is saved before the first request). */
   async save(): Promise<void> {
-    this.seq++;
     await this.flush();
+    await this.settled(this.enqueue({ replacement: { maps: this.maps, clock: this.clockState, settings: this.settingsState }, observe: false, scope: undefined, seq: 0, attempts: 0, state: 'pending' }));
   }
 
   async setClock(clock: ClockState): Promise<void> {
-    this.clockState = clock;
-    this.seq++;
-    await this.flush();
+    await this.transact((tx) => tx.setClock(clock));
   }
 
   snapshot(): Snapshot {
@@ -214,25 +169,13 @@ export class Store {
     return { maps: maps as unknown as Maps, clock: this.clockState, settings: this.settingsState };
   }
 
-  /** Restores a snapshot (which stays reusable) and persists it. */
+  /** Restores a snapshot (which stays reusable) and stores it. */
   async restore(s: Snapshot): Promise<void> {
-    const maps = emptyMaps() as Record<CollectionName, Map<string, unknown>>;
-    for (const c of COLLECTION_NAMES) maps[c] = new Map(s.maps[c] as Map<string, unknown>);
-    this.maps = maps as unknown as Maps;
-    this.clockState = s.clock;
-    this.settingsState = s.settings;
-    for (const c of COLLECTION_NAMES) this.bump(c);
-    this.seq++;
-    await this.flush();
+    await this.replaceWith(s.maps as Maps, s.clock, s.settings, true);
   }
 
   async replace(data: StateData): Promise<void> {
-    this.maps = mapsFromData(data);
-    this.clockState = data.clock;
-    this.settingsState = data.settings;
-    for (const c of COLLECTION_NAMES) this.bump(c);
-    this.seq++;
-    await this.flush();
+    await this.replaceWith(mapsFromData(data), data.clock, data.settings, false);
   }
 
   toData(): StateData {
@@ -241,33 +184,220 @@ export class Store {
     return data as StateData;
   }
 
-  /**
-   * Group commit: every transaction applied before a write starts shares that write, so N
-   * concurrent requests cost one serialization, and each caller resumes once its change is stored.
-   */
+  /** Resolves once everything applied so far is stored; throws 503 `storage_unavailable` if it was rolled back instead. */
   async flush(): Promise<void> {
-    const target = this.seq;
-    while (this.persistedSeq < target) {
-      if (!this.flushing) {
-        this.flushing = this.writeOnce().finally(() => {
-          this.flushing = null;
-        });
-      }
-      try {
-        await this.flushing;
-      } catch (err) {
-        throw new ApiError('storage_write_failed', { message: `The data could not be persisted: ${(err as Error).message}` });
-      }
-    }
+    const last = this.pending[this.pending.length - 1];
+    if (last) await this.settled(last);
   }
 
-  private async writeOnce(): Promise<void> {
-    const upTo = this.seq;
-    await this.adapter.write({ format: DATA_FILE_FORMAT, format_version: DATA_FILE_VERSION, state: this.toData() });
-    this.persistedSeq = upTo;
+  /** Waits for every write, then lets the adapter finish its own work (the JSON file compacts its log). */
+  async close(): Promise<void> {
+    await this.flush();
+    await this.adapter.close?.(this);
+  }
+
+  /** True when other instances may write the same storage (the adapter can list their change sets). */
+  get shared(): boolean {
+    return typeof this.adapter.changesSince === 'function';
+  }
+
+  /** Shared storage: applies what other instances stored since this one last looked (call before answering a request). */
+  async sync(): Promise<void> {
+    if (!this.shared) return;
+    await this.flush().catch(() => {});
+    for (const set of await this.adapter.changesSince!(this.committedSeq)) this.fold({ set, seq: set.seq, observe: false, scope: undefined, attempts: 0, state: 'pending' });
+    if (this.pending.length === 0) this.lastSeq = this.committedSeq;
+  }
+
+  // ---- group commit ----
+  /**
+   * Turns the newest state into `target`, records in the target's order: one change set when that is
+   * possible (records that stay keep their order, new ones come last) and smaller than the target
+   * itself; otherwise a whole replacement.
+   */
+  private async replaceWith(target: Maps, clock: ClockState, settings: Settings, copy: boolean): Promise<void> {
+    let total = 0;
+    for (const c of COLLECTION_NAMES) total += target[c].size;
+    const diff = (tx: Transaction) => {
+      for (const c of COLLECTION_NAMES) {
+        const want = target[c] as Map<string, unknown>;
+        const order = want.keys();
+        for (const [key, r] of this.viewEntries(c)) {
+          if (!want.has(key)) {
+            tx.delete(c, key);
+            continue;
+          }
+          if (order.next().value !== key) throw new NotADiff(); // a record would move
+          if (want.get(key) !== r) tx.put(c, want.get(key) as never);
+        }
+        for (let next = order.next(); !next.done; next = order.next()) tx.put(c, want.get(next.value) as never);
+        if (tx.size > total) throw new NotADiff();
+      }
+      if (!sameJson(this.layer.clock(this.clockState), clock)) tx.setClock(clock);
+      if (!sameJson(this.layer.settings(this.settingsState), settings)) tx.setSettings(settings);
+    };
+    let p: Pending;
+    try {
+      p = this.begin(diff, false);
+    } catch (err) {
+      if (!(err instanceof NotADiff)) throw err;
+      const maps = copy ? (Object.fromEntries(COLLECTION_NAMES.map((c) => [c, new Map(target[c] as Map<string, unknown>)])) as unknown as Maps) : target;
+      p = this.enqueue({ replacement: { maps, clock, settings }, observe: false, scope: undefined, seq: 0, attempts: 0, state: 'pending' });
+    }
+    await this.settled(p);
+  }
+
+  private begin(fn: (tx: Transaction) => unknown, observe: boolean): Pending {
+    const p: Pending = { fn, observe, scope: this.scope, seq: 0, attempts: 0, state: 'pending' };
+    this.run(p);
+    return p;
+  }
+
+  /** Runs a pending transaction's callback on the newest state; an empty transaction is stored at once. */
+  private run(p: Pending): void {
+    const tx = new Transaction(this);
+    p.result = p.fn!(tx);
+    if (tx.empty) {
+      p.state = 'stored';
+      return;
+    }
+    p.set = tx.toChangeSet(this.lastSeq + 1);
+    this.enqueue(p);
+  }
+
+  private enqueue(p: Pending): Pending {
+    p.seq = ++this.lastSeq;
+    if (p.replacement) this.layer.addReplacement(p.seq, p.replacement);
+    else if (p.set) this.layer.addSet(p.set.seq === p.seq ? p.set : (p.set = { ...p.set, seq: p.seq }));
+    this.pending.push(p);
+    this.pump();
+    return p;
+  }
+
+  /** Starts storing the next group: every pending change set up to the next replacement, or that replacement alone. */
+  private pump(): void {
+    if (this.writing !== 0 || this.pending.length === 0) return;
+    const first = this.pending[0];
+    let n = 1;
+    if (!first.replacement) while (n < this.pending.length && !this.pending[n].replacement) n++;
+    const group = this.pending.slice(0, n);
+    this.writing = n;
+    let done: void | Promise<void>;
+    try {
+      done = first.replacement ? this.adapter.write(this.documentOf(first)) : this.adapter.appendChangeSets(group.map((p) => p.set!), this);
+    } catch (err) {
+      this.failed(err);
+      return;
+    }
+    if (done && typeof done.then === 'function') done.then(() => this.stored(group), (err) => this.failed(err));
+    else this.stored(group);
+  }
+
+  private documentOf(p: Pending): DataFile {
+    const r = p.replacement!;
+    const state = { clock: r.clock, settings: r.settings } as Record<string, unknown>;
+    for (const c of COLLECTION_NAMES) state[c] = Array.from((r.maps[c] as Map<string, unknown>).values());
+    return { format: DATA_FILE_FORMAT, format_version: DATA_FILE_VERSION, seq: p.seq, state: state as StateData };
+  }
+
+  private stored(group: Pending[]): void {
+    this.writing = 0;
+    this.pending.splice(0, group.length);
+    for (const p of group) this.fold(p);
+    this.pump();
+  }
+
+  /** Makes a stored change set (or replacement) visible to readers. */
+  private fold(p: Pending): void {
+    if (p.replacement) {
+      this.maps = p.replacement.maps;
+      this.clockState = p.replacement.clock;
+      this.settingsState = p.replacement.settings;
+      for (const c of COLLECTION_NAMES) this.bump(c);
+    } else if (p.set) {
+      for (const ch of p.set.changes) {
+        const m = this.maps[ch.collection] as Map<string, unknown>;
+        if (p.observe) this.observer?.(ch.collection, m.get(ch.key), ch.record ?? undefined, p.scope);
+        if (ch.record === null) m.delete(ch.key);
+        else m.set(ch.key, ch.record);
+        this.bump(ch.collection);
+      }
+      if (p.set.clock) this.clockState = p.set.clock;
+      if (p.set.settings) this.settingsState = p.set.settings;
+    }
+    this.committedSeq = p.seq;
+    this.layer.stored(p.seq, p.set);
+    this.settle(p, 'stored');
+  }
+
+  /** The group could not be stored: every pending transaction is rolled back (or, after a conflict, run again on the caught-up state). */
+  private failed(err: unknown): void {
+    const all = this.pending;
+    this.pending = [];
+    this.layer.clear();
+    this.lastSeq = this.committedSeq;
+    if (err instanceof ChangeSetConflict && this.adapter.changesSince) {
+      this.writing = -1;
+      void this.retry(all);
+      return;
+    }
+    this.writing = 0;
+    const refusal = storageUnavailable(err);
+    for (const p of all) this.settle(p, 'failed', refusal);
+  }
+
+  private async retry(all: Pending[]): Promise<void> {
+    try {
+      for (const set of await this.adapter.changesSince!(this.committedSeq)) this.fold({ set, seq: set.seq, observe: false, scope: undefined, attempts: 0, state: 'pending' });
+    } catch (err) {
+      all.push(...this.pending);
+      this.pending = [];
+      this.writing = 0;
+      for (const p of all) this.settle(p, 'failed', storageUnavailable(err));
+      return;
+    }
+    // Transactions applied while catching up were built on the old state too: they run again as well.
+    all.push(...this.pending);
+    this.pending = [];
+    this.layer.clear();
+    this.lastSeq = this.committedSeq;
+    this.writing = 0;
+    for (const p of all) {
+      if (++p.attempts >= MAX_ATTEMPTS) this.settle(p, 'failed', storageUnavailable(new ChangeSetConflict('the change kept conflicting with other writers')));
+      else if (p.replacement) this.enqueue(p);
+      else {
+        try {
+          this.run(p);
+        } catch (err) {
+          this.settle(p, 'failed', err instanceof NotADiff ? storageUnavailable(err) : err);
+        }
+      }
+    }
+    this.pump();
+  }
+
+  private async settled(p: Pending): Promise<void> {
+    if (p.state === 'pending') await new Promise<void>((resolve) => (p.waiters ??= []).push(resolve));
+    if (p.state === 'failed') throw p.error;
+  }
+
+  private settle(p: Pending, state: 'stored' | 'failed', error?: unknown): void {
+    p.state = state;
+    p.error = error;
+    if (p.waiters) for (const resolve of p.waiters) resolve();
+    p.waiters = undefined;
   }
 
   private bump(c: CollectionName): void {
     this.versions.set(c, (this.versions.get(c) ?? 0) + 1);
   }
+}
+
+class NotADiff extends Error {}
+
+/** The answer to a write that could not be stored: 503, and never a file path or a storage message. */
+function storageUnavailable(cause: unknown): ApiError {
+  const err = new ApiError('storage_unavailable');
+  (err as { cause?: unknown }).cause = cause;
+  return err;
 }

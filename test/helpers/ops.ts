@@ -1,8 +1,8 @@
-// Small helpers for the runtime-operation suites: error assertions, credentials per actor, a write-counting adapter.
+// Small helpers for the runtime-operation suites: error assertions, credentials per actor, a change-set-counting adapter.
 import * as assert from 'uvu/assert';
 import type { Response } from 'supertest';
 import { MemoryAdapter } from '../../src/storage/adapters.js';
-import type { DataFile } from '../../src/schemas/state.js';
+import type { ChangeSet, CommittedState } from '../../src/storage/adapters.js';
 import { DEMO, bearer } from './demo.js';
 
 /** Asserts a management-envelope error. */
@@ -50,13 +50,17 @@ export function refusals(level: 'operator' | 'owner', adminKey: boolean): [Actor
   ];
 }
 
-/** A memory adapter that counts persisted writes, to check "one transaction, one write". */
+/** A memory adapter that counts the change sets it is handed, to check "one operation, one transaction". */
 export class CountingAdapter extends MemoryAdapter {
-  writes = 0;
-  last: DataFile | null = null;
-  override async write(data: DataFile): Promise<void> {
-    this.writes++;
-    this.last = data;
-    await super.write(data);
+  sets = 0;
+  last: ChangeSet | null = null;
+  override appendChangeSets(group: readonly ChangeSet[], committed: CommittedState): void {
+    this.sets += group.length;
+    this.last = group[group.length - 1] ?? null;
+    super.appendChangeSets(group, committed);
+  }
+  /** The records the last change set wrote to `collection` (deletions left out). */
+  written(collection: string): Record<string, unknown>[] {
+    return (this.last?.changes ?? []).filter((c) => c.collection === collection && c.record !== null).map((c) => c.record as unknown as Record<string, unknown>);
   }
 }

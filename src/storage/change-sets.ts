@@ -1,0 +1,61 @@
+// The storage seam: what a committed transaction changed (a change set), and the optional adapter capability that persists change sets.
+import type { Adapter } from 'lowdb';
+import type { ClockState, CollectionName, DataFile, RecordOf, Settings } from '../schemas/state.js';
+
+/** One record written (`record`) or deleted (`record: null`) by a transaction. */
+export type Change = { [C in CollectionName]: { collection: C; key: string; record: RecordOf<C> | null } }[CollectionName];
+
+/** What one committed transaction changed. */
+export interface ChangeSet {
+  /** Position in the store's total order: each change set's `seq` is the previous one's plus 1. */
+  readonly seq: number;
+  readonly changes: readonly Change[];
+  /** The clock after this change set, when it changed. */
+  readonly clock?: ClockState;
+  /** The settings after this change set, when they changed. */
+  readonly settings?: Settings;
+}
+
+/** The committed state, as an adapter may read it (live: it moves on as groups commit). */
+export interface CommittedState {
+  /** The `seq` of the last change set applied (0 for a fresh state). */
+  readonly seq: number;
+  readonly clock: ClockState;
+  readonly settings: Settings;
+  get<C extends CollectionName>(c: C, key: string): RecordOf<C> | undefined;
+  entries<C extends CollectionName>(c: C): IterableIterator<[string, RecordOf<C>]>;
+  count(c: CollectionName): number;
+}
+
+/**
+ * The optional capability: persist change sets instead of whole documents. The store hands over each
+ * group of transactions in order, one group at a time, and lets readers see a group only once
+ * `appendChangeSets` has returned (or its promise resolved).
+ * - Throwing (or rejecting) refuses the whole group: the store rolls every transaction of it back and
+ *   each request answers 503 `storage_unavailable`. The adapter must leave its storage as if the group
+ *   had never been offered. Throw `ChangeSetConflict` when another writer appended first (a shared
+ *   database): the store then catches up through `changesSince` and runs the transactions again.
+ * - A whole-state replacement (a reset, a restore, an import, the first save) still arrives through
+ *   lowdb's `write(data)`, with `data.seq` the replacement's position in the same order.
+ */
+export interface ChangeSetCapability {
+  appendChangeSets(group: readonly ChangeSet[], committed: CommittedState): void | Promise<void>;
+  /** Shared storage only: the change sets others committed after `seq`, in order. The store calls it before each request (read-your-writes across instances) and after a conflict. */
+  changesSince?(seq: number): Promise<readonly ChangeSet[]>;
+  /** Called when the app closes, after every write is stored: finish background work (the JSON file compacts). */
+  close?(committed: CommittedState): Promise<void>;
+}
+
+/** A storage adapter: lowdb's whole-document `Adapter`, optionally with the change-set capability. */
+export type StorageAdapter = Adapter<DataFile> & Partial<ChangeSetCapability>;
+export type ChangeSetAdapter = Adapter<DataFile> & ChangeSetCapability;
+
+export const persistsChangeSets = (a: StorageAdapter): a is ChangeSetAdapter => typeof a.appendChangeSets === 'function';
+
+/** Thrown by an adapter whose shared log moved on since the store last read it. */
+export class ChangeSetConflict extends Error {
+  constructor(message = 'another writer committed first') {
+    super(message);
+    this.name = 'ChangeSetConflict';
+  }
+}

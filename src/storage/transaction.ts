@@ -1,0 +1,90 @@
+// A unit of work over the store's newest state (committed plus pending), and the change set it yields.
+import { PRIMARY_KEYS, type ClockState, type CollectionName, type RecordOf, type Settings } from '../schemas/state.js';
+import type { Change, ChangeSet } from './change-sets.js';
+
+export const DELETED = Symbol('deleted');
+
+/** What a transaction reads: the newest state, including transactions applied but not yet stored. */
+export interface StateView {
+  viewGet(c: CollectionName, key: string): unknown;
+  viewEntries(c: CollectionName): Iterable<[string, unknown]>;
+  viewHas(c: CollectionName, key: string): boolean;
+}
+
+/**
+ * A unit of work. Reads see the transaction's own writes; nothing reaches the store until the
+ * callback returns, so a callback that throws leaves stored state exactly as it was.
+ */
+export class Transaction {
+  private readonly writes = new Map<CollectionName, Map<string, unknown>>();
+  private newClock: ClockState | undefined;
+  private newSettings: Settings | undefined;
+  constructor(private readonly view: StateView) {}
+
+  get<C extends CollectionName>(c: C, key: string): RecordOf<C> | undefined {
+    const own = this.writes.get(c)?.get(key);
+    if (own === DELETED) return undefined;
+    if (own !== undefined) return own as RecordOf<C>;
+    return this.view.viewGet(c, key) as RecordOf<C> | undefined;
+  }
+
+  put<C extends CollectionName>(c: C, record: RecordOf<C>): RecordOf<C> {
+    this.overlay(c).set(PRIMARY_KEYS[c](record), record);
+    return record;
+  }
+
+  delete<C extends CollectionName>(c: C, key: string): void {
+    this.overlay(c).set(key, DELETED);
+  }
+
+  /** Every record of a collection matching `pred`, with this transaction's writes applied. */
+  filter<C extends CollectionName>(c: C, pred: (r: RecordOf<C>) => boolean): RecordOf<C>[] {
+    const own = this.writes.get(c);
+    const out: RecordOf<C>[] = [];
+    for (const [key, rec] of this.view.viewEntries(c)) {
+      const r = own?.has(key) ? own.get(key) : rec;
+      if (r !== DELETED && pred(r as RecordOf<C>)) out.push(r as RecordOf<C>);
+    }
+    if (own) for (const [key, r] of own) if (r !== DELETED && !this.view.viewHas(c, key) && pred(r as RecordOf<C>)) out.push(r as RecordOf<C>);
+    return out;
+  }
+
+  /** Moves the mock clock as part of this transaction. */
+  setClock(clock: ClockState): void {
+    this.newClock = clock;
+  }
+
+  /** @internal */
+  setSettings(settings: Settings): void {
+    this.newSettings = settings;
+  }
+
+  get empty(): boolean {
+    return this.writes.size === 0 && this.newClock === undefined && this.newSettings === undefined;
+  }
+
+  /** How many records this transaction writes or deletes. */
+  get size(): number {
+    let n = 0;
+    for (const m of this.writes.values()) n += m.size;
+    return n;
+  }
+
+  /** What this transaction changes, as the change set at position `seq`. */
+  toChangeSet(seq: number): ChangeSet {
+    const changes: Change[] = [];
+    for (const [collection, m] of this.writes) {
+      for (const [key, r] of m) changes.push({ collection, key, record: r === DELETED ? null : r } as Change);
+    }
+    const set: { seq: number; changes: Change[]; clock?: ClockState; settings?: Settings } = { seq, changes };
+    if (this.newClock !== undefined) set.clock = this.newClock;
+    if (this.newSettings !== undefined) set.settings = this.newSettings;
+    return set;
+  }
+
+  private overlay(c: CollectionName): Map<string, unknown> {
+    let m = this.writes.get(c);
+    if (!m) this.writes.set(c, (m = new Map()));
+    return m;
+  }
+}
