@@ -2,10 +2,10 @@
 // the same file; the file parses and holds every write that was acknowledged. Also: slow clients are cut off.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { runCliToExit, startCli } from './helpers/cli.js';
 import { DEMO } from './helpers/demo.js';
 import { JsonFileAdapter } from '../src/storage/adapters.js';
@@ -69,6 +69,47 @@ test('crash safety: SIGKILL mid-burst, restart on the same file: every acknowled
   } finally {
     assert.is(await again.stop(), 0);
   }
+});
+
+test('crash safety: SIGKILL while the log is being compacted, restart: every acknowledged write is there', async () => {
+  const file = tmpFile();
+  const tmp = join(dirname(file), `.${basename(file)}.tmp`);
+  const cli = await startCli(['--port', '0', '--data', file]);
+  const acked: string[] = [];
+  let killed = false;
+  let sawCompaction = false;
+  // Runs with 200 KB of metadata: the log passes its 8 MiB threshold after some 40 of them, and compaction starts.
+  const metadata = { note: 'x'.repeat(200_000) };
+  const worker = async () => {
+    while (!killed) {
+      try {
+        const res = await fetch(`${cli.url}/_mock/projects/${P}/runs`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ status: 'queued', request_metadata: metadata }) });
+        if (res.status !== 200) throw new Error(`create answered ${res.status}`);
+        acked.push(((await res.json()) as { id: string }).id);
+      } catch (err) {
+        if (!killed) throw err;
+      }
+    }
+  };
+  const workers = Array.from({ length: 4 }, worker);
+  const deadline = Date.now() + 60_000;
+  while (!existsSync(tmp) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1));
+  sawCompaction = existsSync(tmp);
+  cli.proc.kill('SIGKILL');
+  killed = true;
+  await Promise.all(workers);
+  assert.ok(sawCompaction, 'no compaction started within 60 s');
+  assert.ok(acked.length > 30);
+  const stored = await runsIn(file);
+  for (const id of acked) assert.ok(stored.has(id), `acknowledged run ${id} is missing after the restart`);
+  const again = await startCli(['--port', '0', '--data', file]);
+  try {
+    const res = await fetch(`${again.url}/api/v3/projects/${P}/runs/${acked[acked.length - 1]}`, { headers });
+    assert.is(res.status, 200);
+  } finally {
+    assert.is(await again.stop(), 0);
+  }
+  assert.equal(readdirSync(dirname(file)), ['db.json'], 'a clean stop leaves the JSON file alone');
 });
 
 /** Opens a raw socket, writes `first`, then trickles `drip` every 100 ms; resolves with what the server sent and when it closed. */

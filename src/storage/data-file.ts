@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { ClockStateSchema, COLLECTION_NAMES, COLLECTION_SCHEMAS, DATA_FILE_FORMAT, DATA_FILE_VERSIONS, SettingsSchema, type CollectionName } from '../schemas/state.js';
 import { describeIssues } from '../validation.js';
+import { sameJson } from '../json.js';
 
 /** Raised when a data file cannot be used; start-up stops and the file is left untouched. */
 export class DataFileError extends Error {
@@ -27,7 +28,11 @@ const COLLECTIONS = new Set<string>(COLLECTION_NAMES);
 export class RecordChecker {
   readonly problems: string[] = [];
 
-  /** The record as stored (its parsed form, defaults filled in), or the input unchanged when it is invalid. */
+  /**
+   * The record as stored: the input itself when it is already complete (so a record reads back exactly
+   * as it was written, key order included), else its parsed form (defaults filled in); an invalid
+   * record is kept unchanged and noted.
+   */
   record(c: string, path: string, value: unknown): unknown {
     if (!COLLECTIONS.has(c)) return value;
     return this.check(path, COLLECTION_SCHEMAS[c as CollectionName] as v.GenericSchema, value);
@@ -36,7 +41,7 @@ export class RecordChecker {
   check(path: string, schema: v.GenericSchema, value: unknown): unknown {
     if (this.problems.length >= 5) return value;
     const result = v.safeParse(schema, value);
-    if (result.success) return result.output;
+    if (result.success) return sameJson(result.output, value) ? value : result.output;
     this.problems.push(...describeIssues(result.issues).map((line) => (line.startsWith('(root)') ? `${path}${line.slice(6)}` : `${path}.${line}`)));
     return value;
   }

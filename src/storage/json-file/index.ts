@@ -58,6 +58,7 @@ export class JsonFileAdapter implements ChangeSetAdapter {
   #failing = false;
   #compaction: Promise<void> | null = null;
   #compactAt = 0;
+  #idle: NodeJS.Timeout | null = null;
 
   constructor(
     readonly filename: string,
@@ -154,8 +155,15 @@ export class JsonFileAdapter implements ChangeSetAdapter {
       this.#seq = group[group.length - 1].seq;
       if (this.#failing) this.#warn('storage recovered: writes are stored again');
       this.#failing = false;
+      this.#closeWhenIdle();
       this.#maybeCompact(committed);
     });
+  }
+
+  /** Resolves once no background work (a compaction) and no file operation is running. */
+  async idle(): Promise<void> {
+    while (this.#compaction) await this.#compaction;
+    await this.#serial(async () => {});
   }
 
   /** Waits for background work, then folds the log into the snapshot: after a clean stop the JSON file alone holds the state. */
@@ -178,6 +186,21 @@ export class JsonFileAdapter implements ChangeSetAdapter {
     const run = this.#queue.then(fn, fn);
     this.#queue = run.catch(() => {});
     return run;
+  }
+
+  /** The log stays open while writes come, and is closed after a quiet second (an app that is dropped holds no file). */
+  #closeWhenIdle(): void {
+    if (this.#idle) this.#idle.refresh();
+    else {
+      this.#idle = setTimeout(() => {
+        this.#idle = null;
+        void this.#serial(async () => {
+          await this.#log?.close().catch(() => {});
+          this.#log = null;
+        });
+      }, 1_000);
+      this.#idle.unref();
+    }
   }
 
   #warn(line: string): void {

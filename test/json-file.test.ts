@@ -1,0 +1,220 @@
+// The JSON file adapter: the snapshot's layout and versions, the log (one fdatasync per group), torn tails, damage, compaction, a clean stop.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { appendFileSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { createApp } from '../src/app.js';
+import { demoFixture } from '../src/fixtures.js';
+import { DataFileError, JsonFileAdapter } from '../src/storage/adapters.js';
+import { DEMO } from './helpers/demo.js';
+import { filesBeside, logLines, recorder, TestDisk, tmpDataFile } from './helpers/disk.js';
+
+const SALES = DEMO.projects.sales;
+const open = (file: string, options: ConstructorParameters<typeof JsonFileAdapter>[1] = {}) => new JsonFileAdapter(file, { report: {}, ...options });
+const workspace = (name: string) => ({ id: crypto.randomUUID(), name });
+const stateJson = async (file: string) => JSON.stringify((await createApp({ storage: open(file), fixtures: {} })).store.toData());
+
+test('a new data file is a version 2 snapshot: one record per line, readable as plain JSON, no log yet', async () => {
+  const file = tmpDataFile();
+  const mock = await createApp({ storage: open(file), fixtures: demoFixture() });
+  const text = readFileSync(file, 'utf8');
+  const doc = JSON.parse(text);
+  assert.is(doc.format, 'project-runtime-mock');
+  assert.is(doc.format_version, 2);
+  assert.is(doc.seq, 1, 'seeding from the fixtures is the first change');
+  assert.match(doc.log_id, /^[0-9a-f-]{36}$/);
+  assert.equal(doc.state, JSON.parse(JSON.stringify(mock.store.toData())));
+  const records = Object.values(doc.state).filter(Array.isArray).reduce((n: number, l) => n + (l as unknown[]).length, 0);
+  const recordLines = text.split('\n').filter((l) => l.startsWith('{"') && !l.startsWith('{"format"'));
+  assert.is(recordLines.length, records);
+  assert.equal(filesBeside(file), ['db.json']);
+});
+
+test('each group of change sets is appended as JSON lines with consecutive seqs, with one fdatasync per group', async () => {
+  const file = tmpDataFile();
+  const disk = new TestDisk();
+  const mock = await createApp({ storage: open(file, { fs: disk }), fixtures: demoFixture() });
+  const made = Array.from({ length: 30 }, (_, i) => workspace(`w${i}`));
+  disk.datasyncs = 0;
+  await Promise.all(made.map((w) => mock.store.transact((tx) => tx.put('workspaces', w))));
+  const lines = logLines(file);
+  assert.equal(lines.map((l) => l.seq), Array.from({ length: 30 }, (_, i) => i + 2));
+  assert.equal(lines.map((l) => l.changes), made.map((w) => [['workspaces', w.id, w]]));
+  assert.ok(disk.datasyncs >= 1 && disk.datasyncs <= 3, `30 concurrent writes took ${disk.datasyncs} fdatasyncs`);
+  assert.is(disk.dirSyncs >= 1, true, 'the created log got a directory fsync');
+  const header = JSON.parse(readFileSync(`${file}.log`, 'utf8').split('\n')[0]);
+  assert.equal(header, { format: 'project-runtime-mock-log', log_id: JSON.parse(readFileSync(file, 'utf8')).log_id });
+});
+
+test('a transaction is answered only after its fdatasync: the write is on disk when transact resolves', async () => {
+  const file = tmpDataFile();
+  const disk = new TestDisk();
+  const mock = await createApp({ storage: open(file, { fs: disk }), fixtures: demoFixture() });
+  const before = disk.datasyncs;
+  await mock.store.transact((tx) => tx.delete('projects', SALES));
+  assert.is(disk.datasyncs, before + 1);
+  assert.equal(logLines(file).at(-1)!.changes, [['projects', SALES, null]]);
+});
+
+test('a clean stop folds the log into the snapshot: the JSON file alone holds the state', async () => {
+  const file = tmpDataFile();
+  const mock = await createApp({ storage: open(file), fixtures: demoFixture() });
+  await mock.store.transact((tx) => tx.delete('projects', SALES));
+  await mock.control.advanceClock(1_000);
+  await mock.close();
+  assert.equal(filesBeside(file), ['db.json']);
+  const doc = JSON.parse(readFileSync(file, 'utf8'));
+  assert.equal(doc.state, JSON.parse(JSON.stringify(mock.store.toData())));
+  assert.is(doc.seq, 3);
+  // Writing on after close works, and a second close compacts again.
+  await mock.store.transact((tx) => tx.put('workspaces', workspace('after close')));
+  await mock.close();
+  assert.equal(filesBeside(file), ['db.json']);
+  assert.is(await stateJson(file), JSON.stringify(mock.store.toData()));
+});
+
+test('a version 1 data file loads; the first write moves it to version 2 with a log', async () => {
+  const file = tmpDataFile();
+  const seed = await createApp({ storage: 'memory', fixtures: demoFixture() });
+  writeFileSync(file, JSON.stringify({ format: 'project-runtime-mock', format_version: 1, state: seed.store.toData() }));
+  const mock = await createApp({ storage: open(file), fixtures: {} });
+  assert.is(JSON.stringify(mock.store.toData()), JSON.stringify(seed.store.toData()));
+  assert.is(mock.store.seq, 0);
+  await mock.store.transact((tx) => tx.delete('projects', SALES));
+  assert.is(JSON.parse(readFileSync(file, 'utf8')).format_version, 2);
+  assert.equal(logLines(file).map((l) => l.seq), [1]);
+  assert.is(await stateJson(file), JSON.stringify(mock.store.toData()));
+});
+
+test('a hand-edited, pretty-printed file with a BOM loads, and an edit made by hand is what is served', async () => {
+  const file = tmpDataFile();
+  const mock = await createApp({ storage: open(file), fixtures: demoFixture() });
+  await mock.close();
+  const doc = JSON.parse(readFileSync(file, 'utf8'));
+  doc.state.projects.find((p: { id: string }) => p.id === SALES).name = 'Renamed by hand';
+  writeFileSync(file, `\ufeff${JSON.stringify(doc, null, 2)}\n`);
+  const again = await createApp({ storage: open(file), fixtures: {} });
+  assert.is(again.store.get('projects', SALES)!.name, 'Renamed by hand');
+});
+
+const refusals: [string, string, RegExp][] = [
+  ['corrupt', '{"format": "project-runtime-mock", "format_ver', /not valid JSON/],
+  ['empty', '', /not valid JSON/],
+  ['foreign JSON', '{"posts": [], "comments": []}', /not a project-runtime-mock data file/],
+  ['a JSON array', '[1, 2, 3]', /not a project-runtime-mock data file/],
+  ['a wrong format version', '{"format": "project-runtime-mock", "format_version": 99, "state": {}}', /format_version 99 is not supported/],
+  ['invalid content', '{"format": "project-runtime-mock", "format_version": 1, "state": {"runs": [{"id": 1}]}}', /invalid content: state\.runs\[0\]/],
+  ['trailing garbage', '{"format": "project-runtime-mock", "format_version": 1, "state": {}} {}', /not valid JSON/],
+  ['nesting deeper than the limit', `{"format": "project-runtime-mock", "format_version": 1, "state": {"runs": [${'['.repeat(300)}${']'.repeat(300)}]}}`, /nested deeper than 256 levels/],
+];
+
+for (const [what, content, reason] of refusals) {
+  test(`data file: ${what} is refused with a message naming the file, and left untouched`, async () => {
+    const file = tmpDataFile();
+    writeFileSync(file, content);
+    const err = await createApp({ storage: open(file), fixtures: demoFixture() }).catch((e: unknown) => e);
+    assert.instance(err, DataFileError);
+    assert.ok((err as Error).message.includes(file));
+    assert.match((err as Error).message, reason);
+    assert.is(readFileSync(file, 'utf8'), content);
+  });
+}
+
+/** A data file with a snapshot and a log of three change sets (the process "crashed": no close). */
+async function withLog() {
+  const file = tmpDataFile();
+  const mock = await createApp({ storage: open(file), fixtures: demoFixture() });
+  const made = [workspace('one'), workspace('two'), workspace('three')];
+  for (const w of made) await mock.store.transact((tx) => tx.put('workspaces', w));
+  return { file, mock, made };
+}
+
+test('load = snapshot + log replay; a torn last line is ignored with one warning, and cut before the next append', async () => {
+  const { file, mock, made } = await withLog();
+  const full = JSON.stringify(mock.store.toData());
+  appendFileSync(`${file}.log`, '{"seq":4,"changes":[["workspaces","x",{"id":'); // a crash mid-append
+  const { lines, report } = recorder();
+  const again = await createApp({ storage: open(file, { report }), fixtures: {} });
+  assert.is(JSON.stringify(again.store.toData()), full);
+  assert.is(again.store.seq, 4);
+  assert.is(lines.warn.length, 1);
+  assert.match(lines.warn[0], /torn end of .*db\.json\.log/);
+  const later = workspace('after the crash');
+  await again.store.transact((tx) => tx.put('workspaces', later));
+  assert.equal(logLines(file).map((l) => l.seq), [2, 3, 4, 5]);
+  const third = await createApp({ storage: open(file), fixtures: {} });
+  assert.equal(third.store.get('workspaces', later.id), later);
+  for (const w of made) assert.equal(third.store.get('workspaces', w.id), w);
+});
+
+test('a log damaged before its last line is refused naming the log and the line, and nothing is overwritten', async () => {
+  for (const [damage, reason] of [
+    [(lines: string[]) => lines.splice(2, 1, '{"seq": 2, "changes": [[oops'), /db\.json\.log: line 3: it is not valid JSON/],
+    [(lines: string[]) => lines.splice(2, 1), /line 3: change set 4 follows 2: a change set is missing/],
+    [(lines: string[]) => lines.splice(2, 1, '{"seq":2,"changes":[["runs","r1",{"id":"r1"}]]}'), /invalid content: line 3: changes\[0\]\[2\]/],
+    [(lines: string[]) => lines.splice(2, 1, '{"seq":2,"changes":[["nope","k",null]]}'), /line 3: changes\[0\]: expected \[collection, key, record or null\]/],
+    [(lines: string[]) => lines.splice(0, 1, '{"format":"other"}'), /line 1: it is not a project-runtime-mock log/],
+  ] as [(l: string[]) => void, RegExp][]) {
+    const { file } = await withLog();
+    const lines = readFileSync(`${file}.log`, 'utf8').split('\n');
+    damage(lines);
+    writeFileSync(`${file}.log`, lines.join('\n'));
+    const before = [readFileSync(file, 'utf8'), readFileSync(`${file}.log`, 'utf8')];
+    const err = await createApp({ storage: open(file), fixtures: demoFixture() }).catch((e: unknown) => e);
+    assert.instance(err, DataFileError);
+    assert.match((err as Error).message, reason);
+    assert.equal([readFileSync(file, 'utf8'), readFileSync(`${file}.log`, 'utf8')], before);
+  }
+});
+
+test('a log left from an earlier state (the snapshot was replaced) is ignored with one warning', async () => {
+  const { file, mock } = await withLog();
+  const log = readFileSync(`${file}.log`);
+  await createApp({ storage: open(file), fixtures: demoFixture(), reset: true });
+  writeFileSync(`${file}.log`, log); // as if the process died before removing it
+  const { lines, report } = recorder();
+  const again = await createApp({ storage: open(file, { report }), fixtures: {} });
+  assert.is(again.store.count('workspaces'), mock.store.count('workspaces') - 3);
+  assert.equal(lines.warn.length, 1);
+  assert.match(lines.warn[0], /belongs to an earlier state/);
+});
+
+test('compaction: a log that outgrows its threshold is folded into a fresh snapshot while writes go on', async () => {
+  const file = tmpDataFile();
+  const { lines, report } = recorder();
+  const mock = await createApp({ storage: open(file, { compactBytes: 2_000, report }), fixtures: demoFixture() });
+  const snapshotBytes = statSync(file).size;
+  const made: { id: string; name: string }[] = [];
+  for (let round = 0; round < 40; round++) {
+    const batch = Array.from({ length: 10 }, (_, i) => workspace(`r${round}-${i}-${'x'.repeat(200)}`));
+    made.push(...batch);
+    await Promise.all(batch.map((w) => mock.store.transact((tx) => tx.put('workspaces', w))));
+  }
+  await new Promise((r) => setTimeout(r, 50));
+  const logBytes = statSync(`${file}.log`, { throwIfNoEntry: false })?.size ?? 0;
+  assert.ok(logBytes < Math.max(snapshotBytes, 2_000) + 20_000, `the log is ${logBytes} bytes: it was never compacted`);
+  const doc = JSON.parse(readFileSync(file, 'utf8'));
+  assert.ok(doc.seq > 0, 'the snapshot moved on');
+  assert.is(await stateJson(file), JSON.stringify(mock.store.toData()));
+  assert.equal(lines.warn, []);
+  assert.not.ok(filesBeside(file).some((f) => f.endsWith('.tmp')), 'no temp file is left');
+  assert.ok(made.every((w) => mock.store.get('workspaces', w.id)));
+});
+
+test('a change set larger than one log part is written in parts and replayed whole', async () => {
+  const { file, mock } = await withLog();
+  const big = Array.from({ length: 3_000 }, (_, i) => workspace(`big-${i}-${'y'.repeat(2_000)}`));
+  await mock.store.transact((tx) => big.forEach((w) => tx.put('workspaces', w)));
+  const lines = logLines(file);
+  assert.ok(lines.filter((l) => l.seq === 5).length >= 2, 'one line only');
+  assert.ok(lines.filter((l) => l.seq === 5).slice(0, -1).every((l) => l.more === true));
+  assert.is(await stateJson(file), JSON.stringify(mock.store.toData()));
+  // Cut inside the last part: the unfinished change set is ignored as a torn tail.
+  const size = statSync(`${file}.log`).size;
+  truncateSync(`${file}.log`, size - 10);
+  const { lines: out, report } = recorder();
+  const again = await createApp({ storage: open(file, { report }), fixtures: {} });
+  assert.is(again.store.seq, 4);
+  assert.is(again.store.get('workspaces', big[0].id), undefined);
+  assert.is(out.warn.length, 1);
+});
+test.run();
