@@ -1,6 +1,22 @@
 // The package's public API: createApp, storage adapters, fixtures, and helpers for tests.
 export { createApp, type CreateAppOptions, type MockApp } from './app.js';
-export { MemoryAdapter, JsonFileAdapter, DataFileError, type StorageAdapter, type Adapter } from './storage/adapters.js';
+export {
+  MemoryAdapter,
+  JsonFileAdapter,
+  DataFileError,
+  ChangeSetConflict,
+  persistsChangeSets,
+  wholeDocument,
+  type StorageAdapter,
+  type Adapter,
+  type ChangeSet,
+  type Change,
+  type ChangeSetAdapter,
+  type ChangeSetCapability,
+  type CommittedState,
+  type JsonFileOptions,
+  type StorageReporter,
+} from './storage/adapters.js';
 export type { Snapshot } from './storage/store.js';
 export { stateFromFixture, readFixtureFile, demoFixture, FixtureError, DEMO_FIXTURE_PATH } from './fixtures.js';
 export type { FixtureInput as Fixture } from './schemas/fixtures.js';

@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash, createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshMock, type TestMock } from './helpers/app.js';
@@ -81,13 +81,14 @@ test('isolation: a restore is persisted (the data file holds the restored state)
   const file = join(mkdtempSync(join(tmpdir(), 'prm-iso-')), 'db.json');
   const mock = await createApp({ storage: new JsonFileAdapter(file), fixtures: demoFixture() });
   const snap = mock.control.snapshot();
-  const onDisk = () => JSON.parse(readFileSync(file, 'utf8')).state;
-  const before = onDisk();
+  // What is on disk: the snapshot and its log, as a restart reads them.
+  const onDisk = async () => JSON.parse(JSON.stringify((await new JsonFileAdapter(file, { report: {} }).read())!.state));
+  const before = await onDisk();
   await mock.control.createRun(P, { status: 'queued' });
   await mock.control.advanceClock(1000);
-  assert.not.equal(onDisk(), before);
+  assert.not.equal(await onDisk(), before);
   await mock.control.restore(snap);
-  assert.equal(onDisk(), before);
+  assert.equal(await onDisk(), before);
 });
 
 test('isolation: POST /_mock/reset returns to the fixtures after every kind of write, and clears journal and faults', async () => {

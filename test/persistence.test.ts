@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash, createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -31,9 +31,10 @@ function dataFile() {
     const mock = await createApp({ storage: new JsonFileAdapter(file), fixtures: demoFixture() });
     return { mock, http: checkedClient(request(mock.callback())) };
   };
-  /** The stored state as it is on disk right now (no flush, no close). */
-  const onDisk = () => (JSON.parse(readFileSync(file, 'utf8')) as { state: Record<string, { [k: string]: unknown }[]> & { clock: Record<string, unknown> } }).state;
-  const record = (collection: string, key: string, value: string) => onDisk()[collection].find((r) => r[key] === value);
+  /** The stored state as it is on disk right now (no flush, no close): the snapshot and its log, as a restart reads them. */
+  const onDisk = async () =>
+    ((await new JsonFileAdapter(file, { report: {} }).read())!.state as unknown) as Record<string, { [k: string]: unknown }[]> & { clock: Record<string, unknown> };
+  const record = async (collection: string, key: string, value: string) => (await onDisk())[collection].find((r) => r[key] === value);
   return { open, onDisk, record };
 }
 
@@ -42,7 +43,7 @@ test('persistence: an archived project is archived on disk at once and after a r
   const a = await db.open();
   const res = await a.http.delete(`/api/v3/projects/${P}`).set(AS.owner).send({ confirmation: 'support-desk' });
   assert.is(res.status, 200);
-  assert.is(db.record('projects', 'id', P)!.status, 'archived');
+  assert.is((await db.record('projects', 'id', P))!.status, 'archived');
   await a.mock.close();
   const b = await db.open();
   assert.is(b.mock.store.get('projects', P)!.status, 'archived');
@@ -58,7 +59,7 @@ test('persistence: a transfer moves the project on disk and after a restart', as
   const a = await db.open();
   const res = await a.http.post(`/api/v3/projects/${SANDBOX}/transfer`).set(AS.owner).send({ workspace_id: DEMO.workspaces.acmeLabs });
   assert.is(res.status, 200);
-  assert.is(db.record('projects', 'id', SANDBOX)!.workspace_id, DEMO.workspaces.acmeLabs);
+  assert.is((await db.record('projects', 'id', SANDBOX))!.workspace_id, DEMO.workspaces.acmeLabs);
   await a.mock.close();
   const b = await db.open();
   // Visibility follows the stored workspace: the Acme Support viewer no longer sees it, the owner of both does.
@@ -73,11 +74,11 @@ test('persistence: exchanged codes, issued tokens, rotation and family revocatio
   const a = await db.open();
   const first = await a.http.post('/api/v3/auth/token').send({ grant_type: 'authorization_code', code: DEMO.authorizationCode, code_verifier: DEMO.pkceVerifier });
   assert.is(first.status, 200);
-  assert.is(db.record('authorization_codes', 'code', DEMO.authorizationCode)!.used, true);
-  assert.ok(db.record('access_tokens', 'token', first.body.access_token));
+  assert.is((await db.record('authorization_codes', 'code', DEMO.authorizationCode))!.used, true);
+  assert.ok((await db.record('access_tokens', 'token', first.body.access_token)));
   const rotated = await a.http.post('/api/v3/auth/token').send({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token });
   assert.is(rotated.status, 200);
-  assert.is(db.record('refresh_tokens', 'token', first.body.refresh_token)!.used, true);
+  assert.is((await db.record('refresh_tokens', 'token', first.body.refresh_token))!.used, true);
   await a.mock.close();
 
   const b = await db.open();
@@ -122,7 +123,7 @@ test('persistence: a chat update is stored at once; after a restart the same upd
   const res = await a.http.post(hook).set('X-Chatapp-Secret-Token', DEMO.chatSecret).send(body);
   assert.is(res.status, 200);
   assert.equal(Object.keys(res.body).sort(), ['accepted', 'duplicate', 'run_id']);
-  assert.is(db.record('runs', 'id', res.body.run_id)!.status, 'queued');
+  assert.is((await db.record('runs', 'id', res.body.run_id))!.status, 'queued');
   await a.mock.close();
 
   const b = await db.open();
@@ -147,7 +148,7 @@ test('persistence: a broker event is reconciled on disk at once; after a restart
   const sign = (text: string) => createHmac('sha256', DEMO.brokerSecret).update(text).digest('hex');
   const res = await a.http.post('/api/v3/webhooks/broker').set({ 'Content-Type': 'application/json', 'X-Broker-Hmac-Sha256': sign(payload) }).send(payload);
   assert.equal(res.body, { accepted: true, stored: true });
-  assert.is(db.record('connections', 'id', DEMO.connections.crm)!.status, 'error');
+  assert.is((await db.record('connections', 'id', DEMO.connections.crm))!.status, 'error');
   await a.mock.close();
 
   const b = await db.open();
@@ -168,19 +169,19 @@ test('persistence: budget, cancel, retry, deny and user deletion are on disk whe
   const a = await db.open();
   const budget = await a.http.put(`/api/v3/projects/${P}/budget`).set(AS.operator).send({ funding_mode: 'prepaid', project_daily_usd: 12.5 });
   assert.is(budget.status, 200);
-  assert.is(db.record('budgets', 'project_id', P)!.runtime_config_epoch, budget.body.runtime_config_epoch);
+  assert.is((await db.record('budgets', 'project_id', P))!.runtime_config_epoch, budget.body.runtime_config_epoch);
   const cancel = await a.http.post(`/api/v3/projects/${P}/runs/${DEMO.runs.waitingApproval}/cancel`).set(AS.operator).send({ reason: 'persist me' });
   assert.is(cancel.status, 200);
-  assert.is(db.record('runs', 'id', DEMO.runs.waitingApproval)!.status, 'cancelled');
+  assert.is((await db.record('runs', 'id', DEMO.runs.waitingApproval))!.status, 'cancelled');
   const retry = await a.http.post(`/api/v3/projects/${P}/runs/${DEMO.runs.failedBackground}/retry`).set(AS.operator).send({ reason: 'again' });
   assert.is(retry.status, 201);
-  assert.ok(db.record('runs', 'id', retry.body.id));
+  assert.ok((await db.record('runs', 'id', retry.body.id)));
   const deny = await a.http.post(`/api/v3/projects/${P}/approvals/${DEMO.approvals.pendingOther}/deny`).set(AS.operator).send({ reason: 'no' });
   assert.is(deny.status, 200);
-  assert.is(db.record('approvals', 'approval_id', DEMO.approvals.pendingOther)!.status, 'denied');
+  assert.is((await db.record('approvals', 'approval_id', DEMO.approvals.pendingOther))!.status, 'denied');
   const del = await a.http.delete(`/api/v3/projects/${P}/users/${DANA}`).set(AS.owner).send({ confirmation: 'delete-application-user' });
   assert.is(del.status, 200);
-  assert.is(db.record('users', 'id', DANA), undefined);
+  assert.is((await db.record('users', 'id', DANA)), undefined);
   await a.mock.close();
 
   const b = await db.open();
@@ -200,7 +201,7 @@ test('persistence: the mock clock (frozen point and offset) survives a restart',
   const db = dataFile();
   const a = await db.open();
   await a.http.post('/_mock/clock').send({ advance_ms: 90_000 });
-  assert.is(db.onDisk().clock.frozen_at, '2026-11-20T12:01:30.000Z');
+  assert.is((await db.onDisk()).clock.frozen_at, '2026-11-20T12:01:30.000Z');
   await a.mock.close();
   const b = await db.open();
   assert.is(b.mock.control.now(), '2026-11-20T12:01:30.000Z');
