@@ -8,6 +8,7 @@ import { FixtureSchema, type Fixture, type FixtureInput } from './schemas/fixtur
 import type { RecordOf, StateData } from './schemas/state.js';
 import { describeIssues } from './validation.js';
 import { JsonStreamError, readJsonStreaming } from './storage/json-stream.js';
+import { MAX_JSON_DEPTH, jsonValueTooDeep, textTooDeepAt } from './json-depth.js';
 import { uuidFor } from './domain/ids.js';
 import { compileRelease, fingerprint, normalizeDesiredState, EMPTY_DESIRED_STATE } from './domain/desired-state/index.js';
 
@@ -25,7 +26,7 @@ export class FixtureError extends Error {
 export const DEMO_FIXTURE_PATH = fileURLToPath(new URL('../fixtures/demo.json', import.meta.url));
 
 /** How deeply a fixture file may nest (refused before anything recursive reads it). */
-export const FIXTURE_MAX_DEPTH = 64;
+export const FIXTURE_MAX_DEPTH = MAX_JSON_DEPTH;
 
 /**
  * Reads a fixture file as a stream, record by record (not yet validated): a file larger than the
@@ -48,6 +49,9 @@ export function readFixtureFile(path: string): unknown {
   } catch (err) {
     throw new FixtureError([`cannot read: ${(err as Error).message}`], path);
   }
+  // Nesting is checked on the text first: nothing recursive may ever see a document deeper than the limit.
+  const deep = textTooDeepAt(text);
+  if (deep >= 0) throw new FixtureError([`JSON nested deeper than ${MAX_JSON_DEPTH} levels (at character ${deep})`], path);
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -74,7 +78,8 @@ export function stateFromFixture(input: unknown, source?: string): StateData {
     const hit = built.get(input);
     if (hit) return hit;
   }
-  const result = v.safeParse(FixtureSchema, input, { abortEarly: false });
+  if (jsonValueTooDeep(input)) throw new FixtureError([`(root): JSON nested deeper than ${MAX_JSON_DEPTH} levels`], source);
+  const result = v.safeParse(FixtureSchema, input, { abortEarly: false, abortPipeEarly: true });
   if (!result.success) throw new FixtureError(describeIssues(result.issues), source);
   const state = buildState(result.output, source);
   if (typeof input === 'object' && input !== null) built.set(input, state);

@@ -7,8 +7,9 @@ export interface ReasonCodeSpec {
 }
 
 export const REASON_CODES = {
-  // 400: token grant failures (endpoint 1)
+  // 400: token grant failures (endpoint 1); a body whose bytes are not text (FastAPI's "error parsing the body")
   invalid_grant: { status: 400, message: 'The grant is invalid, expired, already used or revoked.', next_action: 'authenticate' },
+  body_unreadable: { status: 400, message: 'There was an error parsing the body: its bytes are not UTF-8, UTF-16 or UTF-32 text.' },
 
   // 401: authentication
   authentication_required: { status: 401, message: 'Credentials are required.', next_action: 'authenticate' },

@@ -1,77 +1,154 @@
-// Parses input with valibot schemas and maps failures to FastAPI-style validation items.
+// Validation items exactly as FastAPI + pydantic v2 write them: the one table of error types (message templates from
+// pydantic-core 2.41.5, src/errors/types.rs, the core of pydantic 2.12), the translation of valibot issues into those
+// items, and the 422 error that carries them. Every 422 item passes through this table, whoever builds it.
 import * as v from 'valibot';
-import { ValidationError, type LocPart, type ValidationItem } from './errors.js';
+import { issueToItem } from './pydantic/index.js';
+import { jsonValueTooDeep } from './json-depth.js';
 
-type AnySchema = v.GenericSchema<unknown, unknown>;
+type CtxKind = 'number' | 'integer' | 'string';
 
-/** valibot issue type -> pydantic error type, so clients written against FastAPI see familiar names. */
-const TYPE_NAMES: Record<string, string> = {
-  string: 'string_type',
-  number: 'float_type',
-  integer: 'int_type',
-  boolean: 'bool_type',
-  object: 'model_attributes_type',
-  strict_object: 'model_attributes_type',
-  loose_object: 'model_attributes_type',
-  record: 'dict_type',
-  custom: 'dict_type',
-  array: 'list_type',
-  picklist: 'enum',
-  literal: 'literal_error',
-  variant: 'union_tag_invalid',
-  union: 'union_error',
-  uuid: 'uuid_parsing',
-  iso_timestamp: 'datetime_parsing',
-  min_value: 'greater_than_equal',
-  max_value: 'less_than_equal',
-  min_length: 'too_short',
-  max_length: 'too_long',
-  non_empty: 'too_short',
-  regex: 'string_pattern_mismatch',
-  finite: 'finite_number',
-  safe_integer: 'int_type',
-};
-
-function issueToItem(issue: v.BaseIssue<unknown>, part: LocPart): ValidationItem {
-  const loc: (string | number)[] = [part];
-  for (const p of issue.path ?? []) loc.push(p.key as string | number);
-  const missing = issue.kind === 'schema' && issue.received === 'undefined' && issue.input === undefined;
-  if (missing) return { loc, msg: 'Field required', type: 'missing', input: null };
-  const item: ValidationItem = {
-    loc,
-    msg: issue.message,
-    type: TYPE_NAMES[issue.type] ?? 'value_error',
-    input: issue.input === undefined ? null : issue.input,
-  };
-  const ctx: Record<string, unknown> = {};
-  if (issue.expected !== null && issue.expected !== undefined) ctx.expected = issue.expected;
-  const req = (issue as { requirement?: unknown }).requirement;
-  if (issue.type === 'min_value') ctx.ge = req;
-  if (issue.type === 'max_value') ctx.le = req;
-  if (issue.type === 'min_length' || issue.type === 'max_length') ctx.length = req;
-  if (Object.keys(ctx).length > 0) item.ctx = ctx;
-  return item;
+interface ErrorRow {
+  /** pydantic-core's message template; `{expected_plural}` is "" for 1 and "s" otherwise. */
+  template: string;
+  /** The ctx keys pydantic reports (absent: the item has no ctx). */
+  ctx?: Record<string, CtxKind>;
 }
 
-export function issuesToItems(issues: readonly v.BaseIssue<unknown>[], part: LocPart): ValidationItem[] {
-  return issues.map((i) => issueToItem(i, part));
+/** Every error `type` this API answers with, in pydantic-core's words. */
+export const PYDANTIC_ERRORS = {
+  missing: { template: 'Field required' },
+  model_attributes_type: { template: 'Input should be a valid dictionary or object to extract fields from' },
+  dict_type: { template: 'Input should be a valid dictionary' },
+  list_type: { template: 'Input should be a valid list' },
+  string_type: { template: 'Input should be a valid string' },
+  string_too_short: { template: 'String should have at least {min_length} character{expected_plural}', ctx: { min_length: 'integer' } },
+  string_too_long: { template: 'String should have at most {max_length} character{expected_plural}', ctx: { max_length: 'integer' } },
+  string_pattern_mismatch: { template: "String should match pattern '{pattern}'", ctx: { pattern: 'string' } },
+  int_type: { template: 'Input should be a valid integer' },
+  int_parsing: { template: 'Input should be a valid integer, unable to parse string as an integer' },
+  int_from_float: { template: 'Input should be a valid integer, got a number with a fractional part' },
+  float_type: { template: 'Input should be a valid number' },
+  float_parsing: { template: 'Input should be a valid number, unable to parse string as a number' },
+  finite_number: { template: 'Input should be a finite number' },
+  bool_type: { template: 'Input should be a valid boolean' },
+  bool_parsing: { template: 'Input should be a valid boolean, unable to interpret input' },
+  greater_than: { template: 'Input should be greater than {gt}', ctx: { gt: 'number' } },
+  greater_than_equal: { template: 'Input should be greater than or equal to {ge}', ctx: { ge: 'number' } },
+  less_than: { template: 'Input should be less than {lt}', ctx: { lt: 'number' } },
+  less_than_equal: { template: 'Input should be less than or equal to {le}', ctx: { le: 'number' } },
+  enum: { template: 'Input should be {expected}', ctx: { expected: 'string' } },
+  literal_error: { template: 'Input should be {expected}', ctx: { expected: 'string' } },
+  union_tag_invalid: {
+    template: "Input tag '{tag}' found using {discriminator} does not match any of the expected tags: {expected_tags}",
+    ctx: { discriminator: 'string', tag: 'string', expected_tags: 'string' },
+  },
+  union_tag_not_found: { template: 'Unable to extract tag using discriminator {discriminator}', ctx: { discriminator: 'string' } },
+  uuid_type: { template: 'UUID input should be a string, bytes or UUID object' },
+  uuid_parsing: { template: 'Input should be a valid UUID, {error}', ctx: { error: 'string' } },
+  datetime_type: { template: 'Input should be a valid datetime' },
+  datetime_parsing: { template: 'Input should be a valid datetime, {error}', ctx: { error: 'string' } },
+  /** A rule of the service's own (a validator raising ValueError). FastAPI renders the exception in ctx as `{}`. */
+  value_error: { template: 'Value error, {error}', ctx: { error: 'string' } },
+  /** FastAPI's own item for a body json.loads refuses: loc ["body", char offset], input {}, ctx.error = Python's message. */
+  json_invalid: { template: 'JSON decode error', ctx: { error: 'string' } },
+} as const satisfies Record<string, ErrorRow>;
+
+export type PydanticErrorType = keyof typeof PYDANTIC_ERRORS;
+export const PYDANTIC_ERROR_TYPES = Object.keys(PYDANTIC_ERRORS) as PydanticErrorType[];
+const isTableType = (t: string): t is PydanticErrorType => Object.hasOwn(PYDANTIC_ERRORS, t);
+
+export type LocPart = 'body' | 'query' | 'path' | 'header';
+
+/** One FastAPI/pydantic validation item. */
+export interface ValidationItem {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+  input?: unknown;
+  ctx?: Record<string, unknown>;
 }
 
-/** Validates `input` (one request part) and returns the typed output, or throws a 422. */
-export function parse<S extends AnySchema>(schema: S, input: unknown, part: LocPart): v.InferOutput<S> {
-  const result = v.safeParse(schema, input, { abortEarly: false });
-  if (result.success) return result.output as v.InferOutput<S>;
-  throw new ValidationError(issuesToItems(result.issues, part));
+/** Python's str() of a ctx number in a message: integers without exponent (Rust's Display). */
+function numberText(n: unknown): string {
+  if (typeof n !== 'number') return String(n);
+  return Number.isInteger(n) && Math.abs(n) >= 1e21 ? BigInt(n).toString() : String(n);
 }
 
-/** Renders issues as `runs[3].status: message` lines, for fixture and data-file errors. */
-export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string[] {
-  return issues.map((issue) => {
-    let path = '';
-    for (const p of issue.path ?? []) {
-      path += typeof p.key === 'number' ? `[${p.key}]` : path === '' ? String(p.key) : `.${String(p.key)}`;
-    }
-    const missing = issue.received === 'undefined' && issue.input === undefined;
-    return `${path || '(root)'}: ${missing ? 'field required' : issue.message}`;
+/** The message of a table row for a ctx. */
+export function renderMessage(type: PydanticErrorType, ctx: Record<string, unknown> = {}): string {
+  const row: ErrorRow = PYDANTIC_ERRORS[type];
+  return row.template.replace(/\{(\w+)\}/g, (_, key: string) => {
+    if (key === 'expected_plural') return (ctx.min_length ?? ctx.max_length) === 1 ? '' : 's';
+    return numberText(ctx[key]);
   });
+}
+
+/**
+ * The item as it goes on the wire: type from the table, msg rendered from its template, ctx only with the table's
+ * keys, input always present. A type outside the table, or one without its ctx, becomes a value_error carrying the
+ * given msg, so no other item shape can leave the mock.
+ */
+export function toPydanticItem(item: ValidationItem): ValidationItem {
+  const input = item.input === undefined ? null : item.input;
+  const ctx = item.ctx ?? {};
+  const row = isTableType(item.type) ? (PYDANTIC_ERRORS[item.type] as ErrorRow) : undefined;
+  const complete = row && Object.keys(row.ctx ?? {}).every((k) => ctx[k] !== undefined);
+  if (!row || !complete || item.type === 'value_error') {
+    const error = item.msg.replace(/^Value error, /, '');
+    return { type: 'value_error', loc: item.loc, msg: renderMessage('value_error', { error }), input, ctx: { error: {} } };
+  }
+  const type = item.type as PydanticErrorType;
+  if (type === 'json_invalid') return { type, loc: item.loc, msg: row.template, input: {}, ctx: { error: ctx.error } };
+  const out: ValidationItem = { type, loc: item.loc, msg: renderMessage(type, ctx), input };
+  if (row.ctx) out.ctx = Object.fromEntries(Object.keys(row.ctx).map((k) => [k, ctx[k]]));
+  return out;
+}
+
+export class ValidationError extends Error {
+  readonly status = 422;
+  readonly items: ValidationItem[];
+  constructor(items: ValidationItem[]) {
+    const wire = items.map(toPydanticItem);
+    super(wire.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '));
+    this.items = wire;
+  }
+}
+
+/**
+ * A single-item 422. `type` names a row of the table and `ctx` its values (the msg is rendered from the template);
+ * for a rule of the mock's own, leave type as value_error and say what is wrong in `msg`.
+ */
+export function invalid(loc: (string | number)[], msg: string, type = 'value_error', input?: unknown, ctx?: Record<string, unknown>): ValidationError {
+  return new ValidationError([{ loc, msg, type, input, ctx }]);
+}
+
+/** valibot issues as pydantic items, in pydantic's order; `root` is the validated value (for issues at the root). */
+export function issuesToItems(issues: readonly v.BaseIssue<unknown>[], part: LocPart, root?: unknown): ValidationItem[] {
+  return issues.flatMap((issue) => issueToItem(issue, part, root)).map(toPydanticItem);
+}
+
+/** Renders issues as `runs[3].status: message` lines (pydantic's messages), for fixture and data-file errors. */
+export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string[] {
+  return issuesToItems(issues, 'body').map((item) => {
+    let path = '';
+    for (const key of item.loc.slice(1)) path += typeof key === 'number' ? `[${key}]` : path === '' ? String(key) : `.${String(key)}`;
+    return `${path || '(root)'}: ${item.msg}`;
+  });
+}
+
+/** A parsed body that the reader already checked for depth (src/body): parse() need not walk it again. */
+export const depthChecked = new WeakSet<object>();
+
+/**
+ * Validates `input` (one request part) and returns the typed output, or throws a 422 whose items come in pydantic's
+ * order (field declaration order), one per failing value. Objects handed in by code (the in-process API, fixtures)
+ * are refused when nested deeper than the JSON limit, before anything recursive sees them.
+ */
+export function parse<S extends v.GenericSchema<unknown, unknown>>(schema: S, input: unknown, part: LocPart): v.InferOutput<S> {
+  if (typeof input === 'object' && input !== null && !depthChecked.has(input) && jsonValueTooDeep(input)) {
+    throw invalid([part], 'JSON nested deeper than the limit', 'value_error', null);
+  }
+  const result = v.safeParse(schema, input, { abortEarly: false, abortPipeEarly: true });
+  if (result.success) return result.output as v.InferOutput<S>;
+  throw new ValidationError(issuesToItems(result.issues, part, input));
 }

@@ -78,10 +78,10 @@ test('budget: negative, non-numeric amounts and unknown funding modes -> 422 at 
   const before = stateOf(mock);
   for (const [body, field] of [
     [{ user_daily_usd: -1 }, 'user_daily_usd'],
-    [{ project_monthly_usd: '10' }, 'project_monthly_usd'],
+    [{ project_monthly_usd: 'ten' }, 'project_monthly_usd'],
     [{ project_daily_usd: null }, 'project_daily_usd'],
     [{ funding_mode: 'credit_card' }, 'funding_mode'],
-    [{ clear: 'yes' }, 'clear'],
+    [{ clear: 'maybe' }, 'clear'],
   ] as const) {
     assertInvalidAt(await http.put(budgetPath()).set(AS.operator).send(body), ['body', field]);
   }

@@ -35,7 +35,7 @@ test('demo fixture: validates and describes every collection', () => {
 
 const broken: [string, (f: Record<string, any>) => void, RegExp][] = [
   ['a bad run status', (f) => (f.runs[3].status = 'sleeping'), /^runs\[3\]\.status: /],
-  ['a missing required field', (f) => delete f.users[2].created_at, /^users\[2\]\.created_at: field required/],
+  ['a missing required field', (f) => delete f.users[2].created_at, /^users\[2\]\.created_at: Field required/],
   ['a non-UUID id', (f) => (f.jobs[0].id = 'job-1'), /^jobs\[0\]\.id: /],
   ['a wrong type deep inside', (f) => (f.runs[0].steps[1].sequence = 'two'), /^runs\[0\]\.steps\[1\]\.sequence: /],
   ['an unknown project reference', (f) => (f.runs[1].project_id = '00000000-0000-4000-8000-000000000000'), /^runs\[1\]\.project_id: unknown project/],

@@ -8,7 +8,7 @@ import { createApp, type MockApp } from '../src/app.js';
 import { demoFixture } from '../src/fixtures.js';
 import { signBrokerPayload } from '../src/client-helpers.js';
 import type { Snapshot } from '../src/storage/store.js';
-import { ENDPOINTS, METHODS, any, body, headers, path, query } from './helpers/generators.js';
+import { ENDPOINTS, METHODS, any, asSigned, body, headers, path, query } from './helpers/generators.js';
 import { DEMO } from './helpers/demo.js';
 import { propertyRuns } from './runner/config.mjs';
 
@@ -46,7 +46,7 @@ for (const [n, method, template] of ENDPOINTS) {
       fc.asyncProperty(path(template), query, headers, body, fc.oneof({ weight: 9, arbitrary: fc.constant(method) }, { weight: 1, arbitrary: any(...METHODS) }), async (p, q, h, b, m) => {
         await overSocket.control.restore(snaps[0]);
         await inProcess.control.restore(snaps[1]);
-        if (h['x-broker-hmac-sha256'] === 'sign') h['x-broker-hmac-sha256'] = signBrokerPayload(b ?? '', DEMO.brokerSecret).signature;
+        if (h['x-broker-hmac-sha256'] === 'sign') h['x-broker-hmac-sha256'] = signBrokerPayload(asSigned(b), DEMO.brokerSecret).signature;
         const init = { method: m, headers: h, body: m === 'GET' ? undefined : b };
         const wire = await fetch(base + p + q, init);
         const local = await inProcess.fetch(p + q, init);

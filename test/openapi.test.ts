@@ -2,6 +2,7 @@
 // parameters and error responses, and real responses validate against it (the shared check does this for
 // every suite; here it is also exercised directly, including that a mismatch is caught).
 import { test } from 'uvu';
+import { PYDANTIC_ERROR_TYPES } from '../src/validation.js';
 import * as assert from 'uvu/assert';
 import request from 'supertest';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -208,13 +209,15 @@ test('responses: success bodies, both error shapes, 400 invalid_grant, 201 + Loc
   const responses = (id: string) => byId(doc, id).op.responses as Json;
   const c = doc.components as Json;
 
-  assert.equal(Object.keys(responses('retryRun')).sort(), ['201', '401', '403', '404', '409', '413', '422']);
+  // Every operation that reads a body also answers 400 body_unreadable (bytes that are not text).
+  assert.equal(Object.keys(responses('retryRun')).sort(), ['201', '400', '401', '403', '404', '409', '413', '422']);
   assert.is(responses('retryRun')['201'].headers.Location.required, true);
-  assert.is(responses('exchangeToken')['400'].$ref, '#/components/responses/InvalidGrant');
-  assert.match(c.responses.InvalidGrant.description, /invalid_grant/);
+  assert.is(responses('exchangeToken')['400'].$ref, '#/components/responses/BadRequest');
+  assert.match(c.responses.BadRequest.description, /invalid_grant/);
+  assert.match(c.responses.BadRequest.description, /body_unreadable/);
   assert.equal(Object.keys(responses('getRun')).sort(), ['200', '401', '403', '404', '422']);
-  assert.equal(Object.keys(responses('chatWebhook')).sort(), ['200', '401', '404', '409', '413', '422']);
-  assert.equal(Object.keys(responses('brokerWebhook')).sort(), ['200', '401', '413', '422']);
+  assert.equal(Object.keys(responses('chatWebhook')).sort(), ['200', '400', '401', '404', '409', '413', '422']);
+  assert.equal(Object.keys(responses('brokerWebhook')).sort(), ['200', '400', '401', '413', '422']);
   assert.is(c.responses.Unauthenticated.headers['WWW-Authenticate'].required, true);
   assert.not.ok(c.responses.MethodNotAllowed, '405 answers no documented operation: described in info, not a response component');
 
@@ -223,8 +226,13 @@ test('responses: success bodies, both error shapes, 400 invalid_grant, 201 + Loc
   assert.equal(envelope.properties.detail.required, ['reason_code', 'message']);
   assert.equal(Object.keys(envelope.properties.detail.properties), ['reason_code', 'message', 'affected_resource', 'next_action', 'operation_id', 'phase']);
   const validation = c.schemas.ValidationErrorV3;
-  assert.equal(validation.properties.detail.items.required, ['loc', 'msg', 'type']);
-  for (const name of ['InvalidGrant', 'Unauthenticated', 'Forbidden', 'NotFound', 'Conflict', 'PayloadTooLarge']) {
+  // One alternative per row of the pydantic table: type, loc, msg and input always; ctx exactly where pydantic gives one.
+  const alternatives = validation.properties.detail.items.oneOf as { properties: Record<string, { const?: string }>; required: string[] }[];
+  assert.equal(alternatives.map((a) => a.properties.type.const), PYDANTIC_ERROR_TYPES);
+  for (const a of alternatives) assert.equal(a.required.slice(0, 4), ['type', 'loc', 'msg', 'input'], a.properties.type.const);
+  assert.not.ok(alternatives.find((a) => a.properties.type.const === 'missing')!.properties.ctx);
+  assert.ok(alternatives.find((a) => a.properties.type.const === 'uuid_parsing')!.required.includes('ctx'));
+  for (const name of ['BadRequest', 'Unauthenticated', 'Forbidden', 'NotFound', 'Conflict', 'PayloadTooLarge']) {
     assert.is(c.responses[name].content['application/json'].schema.$ref, '#/components/schemas/ManagementErrorV3', name);
   }
   assert.is(c.responses.ValidationFailed.content['application/json'].schema.$ref, '#/components/schemas/ValidationErrorV3');

@@ -110,7 +110,10 @@ test('a mutation of the wrong shape is 422 located at the bad field', async () =
   assert.equal(badEnum.body.detail[0].loc, ['body', 'mutation', 'access']);
   const badType = await http.post(planPath(SUPPORT)).set(bearer(DEMO.tokens.operator)).send({ base_revision_id: head.revision_id, mutation: { type: 'agent.teleport' } });
   assert.is(badType.status, 422);
-  assert.equal(badType.body.detail[0].loc, ['body', 'mutation', 'type']);
+  // A discriminated union reports at its own loc (pydantic's union_tag_invalid), the tag in ctx.
+  assert.equal(badType.body.detail[0].loc, ['body', 'mutation']);
+  assert.is(badType.body.detail[0].type, 'union_tag_invalid');
+  assert.is(badType.body.detail[0].ctx.tag, 'agent.teleport');
   const badBase = await http.post(planPath(SUPPORT)).set(bearer(DEMO.tokens.operator)).send({ base_revision_id: 'nope', mutation: GRANT_REFUND });
   assert.is(badBase.status, 422);
   assert.equal(badBase.body.detail[0].loc, ['body', 'base_revision_id']);

@@ -11,7 +11,8 @@ import { demoFixture } from '../src/fixtures.js';
 import { docChecker } from './helpers/openapi-check.js';
 import { CONTROL_OPERATIONS } from '../src/openapi/operations.js';
 import { signBrokerPayload } from '../src/client-helpers.js';
-import { ENDPOINTS, METHODS, any, body, headers, path, query } from './helpers/generators.js';
+import { ENDPOINTS, METHODS, any, asSigned, body, headers, path, query } from './helpers/generators.js';
+import { PYDANTIC_ERRORS, PYDANTIC_ERROR_TYPES, type PydanticErrorType } from '../src/validation.js';
 import type { Snapshot } from '../src/storage/store.js';
 import { DEMO } from './helpers/demo.js';
 import { propertyRuns } from './runner/config.mjs';
@@ -54,13 +55,26 @@ function assertRouted(template: string, sentPath: string, status: number, text: 
   assert.ok(reshaped || !re.test(pathname), `${sentPath} answered 404 route_not_found: the test's URL does not reach ${template}`);
 }
 
+/** Every 422 speaks only the pydantic table: known types, exactly type/loc/msg/input(/ctx), ctx iff the row has one. */
+function assertTableItems(status: number, text: string, what: string): void {
+  if (status !== 422) return;
+  const items = JSON.parse(text).detail as Record<string, unknown>[];
+  assert.ok(Array.isArray(items) && items.length > 0, what);
+  for (const item of items) {
+    const type = item.type as PydanticErrorType;
+    assert.ok(PYDANTIC_ERROR_TYPES.includes(type), `${what}: type ${String(item.type)} is not in the pydantic table`);
+    const keys = Object.keys(item).sort();
+    assert.equal(keys, 'ctx' in PYDANTIC_ERRORS[type] ? ['ctx', 'input', 'loc', 'msg', 'type'] : ['input', 'loc', 'msg', 'type'], `${what}: ${JSON.stringify(item)}`);
+  }
+}
+
 // ---- the property ----
 for (const [n, method, template] of ENDPOINTS) {
   test(`property: endpoint ${n} ${method} ${template}: never a 5xx; a refusal changes nothing`, async () => {
     await fc.assert(
       fc.asyncProperty(path(template), query, headers, body, fc.oneof({ weight: 9, arbitrary: fc.constant(method) }, { weight: 1, arbitrary: any(...METHODS) }), async (p, q, h, b, m) => {
         await mock.control.restore(initial); // every case starts from the demo state
-        if (h['x-broker-hmac-sha256'] === 'sign') h['x-broker-hmac-sha256'] = signBrokerPayload(b ?? '', DEMO.brokerSecret).signature;
+        if (h['x-broker-hmac-sha256'] === 'sign') h['x-broker-hmac-sha256'] = signBrokerPayload(asSigned(b), DEMO.brokerSecret).signature;
         const res = await fetch(base + p + q, { method: m, headers: h, body: m === 'GET' ? undefined : b });
         const text = await res.text();
         if (process.env.PROPERTY_STATS) stats.set(`${n} ${res.status}`, (stats.get(`${n} ${res.status}`) ?? 0) + 1);
@@ -69,6 +83,7 @@ for (const [n, method, template] of ENDPOINTS) {
         // Whatever the input, the answer is one the OpenAPI document describes (checked on the path as sent: fetch drops a #fragment).
         const mismatches = docChecker().check(m, new URL(base + p + q).pathname, { status: res.status, headers: Object.fromEntries(res.headers), text });
         assert.equal(mismatches, [], `${m} ${p}${q}: ${mismatches.join('; ')}`);
+        assertTableItems(res.status, text, `${m} ${p}${q}`);
         if (res.status >= 400) assert.ok(JSON.stringify(mock.store.toData()) === initialJson, `${m} ${p}${q} was refused with ${res.status} but changed the stored state: ${text.slice(0, 200)}`);
       }),
       { numRuns: RUNS_PER_ENDPOINT },
@@ -92,6 +107,7 @@ for (const [method, template] of CONTROL_WRITES) {
         assertRouted(template, p, res.status, text);
         const mismatches = docChecker().check(method, new URL(base + p).pathname, { status: res.status, headers: Object.fromEntries(res.headers), text });
         assert.equal(mismatches, [], `${method} ${p}: ${mismatches.join('; ')}`);
+        assertTableItems(res.status, text, `${method} ${p}`);
         if (res.status >= 400) assert.ok(JSON.stringify(mock.store.toData()) === initialJson, `${method} ${p} was refused with ${res.status} but changed the stored state`);
       }),
       { numRuns: Math.ceil(RUNS_PER_ENDPOINT / 2) },

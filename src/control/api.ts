@@ -13,7 +13,7 @@ import { Sealer } from './sealing.js';
 import { validateFixture } from './fixture-errors.js';
 import { createRun, transitionRun } from '../domain/run-lifecycle.js';
 import { mintAuthorizationCode, type MintedCode } from '../domain/tokens.js';
-import { AuthCodeRequestSchema, FaultRequestSchema, type AuthCodeRequest, type CreateRunInput, type TransitionInput } from '../schemas/control.js';
+import { AuthCodeRequestSchema, ClockRequestSchema, FaultRequestSchema, type AuthCodeRequest, type CreateRunInput, type TransitionInput } from '../schemas/control.js';
 import { parse as parseInput } from '../validation.js';
 import { applyDesiredState, compileReleaseFromHead, readDesiredState, type ApplyResult, type DesiredStateView } from '../domain/desired-state-store.js';
 import { ApplyDesiredStateSchema, CompileReleaseSchema, type ApplyDesiredStateInput, type CompileReleaseInput } from '../schemas/control-desired-state.js';
@@ -93,16 +93,17 @@ export class MockControl {
     return this.deps.clock.nowIso();
   }
 
-  /** Freezes the clock at `now` (ISO 8601). */
+  /** Freezes the clock at `now` (a datetime, validated like POST /_mock/clock's body). */
   async setClock(now: string): Promise<string> {
-    if (Number.isNaN(Date.parse(now))) throw invalid(['body', 'now'], 'Input should be a valid ISO 8601 date-time', 'datetime_parsing', now);
-    await this.deps.store.setClock(this.deps.clock.frozenAt(now));
+    const body = parseInput(ClockRequestSchema, { now }, 'body');
+    await this.deps.store.setClock(this.deps.clock.frozenAt(body.now!));
     return this.now();
   }
 
-  /** Moves the clock forward (or back, with a negative value). */
+  /** Moves the clock forward (or back, with a negative value); the clock stays within 0001-01-01 .. 9999-01-01. */
   async advanceClock(ms: number): Promise<string> {
-    await this.deps.store.setClock(this.deps.clock.advanced(ms));
+    const body = parseInput(ClockRequestSchema, { advance_ms: ms }, 'body');
+    await this.deps.store.setClock(this.deps.clock.advanced(body.advance_ms!));
     return this.now();
   }
 

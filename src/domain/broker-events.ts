@@ -2,15 +2,15 @@
 import { createHmac } from 'node:crypto';
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';
-import { ApiError, fromBodyParserError } from '../errors.js';
-import { FreeObject, NonEmptyString, Timestamp, Uuid } from '../schemas/common.js';
+import { ApiError } from '../errors.js';
+import { FreeObject, NonEmptyString, Timestamp, Uuid, model } from '../schemas/common.js';
 import type { RecordOf } from '../schemas/state.js';
 import { parse } from '../validation.js';
 import { secretEquals } from './auth.js';
 
 export const BROKER_EVENT_TYPES = ['connection.authorized', 'connection.refreshed', 'connection.error', 'connection.revoked'] as const;
 
-export const BrokerEventSchema = v.object({
+export const BrokerEventSchema = model({
   event_id: NonEmptyString,
   event_type: v.picklist(BROKER_EVENT_TYPES),
   connection_resource_id: Uuid,
@@ -38,30 +38,8 @@ export function verifyBrokerSignature(raw: Buffer, header: string | undefined, s
   if (!ok) throw new ApiError('broker_signature_invalid');
 }
 
-const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
-
-/** Same rule as the koa-body path (bourne, protoAction 'error'): a `__proto__` key anywhere is refused. */
-function refuseProto(key: string, value: unknown): unknown {
-  if (key === '__proto__') throw new SyntaxError('Object contains forbidden prototype property');
-  return value;
-}
-
-/** Parses the verified bytes as JSON (a leading UTF-8 BOM is allowed) and validates the event. */
-export function parseBrokerEvent(raw: Buffer): BrokerEvent {
-  const bytes = raw.subarray(0, 3).equals(BOM) ? raw.subarray(3) : raw;
-  let text: string;
-  let json: unknown;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch (err) {
-    throw fromBodyParserError(Object.assign(new SyntaxError(`Invalid UTF-8: ${(err as Error).message}`), { body: '' }))!;
-  }
-  try {
-    json = JSON.parse(text, refuseProto);
-  } catch (err) {
-    // Same 422 json_invalid item (with offset) that the koa-body path produces.
-    throw fromBodyParserError(Object.assign(err as SyntaxError, { body: text }))!;
-  }
+/** Validates the event (the route decoded the verified bytes like any JSON body). */
+export function parseBrokerEvent(json: unknown): BrokerEvent {
   return parse(BrokerEventSchema, json, 'body');
 }
 

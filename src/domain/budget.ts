@@ -31,9 +31,9 @@ export function limitViolations(limits: BudgetLimits, given: ReadonlySet<LimitFi
     const hi = limits[upper];
     if (lo === null || hi === null || lo <= hi) continue;
     if (given.has(lower) || !given.has(upper)) {
-      items.push({ loc: ['body', lower], msg: `${lower} (${lo}) may not exceed ${upper} (${hi})`, type: 'less_than_equal', input: lo, ctx: { le: hi, field: upper } });
+      items.push({ loc: ['body', lower], msg: `${lower} (${lo}) may not exceed ${upper} (${hi})`, type: 'value_error', input: lo });
     } else {
-      items.push({ loc: ['body', upper], msg: `${upper} (${hi}) may not be below ${lower} (${lo})`, type: 'greater_than_equal', input: hi, ctx: { ge: lo, field: lower } });
+      items.push({ loc: ['body', upper], msg: `${upper} (${hi}) may not be below ${lower} (${lo})`, type: 'value_error', input: hi });
     }
   }
   return items;
@@ -44,7 +44,7 @@ export function nextBudget(current: Budget, body: BudgetRequest): Budget {
   const given = new Set(LIMIT_FIELDS.filter((f) => body[f] !== undefined));
   if (body.clear === true && given.size > 0) {
     throw new ValidationError(
-      [...given].map((f) => ({ loc: ['body', f], msg: 'No amount may be given together with clear: true', type: 'value_error', input: body[f], ctx: { clear: true } })),
+      [...given].map((f) => ({ loc: ['body', f], msg: 'No amount may be given together with clear: true', type: 'value_error', input: body[f] })),
     );
   }
   const base = body.clear === true ? EMPTY_LIMITS : current.limits;

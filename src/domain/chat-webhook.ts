@@ -1,5 +1,7 @@
 // Endpoint 16: verifies a binding's webhook secret and turns one chat update into an app user and a queued live run.
 import * as v from 'valibot';
+import { Int, NonEmptyString, model } from '../schemas/common.js';
+import { union } from '../pydantic/index.js';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import type { Transaction } from '../storage/store.js';
@@ -8,12 +10,12 @@ import { secretEquals } from './auth.js';
 import { writableProject } from './write-guard.js';
 
 /** The chat platform's update; only the fields the mock acts on are read, the rest is ignored. */
-export const ChatUpdateSchema = v.object({
-  update_id: v.pipe(v.number(), v.safeInteger('Input should be a valid integer')),
-  message: v.object({
-    from: v.object({
+export const ChatUpdateSchema = model({
+  update_id: Int,
+  message: model({
+    from: model({
       // Platforms send user ids as numbers or strings; both are stored as the decimal string.
-      id: v.union([v.pipe(v.string(), v.minLength(1)), v.pipe(v.number(), v.safeInteger('Input should be a valid integer'))]),
+      id: union({ str: NonEmptyString, int: Int }, { anyOf: [{ type: 'string', minLength: 1 }, { type: 'integer' }] }),
       display_name: v.optional(v.nullable(v.string())),
     }),
     text: v.string(),

@@ -1,5 +1,23 @@
 // The mock clock: real time by default, frozen or offset on request; every timestamp the mock writes comes from it.
 import type { ClockState } from '../schemas/state.js';
+import { invalid } from '../validation.js';
+
+/** The first instant a datetime holds (pydantic refuses year 0). */
+export const MIN_TIMESTAMP_MS = Date.parse('0001-01-01T00:00:00.000Z');
+/** The last instant a datetime holds: later ones are not four-digit ISO 8601 years, and the data file would refuse them. */
+export const MAX_TIMESTAMP_MS = Date.parse('9999-12-31T23:59:59.999Z');
+/** The mock clock stops a year short of MAX_TIMESTAMP_MS, so the mock's own lifetimes (30 days at most) stay in range. */
+export const MAX_CLOCK_MS = Date.parse('9999-01-01T00:00:00.000Z');
+
+/**
+ * `ms` after `fromMs` as epoch ms, for a lifetime a client gave (`expires_in_ms`): past the last datetime it is a
+ * 422 less_than_equal at `loc`, naming the largest value that fits.
+ */
+export function msAfter(fromMs: number, ms: number, loc: (string | number)[]): number {
+  const le = MAX_TIMESTAMP_MS - fromMs;
+  if (ms > le) throw invalid(loc, '', 'less_than_equal', ms, { le });
+  return fromMs + ms;
+}
 
 export type TimeSource = () => number;
 
@@ -14,7 +32,8 @@ export class MockClock {
 
   nowMs(): number {
     const s = this.state();
-    if (!s.frozen_at) return this.source() + s.offset_ms;
+    // A running clock keeps moving: it stops at the end of the range instead of leaving it.
+    if (!s.frozen_at) return Math.max(MIN_TIMESTAMP_MS, Math.min(MAX_CLOCK_MS, this.source() + s.offset_ms));
     // Every request reads the clock; parse a frozen point once, not per call.
     if (this.parsed?.iso !== s.frozen_at) this.parsed = { iso: s.frozen_at, ms: Date.parse(s.frozen_at) };
     return this.parsed.ms;
@@ -24,17 +43,25 @@ export class MockClock {
     return new Date(this.nowMs()).toISOString();
   }
 
-  /** The state after `advance_ms`: a frozen clock moves its frozen point, a running one its offset. */
+  /**
+   * The state after `advance_ms`: a frozen clock moves its frozen point, a running one its offset. The clock never
+   * leaves 0001-01-01 .. 9999-01-01: a larger step is a 422 at ["body", "advance_ms"] naming the bound.
+   */
   advanced(ms: number): ClockState {
+    const now = this.nowMs();
+    if (ms > MAX_CLOCK_MS - now) throw invalid(['body', 'advance_ms'], '', 'less_than_equal', ms, { le: MAX_CLOCK_MS - now });
+    if (ms < MIN_TIMESTAMP_MS - now) throw invalid(['body', 'advance_ms'], '', 'greater_than_equal', ms, { ge: MIN_TIMESTAMP_MS - now });
     const s = this.state();
     return s.frozen_at
       ? { frozen_at: new Date(Date.parse(s.frozen_at) + ms).toISOString(), offset_ms: s.offset_ms }
       : { frozen_at: null, offset_ms: s.offset_ms + ms };
   }
 
-  /** The state that freezes the clock at `iso`. */
+  /** The state that freezes the clock at `iso` (a valid datetime; past 9999-01-01 is a 422 at ["body", "now"]). */
   frozenAt(iso: string): ClockState {
-    return { frozen_at: new Date(Date.parse(iso)).toISOString(), offset_ms: 0 };
+    const ms = Date.parse(iso);
+    if (ms > MAX_CLOCK_MS) throw invalid(['body', 'now'], 'The mock clock stops at 9999-01-01T00:00:00.000Z', 'value_error', iso);
+    return { frozen_at: new Date(ms).toISOString(), offset_ms: 0 };
   }
 }
 

@@ -11,6 +11,7 @@ import type { RunStatus, RunStep } from '../schemas/runs.js';
 import { ApprovalInputSchema, CreateRunSchema, StepInputSchema, TransitionSchema, type ApprovalInput, type CreateRunInput, type TransitionInput } from '../schemas/control.js';
 import { approvalView, effectiveApprovalStatus, runDetailView } from './views.js';
 import { inProject } from './queries.js';
+import { msAfter } from './clock.js';
 
 /**
  * The legal edges. queued -> running | cancelled; running -> waiting_approval | succeeded | failed | cancelled;
@@ -84,7 +85,7 @@ function pendingApproval(deps: Deps, run: RunRecord, input: ApprovalInput | unde
     runtime_mode: run.runtime_mode,
     status: 'pending',
     requested_at: new Date(now).toISOString(),
-    expires_at: new Date(now + a.expires_in_ms).toISOString(),
+    expires_at: new Date(msAfter(now, a.expires_in_ms, ['body', 'approval', 'expires_in_ms'])).toISOString(),
     run_id: run.id,
     binding_fingerprint: createHash('sha256')
       .update(canonicalize({ tool_id: a.tool_id, tool_arguments: a.tool_arguments ?? null }) ?? '')

@@ -5,6 +5,7 @@ import { ApiError, ValidationError, invalid, type ValidationItem } from '../erro
 import type { Transaction } from '../storage/store.js';
 import type { RecordOf } from '../schemas/state.js';
 import { secretEquals } from './auth.js';
+import { msAfter } from './clock.js';
 
 /** Access tokens live one hour by the mock clock: long enough for a test, short enough to test expiry. */
 export const ACCESS_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -44,10 +45,11 @@ const NEEDED: Record<TokenRequest['grant_type'], (keyof TokenRequest)[]> = {
   refresh_token: ['refresh_token'],
 };
 
-function requireFields(req: TokenRequest): void {
+function requireFields(req: TokenRequest, received: unknown): void {
+  // pydantic's input for a missing field is the object it is missing from.
   const items: ValidationItem[] = NEEDED[req.grant_type]
     .filter((f) => req[f] === undefined)
-    .map((f) => ({ loc: ['body', f], msg: 'Field required', type: 'missing', input: null }));
+    .map((f) => ({ loc: ['body', f], msg: 'Field required', type: 'missing', input: received }));
   if (items.length) throw new ValidationError(items);
 }
 
@@ -121,8 +123,9 @@ function rotateRefresh(deps: Deps, tx: Transaction, token: string, nowMs: number
 }
 
 /** Endpoint 1: runs the grant in one transaction; any failure is 400 `invalid_grant`. */
-export async function exchangeToken(deps: Deps, req: TokenRequest): Promise<TokenResponse> {
-  requireFields(req);
+/** `received` is the body as it arrived (for the `input` of a missing-field item); the parsed request by default. */
+export async function exchangeToken(deps: Deps, req: TokenRequest, received: unknown = req): Promise<TokenResponse> {
+  requireFields(req, received);
   const nowMs = deps.clock.nowMs();
   const outcome = await deps.store.transact((tx) =>
     req.grant_type === 'authorization_code' ? exchangeCode(deps, tx, req.code!, req.code_verifier!, nowMs) : rotateRefresh(deps, tx, req.refresh_token!, nowMs),
@@ -152,12 +155,12 @@ export async function mintAuthorizationCode(deps: Deps, input: MintCodeInput): P
   if (typeof input.code_challenge !== 'string' || input.code_challenge === '') {
     throw invalid(['body', 'code_challenge'], 'Field required', 'missing', input.code_challenge ?? null);
   }
-  if (input.code !== undefined && input.code === '') throw invalid(['body', 'code'], 'String should have at least 1 character', 'too_short', '', { length: 1 });
+  if (input.code !== undefined && input.code === '') throw invalid(['body', 'code'], '', 'string_too_short', '', { min_length: 1 });
   const ttl = input.expires_in_ms ?? AUTHORIZATION_CODE_TTL_MS;
-  if (!Number.isFinite(ttl)) throw invalid(['body', 'expires_in_ms'], 'Input should be a finite number', 'finite_number', ttl);
+  if (!Number.isSafeInteger(ttl) || ttl < 0) throw invalid(['body', 'expires_in_ms'], '', 'greater_than_equal', ttl, { ge: 0 });
   const code = input.code ?? deps.tokens(32);
   const scopes = [...(input.scopes ?? DEFAULT_CODE_SCOPES)];
-  const expires_at = isoAt(deps.clock.nowMs() + ttl);
+  const expires_at = isoAt(msAfter(deps.clock.nowMs(), ttl, ['body', 'expires_in_ms']));
   await deps.store.transact((tx) => {
     if (!tx.get('principals', input.principal_id)) throw new ApiError('principal_not_found', { affected_resource: `principal:${input.principal_id}` });
     tx.put('authorization_codes', { code, principal_id: input.principal_id, code_challenge: input.code_challenge, scopes, expires_at, used: false, family_id: null });

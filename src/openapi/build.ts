@@ -3,7 +3,6 @@
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { REASON_CODES } from '../reason-codes.js';
-import { FreeObject } from '../schemas/common.js';
 import { ApprovalResponseSchema } from '../schemas/approvals.js';
 import { BundleSchema, MutationSchema, SemanticChangeSchema, DesiredStateHeadSchema } from '../schemas/desired-state.js';
 import { JobResponseSchema } from '../schemas/jobs.js';
@@ -32,22 +31,6 @@ const SHARED_DEFS: Record<string, AnySchema> = {
   JobResponseV3: JobResponseSchema,
   ReleaseResponseV3: ReleaseResponseSchema,
 };
-
-/**
- * intQuery (src/schemas/common.ts) is string -> regex -> transform(Number) -> number -> bounds, wrapped in
- * optional(default): the wire form is an integer with bounds and a default, which is what the doc says.
- */
-function intQueryOverride(schema: AnySchema): JsonSchema | undefined {
-  const s = schema as unknown as { type: string; wrapped?: { pipe?: { type: string; requirement?: unknown }[] }; default?: unknown };
-  if (s.type !== 'optional' || !s.wrapped?.pipe?.some((a) => a.type === 'transform')) return undefined;
-  const out: JsonSchema = { type: 'integer' };
-  for (const a of s.wrapped.pipe) {
-    if (a.type === 'min_value') out.minimum = a.requirement as number;
-    if (a.type === 'max_value') out.maximum = a.requirement as number;
-  }
-  if (s.default !== undefined && typeof s.default !== 'function') out.default = Number(s.default);
-  return out;
-}
 
 /** JSON Schema patterns have no flags: spell a case-insensitive regex out with both cases of every letter. */
 export function caseFold(source: string): string {
@@ -86,13 +69,14 @@ function conversionConfig(defs: Record<string, AnySchema>): ConversionConfig {
     errorMode: 'throw',
     definitions: defs,
     overrideRef: ({ referenceId }) => refTo(referenceId),
-    // FreeObject is a custom schema (valibot's record accepts arrays); in JSON Schema it is any object, and an
-    // explicitly open one: a bare {type: object} reads as "no keys" to generators such as openapi-typescript.
+    // The pydantic field schemas (src/pydantic) carry their JSON Schema; a free-form object is an explicitly open one:
+    // a bare {type: object} reads as "no keys" to generators such as openapi-typescript.
     overrideSchema: ({ valibotSchema, jsonSchema }) => {
-      if (valibotSchema === FreeObject) return { type: 'object', additionalProperties: true };
+      const own = (valibotSchema as { jsonSchema?: JsonSchema }).jsonSchema;
+      if (own) return { ...own };
       // A looseObject keeps the keys it does not name: open (to-json-schema would leave it for closeObjects to close).
       if (valibotSchema.type === 'loose_object') return { ...jsonSchema, additionalProperties: true };
-      return intQueryOverride(valibotSchema);
+      return undefined;
     },
     // JSON has no NaN or Infinity: `finite` adds nothing to a JSON number.
     overrideAction: ({ valibotAction, jsonSchema }) => {
@@ -119,7 +103,7 @@ function strip$schema(s: JsonSchema): Json {
 }
 
 const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; validation?: boolean }> = {
-  400: { name: 'InvalidGrant', description: 'The grant failed (management envelope, `invalid_grant`)' },
+  400: { name: 'BadRequest', description: 'The token grant failed (`invalid_grant`), or a body\'s bytes are not text in any encoding JSON allows (`body_unreadable`, FastAPI\'s "There was an error parsing the body") (management envelope)' },
   401: { name: 'Unauthenticated', description: 'Authentication failed (management envelope with `next_action`; `WWW-Authenticate: Bearer`)' },
   403: { name: 'Forbidden', description: 'The actor lacks the required project authority (management envelope); on /_mock, a cross-site Origin' },
   404: { name: 'NotFound', description: 'The project or scoped resource does not exist or is not visible (management envelope); also unknown routes' },
@@ -154,15 +138,12 @@ function errorResponses(operations: OperationSpec[]): Json {
   return out;
 }
 
-/**
- * An object schema's entries as OpenAPI parameters. Entries are converted one by one so that an integer query
- * parameter (a string -> number transform, which JSON Schema cannot express) is described by its wire form.
- */
+/** An object schema's entries as OpenAPI parameters, converted one by one. */
 function parameters(where: 'path' | 'query', schema: ObjectSchema | undefined, toJson: (s: AnySchema) => Json): Json[] {
   if (!schema) return [];
   return Object.entries(schema.entries).map(([name, entry]) => {
     const optional = entry.type === 'optional' || entry.type === 'nullish';
-    const s = (intQueryOverride(entry) as Json | undefined) ?? toJson(entry);
+    const s = toJson(entry);
     return { name, in: where, required: where === 'path' || !optional, schema: s };
   });
 }
@@ -268,7 +249,10 @@ export function buildOpenApi(options: BuildOptions): Json {
       }
       responses[String(s.status)] = r;
     }
-    for (const status of [...op.errors].sort()) responses[String(status)] = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
+    // Any operation that reads a body can meet bytes that are not text (400) and a body over the limit (413).
+    const statuses = new Set<ErrorStatus>(op.errors);
+    if (op.body) for (const status of [400, 413] as const) statuses.add(status);
+    for (const status of [...statuses].sort()) responses[String(status)] = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
 
     const operation: Json = {
       operationId: op.operationId,

@@ -12,8 +12,8 @@ export function authRoutes(deps: Deps, readBody: ReadBody): Router {
   const router = new Router();
   router.post(
     '/api/v3/auth/token',
-    endpoint(deps, readBody, { operation: 'exchangeToken', level: 'public', body: TokenRequestSchema, bodyRequired: true }, async ({ body }) => {
-      return new Reply(200, await exchangeToken(deps, body), NO_STORE);
+    endpoint(deps, readBody, { operation: 'exchangeToken', level: 'public', body: TokenRequestSchema, bodyRequired: true }, async ({ body, ctx }) => {
+      return new Reply(200, await exchangeToken(deps, body, (ctx.request as { body?: unknown }).body), NO_STORE);
     }),
   );
   return router;

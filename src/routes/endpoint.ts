@@ -1,9 +1,9 @@
 // The request pipeline shared by every v3 handler: authenticate, validate path/query, authorize, read and validate the body.
 import type { Context, Middleware } from 'koa';
-import { koaBody } from 'koa-body';
 import type * as v from 'valibot';
 import type { Deps } from '../deps.js';
-import { ApiError, fromBodyParserError, invalid } from '../errors.js';
+import { ApiError, ValidationError, invalid, type ValidationItem } from '../errors.js';
+import type { ReadBody } from '../body/index.js';
 import { authenticate, authorizeProject, type Actor, type LevelName } from '../domain/auth.js';
 import { parse } from '../validation.js';
 import type { RecordOf } from '../schemas/state.js';
@@ -46,35 +46,17 @@ export class Reply {
   ) {}
 }
 
-/** Reads the JSON body only when the pipeline gets there, so auth and path errors come first. */
-export function bodyReader(limitBytes: number) {
-  // koa-body validates its options when created: do it on the first body, not at start-up (bench g).
-  let parser: ReturnType<typeof koaBody> | undefined;
-  const makeParser = () => koaBody({
-    json: true,
-    jsonStrict: true,
-    jsonLimit: limitBytes,
-    urlencoded: false,
-    text: false,
-    multipart: false,
-    parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
-    onError: (err, ctx) => {
-      ctx.state.bodyError = err;
-    },
-  });
-  return async (ctx: Context): Promise<unknown> => {
-    parser ??= makeParser();
-    await parser(ctx, async () => {});
-    if (ctx.state.bodyError) throw fromBodyParserError(ctx.state.bodyError) ?? ctx.state.bodyError;
-    return ctx.request.body;
-  };
-}
+// Bodies are read (src/body) only when the pipeline gets there, so auth and path errors come first.
+export { bodyReader, type ReadBody } from '../body/index.js';
 
-export type ReadBody = ReturnType<typeof bodyReader>;
-
-export function hasBody(ctx: Context): boolean {
-  const len = ctx.get('content-length');
-  return (len !== '' && len !== '0') || ctx.get('transfer-encoding') !== '';
+/** The query as FastAPI reads a scalar parameter: a repeated key gives its last value. */
+function lastValues(query: Record<string, string | string[] | undefined>): Record<string, string | undefined> {
+  let out: Record<string, string | undefined> | undefined;
+  for (const key in query) {
+    const value = query[key];
+    if (Array.isArray(value)) (out ??= { ...(query as Record<string, string>) })[key] = value.at(-1);
+  }
+  return out ?? (query as Record<string, string | undefined>);
 }
 
 export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | undefined, B extends AnySchema | undefined>(
@@ -95,19 +77,31 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
             { authorization: ctx.get('authorization') || undefined, adminKey: ctx.headers['x-admin-key'] as string | undefined, adminKeyAccepted: !!spec.adminKey },
             { mode: deps.config.auth, adminKey: deps.config.adminKey(), nowMs: deps.clock.nowMs() },
           );
-    const path = spec.path ? parse(spec.path, ctx.params, 'path') : undefined;
-    const query = spec.query ? parse(spec.query, ctx.query, 'query') : undefined;
+    // Path and query problems come in one 422, path first, as FastAPI reports them.
+    const problems: ValidationItem[] = [];
+    const part = <S extends AnySchema>(schema: S | undefined, input: unknown, where: 'path' | 'query') => {
+      if (!schema) return undefined;
+      try {
+        return parse(schema, input, where);
+      } catch (err) {
+        if (!(err instanceof ValidationError)) throw err;
+        problems.push(...err.items);
+        return undefined;
+      }
+    };
+    const path = part(spec.path, ctx.params, 'path');
+    const query = part(spec.query, lastValues(ctx.query), 'query');
+    if (problems.length > 0) throw new ValidationError(problems);
     let project = undefined as unknown as RecordOf<'projects'>;
     if (spec.project && spec.level !== 'public') {
       project = authorizeProject(actor, deps.store.get('projects', (path as { project_id: string }).project_id), spec.level);
     }
     let body: unknown;
     if (spec.body) {
-      if (spec.bodyRequired && !hasBody(ctx)) throw invalid(['body'], 'Field required', 'missing', null);
+      // No bytes (or JSON null) is "no body": a required body is missing, an optional one takes its default.
       const raw = await readBody(ctx);
-      // valibot's object schemas accept arrays; a JSON body must be an object.
-      if (Array.isArray(raw)) throw invalid(['body'], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type', raw);
-      body = parse(spec.body, raw, 'body');
+      if ((raw === undefined || raw === null) && spec.bodyRequired) throw invalid(['body'], 'Field required', 'missing', null);
+      body = parse(spec.body, raw ?? undefined, 'body');
     }
     if (spec.project && !spec.allowArchived && ctx.method !== 'GET' && project?.status === 'archived') {
       throw new ApiError('project_archived', { affected_resource: `project:${project.id}` });

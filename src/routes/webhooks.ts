@@ -1,27 +1,16 @@
 // Endpoints 16 and 19: the inbound callbacks, each verifying its own secret before reading what it says.
 import Router from '@koa/router';
-import type { Context } from 'koa';
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';
-import { fromBodyParserError, invalid } from '../errors.js';
-import { Uuid } from '../schemas/common.js';
+import { invalid } from '../errors.js';
+import { readRawBody } from '../body/index.js';
+import { Uuid, model } from '../schemas/common.js';
 import { parse } from '../validation.js';
 import { ChatUpdateSchema, acceptChatUpdate, findBinding, verifyChatSecret } from '../domain/chat-webhook.js';
 import { parseBrokerEvent, reconcileBrokerEvent, verifyBrokerSignature } from '../domain/broker-events.js';
-import { endpoint, hasBody, type ReadBody } from './endpoint.js';
+import { endpoint, type ReadBody } from './endpoint.js';
 
-const BindingPath = v.object({ binding_id: Uuid });
-
-/** The exact request bytes, bounded by the body limit: the HMAC must see what the broker signed. */
-async function readRawBody(ctx: Context, limit: number): Promise<Buffer> {
-  try {
-    // raw-body loads with the first broker call: most servers never receive one (start-up time, bench g).
-    const { default: getRawBody } = await import('raw-body');
-    return await getRawBody(ctx.req, { limit, length: ctx.get('content-length') || undefined });
-  } catch (err) {
-    throw fromBodyParserError(err as Error) ?? err;
-  }
-}
+const BindingPath = model({ binding_id: Uuid });
 
 export function webhookRoutes(deps: Deps, readBody: ReadBody): Router {
   const router = new Router();
@@ -32,21 +21,25 @@ export function webhookRoutes(deps: Deps, readBody: ReadBody): Router {
     endpoint(deps, readBody, { operation: 'chatWebhook', level: 'public', path: BindingPath }, async ({ path, ctx }) => {
       const binding = findBinding(deps, path.binding_id);
       verifyChatSecret(binding, ctx.headers['x-chatapp-secret-token'] as string | undefined);
-      if (!hasBody(ctx)) throw invalid(['body'], 'Field required', 'missing', null);
-      const update = parse(ChatUpdateSchema, await readBody(ctx), 'body');
+      const raw = await readBody(ctx);
+      if (raw === undefined || raw === null) throw invalid(['body'], 'Field required', 'missing', null);
+      const update = parse(ChatUpdateSchema, raw, 'body');
       // The body was awaited: attribute the commit to this request again.
       return deps.store.attributeTo(ctx.state, () => acceptChatUpdate(deps, binding, update));
     }),
   );
 
-  // No koa-body here: the signature covers raw bytes, and re-serialized JSON would not match them.
+  // The signature covers the raw bytes (re-serialized JSON would not match them): verify first, then decode the same
+  // bytes by the same rules as every body.
   router.post(
     '/api/v3/webhooks/broker',
     endpoint(deps, readBody, { operation: 'brokerWebhook', level: 'public' }, async ({ ctx }) => {
       const raw = await readRawBody(ctx, deps.config.bodyLimit);
-      ctx.state.rawBody = raw; // for the journal: koa-body never saw these bytes
       verifyBrokerSignature(raw, ctx.headers['x-broker-hmac-sha256'] as string | undefined, deps.config.brokerSecret());
-      return deps.store.attributeTo(ctx.state, () => reconcileBrokerEvent(deps, parseBrokerEvent(raw)));
+      const json = await readBody(ctx);
+      if (json === undefined || json === null) throw invalid(['body'], 'Field required', 'missing', null);
+      const event = parseBrokerEvent(json);
+      return deps.store.attributeTo(ctx.state, () => reconcileBrokerEvent(deps, event));
     }),
   );
 

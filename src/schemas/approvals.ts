@@ -1,11 +1,11 @@
 // Tool-call approvals (endpoints 11, 15, 17): the redacted response and the stored record.
 import * as v from 'valibot';
-import { RuntimeMode, Timestamp, Uuid, intQuery, nullish } from './common.js';
+import { RuntimeMode, Timestamp, Uuid, intQuery, model, nullish } from './common.js';
 
 export const ApprovalStatus = v.picklist(['pending', 'approved', 'denied', 'expired', 'cancelled']);
 export type ApprovalStatus = v.InferOutput<typeof ApprovalStatus>;
 
-export const ApprovalResponseSchema = v.object({
+export const ApprovalResponseSchema = model({
   id: Uuid,
   approval_id: v.string(),
   project_id: Uuid,
@@ -25,16 +25,16 @@ export const ApprovalResponseSchema = v.object({
 });
 export type Approval = v.InferOutput<typeof ApprovalResponseSchema>;
 
-export const ApprovalRecordSchema = v.object({
+export const ApprovalRecordSchema = model({
   ...ApprovalResponseSchema.entries,
   tool_arguments: v.optional(v.unknown(), {}),
 });
 export type ApprovalRecord = v.InferOutput<typeof ApprovalRecordSchema>;
 
-export const ApprovalListQuerySchema = v.object({
+export const ApprovalListQuerySchema = model({
   limit: intQuery(1, 200, 50),
   status: v.optional(ApprovalStatus),
   runtime_mode: v.optional(RuntimeMode),
 });
-export const ApprovalQuerySchema = v.object({ runtime_mode: v.optional(RuntimeMode) });
-export const DenyRequestSchema = v.object({ binding_fingerprint: v.optional(v.string()), reason: v.optional(v.string()) });
+export const ApprovalQuerySchema = model({ runtime_mode: v.optional(RuntimeMode) });
+export const DenyRequestSchema = model({ binding_fingerprint: v.optional(v.string()), reason: v.optional(v.string()) });

@@ -1,59 +1,59 @@
 // Workspaces, principals, tokens and authorization codes; the token endpoint's request and response (endpoint 1).
 import * as v from 'valibot';
-import { Timestamp, Uuid } from './common.js';
+import { Bool, Timestamp, Uuid, model } from './common.js';
 
 export const Role = v.picklist(['viewer', 'operator', 'owner']);
 export type Role = v.InferOutput<typeof Role>;
 export const Scope = v.string();
 
-export const WorkspaceRecordSchema = v.object({ id: Uuid, name: v.string() });
-export const PrincipalRecordSchema = v.object({
+export const WorkspaceRecordSchema = model({ id: Uuid, name: v.string() });
+export const PrincipalRecordSchema = model({
   id: Uuid,
   display_name: v.optional(v.string(), ''),
-  memberships: v.optional(v.array(v.object({ workspace_id: Uuid, role: Role })), []),
+  memberships: v.optional(v.array(model({ workspace_id: Uuid, role: Role })), []),
 });
 export type Principal = v.InferOutput<typeof PrincipalRecordSchema>;
 
-export const AccessTokenRecordSchema = v.object({
+export const AccessTokenRecordSchema = model({
   token: v.pipe(v.string(), v.minLength(1)),
   principal_id: Uuid,
   scopes: v.array(Scope),
   expires_at: Timestamp,
   family_id: v.optional(v.nullable(v.string()), null),
-  revoked: v.optional(v.boolean(), false),
+  revoked: v.optional(Bool, false),
 });
 export type AccessTokenRecord = v.InferOutput<typeof AccessTokenRecordSchema>;
 
-export const RefreshTokenRecordSchema = v.object({
+export const RefreshTokenRecordSchema = model({
   token: v.string(),
   principal_id: Uuid,
   scopes: v.array(Scope),
   family_id: v.string(),
   expires_at: Timestamp,
-  used: v.optional(v.boolean(), false),
-  revoked: v.optional(v.boolean(), false),
+  used: v.optional(Bool, false),
+  revoked: v.optional(Bool, false),
 });
 export type RefreshTokenRecord = v.InferOutput<typeof RefreshTokenRecordSchema>;
 
-export const AuthorizationCodeRecordSchema = v.object({
+export const AuthorizationCodeRecordSchema = model({
   code: v.pipe(v.string(), v.minLength(1)),
   principal_id: Uuid,
   code_challenge: v.string(),
   scopes: v.array(Scope),
   expires_at: Timestamp,
-  used: v.optional(v.boolean(), false),
+  used: v.optional(Bool, false),
   family_id: v.optional(v.nullable(v.string()), null),
 });
 export type AuthorizationCodeRecord = v.InferOutput<typeof AuthorizationCodeRecordSchema>;
 
-export const TokenRequestSchema = v.object({
+export const TokenRequestSchema = model({
   grant_type: v.picklist(['authorization_code', 'refresh_token']),
   code: v.optional(v.string()),
   code_verifier: v.optional(v.string()),
   refresh_token: v.optional(v.string()),
 });
 
-export const TokenResponseSchema = v.object({
+export const TokenResponseSchema = model({
   access_token: v.string(),
   refresh_token: v.string(),
   expires_at: Timestamp,

@@ -1,30 +1,29 @@
-// Shared valibot building blocks: ids, timestamps, free-form objects, query integers.
+// Shared valibot building blocks: ids, timestamps, numbers, free-form objects, query integers. The scalars validate
+// as pydantic v2 fields do (src/pydantic): the same coercions, the same error types, and every number finite.
 import * as v from 'valibot';
+import { bool, datetime, dict, float, int, model, uuid } from '../pydantic/index.js';
 
-export const Uuid = v.pipe(v.string(), v.uuid('Input should be a valid UUID'));
-export const Timestamp = v.pipe(v.string(), v.isoTimestamp('Input should be a valid ISO 8601 date-time'));
-/** A free-form JSON object. valibot's record accepts arrays (and copies them into objects); JSON objects here must not be arrays. */
-export const FreeObject = v.custom<Record<string, unknown>>(
-  (x) => typeof x === 'object' && x !== null && !Array.isArray(x),
-  'Input should be a valid dictionary',
-);
+export { model };
+
+/** A UUID (any form the uuid crate reads), held in canonical lowercase hyphenated form. */
+export const Uuid = uuid();
+/** A datetime (RFC 3339 text or a unix timestamp), held as ISO 8601 text. */
+export const Timestamp = datetime();
+/** A free-form JSON object (never an array). */
+export const FreeObject = dict();
+/** An integer within ±(2^53 - 1). */
+export const Int = int();
+/** A finite number (pydantic float with allow_inf_nan=False). */
+export const Float = float();
+export const Bool = bool();
+export const NonNegInt = v.pipe(int(), v.minValue(0));
+export const NonNegFloat = v.pipe(float(), v.minValue(0));
 export const NonEmptyString = v.pipe(v.string(), v.minLength(1));
 
 /** A nullable field that may also be absent; absent reads as null. */
 export const nullish = <S extends v.GenericSchema>(schema: S) => v.optional(v.nullable(schema), null);
 
-/** An integer query parameter with bounds and a default: query strings arrive as text. */
-export const intQuery = (min: number, max: number, fallback: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^-?\d+$/, 'Input should be a valid integer, unable to parse string as an integer'),
-      v.transform(Number),
-      v.number(),
-      v.minValue(min, `Input should be greater than or equal to ${min}`),
-      v.maxValue(max, `Input should be less than or equal to ${max}`),
-    ),
-    String(fallback),
-  );
+/** An integer query parameter with bounds and a default (the raw string is parsed as pydantic parses an int). */
+export const intQuery = (min: number, max: number, fallback: number) => v.optional(v.pipe(int(), v.minValue(min), v.maxValue(max)), fallback);
 
 export const RuntimeMode = v.picklist(['live', 'test']);

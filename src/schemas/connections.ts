@@ -1,10 +1,10 @@
 // Connection bindings: the observed provider state (endpoint 2), and the stored record with its secret.
 import * as v from 'valibot';
-import { FreeObject, Timestamp, Uuid, nullish } from './common.js';
+import { Bool, FreeObject, Timestamp, Uuid, model, nullish } from './common.js';
 
 export const ConnectionStatus = v.picklist(['pending', 'active', 'error', 'revoked']);
 
-export const ConnectionBindingResponseSchema = v.object({
+export const ConnectionBindingResponseSchema = model({
   id: Uuid,
   connection_name: v.string(),
   connection_resource_id: Uuid,
@@ -20,11 +20,11 @@ export const ConnectionBindingResponseSchema = v.object({
   observed_fingerprint: nullish(v.string()),
   provider_reconciliation_cleared_at: nullish(Timestamp),
   provider_reconciliation_operation_id: nullish(Uuid),
-  provider_reconciliation_required: v.optional(v.boolean(), false),
+  provider_reconciliation_required: v.optional(Bool, false),
 });
 export type ConnectionBinding = v.InferOutput<typeof ConnectionBindingResponseSchema>;
 
-export const ConnectionRecordSchema = v.object({
+export const ConnectionRecordSchema = model({
   ...ConnectionBindingResponseSchema.entries,
   project_id: Uuid,
   webhook_secret: nullish(v.string()),

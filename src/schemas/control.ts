@@ -1,53 +1,52 @@
 // Request bodies of the /_mock control surface (CONTRACT section 8), validated like the v3 bodies.
 import * as v from 'valibot';
-import { FreeObject, NonEmptyString, RuntimeMode, Timestamp, Uuid } from './common.js';
+import { FreeObject, Int, NonEmptyString, NonNegFloat, NonNegInt, RuntimeMode, Timestamp, Uuid, model } from './common.js';
 import { GLOB_MAX_LENGTH } from '../control/glob.js';
 import { RunStatus, RunStepSchema, RunSurface, RunTimingSchema, StepStatus } from './runs.js';
 
-const NonNegInt = v.pipe(v.number(), v.integer(), v.minValue(0));
-const PosInt = v.pipe(v.number(), v.integer(), v.minValue(1));
+const PosInt = v.pipe(Int, v.minValue(1));
 
 /** Path patterns are capped, so matching one costs at most (path length x this). */
 const GlobLength = v.maxLength<string, typeof GLOB_MAX_LENGTH, string>(GLOB_MAX_LENGTH, `String should have at most ${GLOB_MAX_LENGTH} characters`);
 
-export const ClockRequestSchema = v.object({
+export const ClockRequestSchema = model({
   now: v.optional(Timestamp),
-  advance_ms: v.optional(v.pipe(v.number(), v.integer(), v.safeInteger())),
+  advance_ms: v.optional(Int),
 });
 
-export const FaultRequestSchema = v.object({
+export const FaultRequestSchema = model({
   method: v.pipe(v.string(), v.regex(/^(\*|[A-Za-z]+)$/, 'Input should be an HTTP method or *')),
   path: v.pipe(v.string(), v.startsWith('/', 'Input should be a path starting with /'), GlobLength),
-  status: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(599))),
+  status: v.optional(v.pipe(Int, v.minValue(100), v.maxValue(599))),
   body: v.optional(v.unknown()),
-  delay_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(300_000))),
+  delay_ms: v.optional(v.pipe(Int, v.minValue(0), v.maxValue(300_000))),
   times: v.optional(PosInt),
 });
 
-export const JournalQuerySchema = v.object({
+export const JournalQuerySchema = model({
   method: v.optional(v.string()),
   path: v.optional(v.pipe(v.string(), GlobLength)),
   status: v.optional(v.pipe(v.string(), v.regex(/^([1-5]\d\d|[1-5]xx)$/i, 'Input should be a status like 404 or a class like 4xx'))),
 });
 
 /** A step to append: only `name` is needed; the rest defaults from the run and the mock clock. */
-export const StepInputSchema = v.object({
+export const StepInputSchema = model({
   ...RunStepSchema.entries,
   id: v.optional(Uuid),
   name: NonEmptyString,
   status: v.optional(StepStatus, 'pending'),
   step_type: v.optional(v.string(), 'tool'),
   surface: v.optional(v.string()),
-  sequence: v.optional(v.pipe(v.number(), v.integer())),
+  sequence: v.optional(Int),
   created_at: v.optional(Timestamp),
 });
 
 /** The pending approval that entering `waiting_approval` creates. */
-export const ApprovalInputSchema = v.object({
+export const ApprovalInputSchema = model({
   tool_id: v.optional(NonEmptyString, 'mock.tool'),
   action_summary: v.optional(v.string(), 'Mock tool call awaiting approval'),
   channel: v.optional(v.string()),
-  expires_in_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 24 * 60 * 60 * 1000),
+  expires_in_ms: v.optional(NonNegInt, 24 * 60 * 60 * 1000),
   tool_arguments: v.optional(v.unknown()),
   session_id: v.optional(Uuid),
   user_id: v.optional(Uuid),
@@ -55,14 +54,14 @@ export const ApprovalInputSchema = v.object({
 export type ApprovalInput = v.InferOutput<typeof ApprovalInputSchema>;
 
 const usage = {
-  cost_usd: v.optional(v.pipe(v.number(), v.minValue(0))),
+  cost_usd: v.optional(NonNegFloat),
   input_tokens: v.optional(NonNegInt),
   output_tokens: v.optional(NonNegInt),
   latency_ms: v.optional(NonNegInt),
   trace_id: v.optional(v.nullable(Uuid)),
 };
 
-export const CreateRunSchema = v.object({
+export const CreateRunSchema = model({
   id: v.optional(Uuid),
   status: v.optional(RunStatus, 'queued'),
   runtime_mode: v.optional(RuntimeMode, 'live'),
@@ -81,7 +80,7 @@ export const CreateRunSchema = v.object({
 });
 export type CreateRunInput = v.InferInput<typeof CreateRunSchema>;
 
-export const TransitionSchema = v.object({
+export const TransitionSchema = model({
   to: RunStatus,
   steps: v.optional(v.array(StepInputSchema), []),
   events: v.optional(v.array(v.unknown()), []),
@@ -92,11 +91,11 @@ export const TransitionSchema = v.object({
 });
 export type TransitionInput = v.InferInput<typeof TransitionSchema>;
 
-export const AuthCodeRequestSchema = v.object({
+export const AuthCodeRequestSchema = model({
   principal_id: Uuid,
   code_challenge: NonEmptyString,
   scopes: v.optional(v.array(v.string())),
-  expires_in_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  expires_in_ms: v.optional(NonNegInt),
   code: v.optional(NonEmptyString),
 });
 export type AuthCodeRequest = v.InferInput<typeof AuthCodeRequestSchema>;

@@ -6,7 +6,7 @@
 // rules that need code (connection name = id, references, duplicates, exactly one plan source) live in
 // src/domain/desired-state/.
 import * as v from 'valibot';
-import { FreeObject } from './common.js';
+import { FreeObject, Int, Uuid, model } from './common.js';
 
 /** Entity ids: short and free of `:` and `/`, so a subject id such as `agent:a/capability:c` stays unambiguous and <= 200 chars. */
 export const IdSchema = v.pipe(
@@ -24,7 +24,7 @@ const KindSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 const Hex64Schema = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/, 'Expected 64 lowercase hexadecimal characters'));
 
 /** How app identities are verified (interface: the six fields of project.identity.set). */
-export const IdentitySchema = v.object({
+export const IdentitySchema = model({
   audience: v.string(),
   issuer_url: v.string(),
   jwks_url: v.string(),
@@ -33,11 +33,11 @@ export const IdentitySchema = v.object({
   user_id_claim: v.string(),
 });
 
-export const MemoryGrantSchema = v.object({ namespace: IdSchema, access: AccessSchema });
-export const DelegationSchema = v.object({ to: IdSchema, mode: v.optional(DelegationModeSchema, 'as_tool') });
+export const MemoryGrantSchema = model({ namespace: IdSchema, access: AccessSchema });
+export const DelegationSchema = model({ to: IdSchema, mode: v.optional(DelegationModeSchema, 'as_tool') });
 
 // Function defaults: every parse gets fresh arrays/objects, never one shared mutable default.
-export const AgentSchema = v.object({
+export const AgentSchema = model({
   id: IdSchema,
   display_name: DisplayNameSchema,
   soul: v.optional(v.string(), ''),
@@ -50,9 +50,9 @@ export const AgentSchema = v.object({
   memory: v.optional(v.array(MemoryGrantSchema), () => []),
   delegations: v.optional(v.array(DelegationSchema), () => []),
 });
-export const CatalogEntitySchema = v.object({ id: IdSchema, display_name: DisplayNameSchema });
+export const CatalogEntitySchema = model({ id: IdSchema, display_name: DisplayNameSchema });
 /** `name` may be omitted (it is filled with `id`); a different `name` is rejected by the normalizer. */
-export const ConnectionSchema = v.object({
+export const ConnectionSchema = model({
   id: IdSchema,
   name: v.optional(IdSchema),
   kind: KindSchema,
@@ -60,7 +60,7 @@ export const ConnectionSchema = v.object({
 });
 
 /** The input form of a desired state: every part optional, defaults filled on parse. */
-export const DesiredStateSchema = v.object({
+export const DesiredStateSchema = model({
   identity: v.optional(v.partial(IdentitySchema), () => ({})),
   metadata: v.optional(JsonObjectSchema, () => ({})),
   policy: v.optional(JsonObjectSchema, () => ({})),
@@ -86,7 +86,7 @@ export type DesiredState = Omit<ParsedDesiredState, 'connections'> & { connectio
 
 /** One mutation option: its wire `type` literal plus its fields. */
 function op<const T extends string, const E extends v.ObjectEntries>(type: T, entries: E) {
-  return v.object({ type: v.literal(type), ...entries });
+  return model({ type: v.literal(type), ...entries });
 }
 const agent_id = IdSchema;
 const skill_id = IdSchema;
@@ -143,14 +143,14 @@ export type MutationType = Mutation['type'];
 export type MutationOf<T extends MutationType> = Extract<Mutation, { type: T }>;
 export const MUTATION_TYPES: readonly MutationType[] = MutationSchema.options.map((o) => o.entries.type.literal);
 
-export const BundleAssetSchema = v.object({
+export const BundleAssetSchema = model({
   path: v.pipe(v.string(), v.minLength(1)),
   content: v.string(),
   content_type: v.optional(v.string()),
   kind: v.optional(v.string()),
   sha256: v.string(),
 });
-export const BundleSchema = v.object({
+export const BundleSchema = model({
   manifest: v.string(),
   assets: v.optional(v.array(BundleAssetSchema), () => []),
 });
@@ -160,7 +160,7 @@ export const CHANGE_CATEGORIES = [
   'project', 'agent', 'capability', 'connection', 'credential_requirement', 'memory_namespace',
   'skill', 'the service', 'delegation', 'identity', 'policy',
 ] as const;
-export const SemanticChangeSchema = v.object({
+export const SemanticChangeSchema = model({
   action: v.picklist(['created', 'modified', 'removed']),
   authority_effect: v.picklist(['none', 'reduced', 'expanded', 'changed']),
   category: v.picklist(CHANGE_CATEGORIES),
@@ -174,15 +174,15 @@ export type ChangeCategory = SemanticChange['category'];
 export type ChangeAction = SemanticChange['action'];
 export type AuthorityEffect = SemanticChange['authority_effect'];
 
-export const DesiredStateHeadSchema = v.object({
-  revision_id: v.pipe(v.string(), v.uuid()),
-  generation: v.pipe(v.number(), v.integer(), v.minValue(0)),
+export const DesiredStateHeadSchema = model({
+  revision_id: Uuid,
+  generation: v.pipe(Int, v.minValue(0)),
   fingerprint: Hex64Schema,
 });
 export type DesiredStateHead = v.InferOutput<typeof DesiredStateHeadSchema>;
 
-const NamedRefSchema = v.object({ id: IdSchema, display_name: DisplayNameSchema });
-export const ExecutionPlanSchema = v.object({
+const NamedRefSchema = model({ id: IdSchema, display_name: DisplayNameSchema });
+export const ExecutionPlanSchema = model({
   agent_id: IdSchema,
   display_name: DisplayNameSchema,
   model: v.string(),
@@ -191,20 +191,20 @@ export const ExecutionPlanSchema = v.object({
   config: JsonObjectSchema,
   skills: v.array(NamedRefSchema),
   capabilities: v.array(NamedRefSchema),
-  connections: v.array(v.object({ name: IdSchema, kind: KindSchema, display_name: DisplayNameSchema })),
+  connections: v.array(model({ name: IdSchema, kind: KindSchema, display_name: DisplayNameSchema })),
   memory_grants: v.array(MemoryGrantSchema),
-  delegations: v.array(v.object({ to: IdSchema, mode: DelegationModeSchema })),
+  delegations: v.array(model({ to: IdSchema, mode: DelegationModeSchema })),
 });
-export const ReleaseResourceSchema = v.object({
+export const ReleaseResourceSchema = model({
   kind: v.picklist(['capability', 'connection', 'credential_requirement', 'memory_namespace', 'skill']),
   id: IdSchema,
   display_name: DisplayNameSchema,
   connection_kind: v.optional(KindSchema),
 });
-export const ReleaseDocumentSchema = v.object({
+export const ReleaseDocumentSchema = model({
   schema_version: v.literal('svc.project-release/v3'),
   compiler_version: v.string(),
-  delegations: v.array(v.object({ from: IdSchema, to: IdSchema, mode: DelegationModeSchema })),
+  delegations: v.array(model({ from: IdSchema, to: IdSchema, mode: DelegationModeSchema })),
   execution_plans: v.array(ExecutionPlanSchema),
   resources: v.array(ReleaseResourceSchema),
 });
@@ -213,14 +213,14 @@ export type ReleaseResource = v.InferOutput<typeof ReleaseResourceSchema>;
 export type ReleaseDocument = v.InferOutput<typeof ReleaseDocumentSchema>;
 
 /** Endpoint 9 body. "Exactly one of bundle and mutation" is enforced in code (assertOneSource). */
-export const PlanRequestSchema = v.object({
-  base_revision_id: v.pipe(v.string(), v.uuid()),
+export const PlanRequestSchema = model({
+  base_revision_id: Uuid,
   bundle: v.optional(BundleSchema),
   mutation: v.optional(MutationSchema),
 });
 export type PlanRequest = v.InferOutput<typeof PlanRequestSchema>;
 
-export const PlanResponseSchema = v.object({
+export const PlanResponseSchema = model({
   api_version: v.literal('svc.desired-state-plan/v3'),
   head: DesiredStateHeadSchema,
   proposed_fingerprint: Hex64Schema,
@@ -229,9 +229,9 @@ export const PlanResponseSchema = v.object({
 });
 export type PlanResponse = v.InferOutput<typeof PlanResponseSchema>;
 
-export const ReleaseDiffResponseSchema = v.object({
-  release_id: v.pipe(v.string(), v.uuid()),
-  baseline_release_id: v.nullable(v.pipe(v.string(), v.uuid())),
+export const ReleaseDiffResponseSchema = model({
+  release_id: Uuid,
+  baseline_release_id: v.nullable(Uuid),
   semantic_diff_fingerprint: Hex64Schema,
   changes: v.array(SemanticChangeSchema),
 });

@@ -1,6 +1,6 @@
 // The fixture document (CONTRACT section 7): every key optional, records as the responses plus their links and secrets.
 import * as v from 'valibot';
-import { FreeObject, Timestamp, Uuid } from './common.js';
+import { FreeObject, Int, Timestamp, Uuid, model } from './common.js';
 import { AccessTokenRecordSchema, AuthorizationCodeRecordSchema, PrincipalRecordSchema, WorkspaceRecordSchema } from './auth.js';
 import { ApprovalRecordSchema } from './approvals.js';
 import { ConnectionRecordSchema } from './connections.js';
@@ -11,22 +11,22 @@ import { RunRecordSchema } from './runs.js';
 import { SettingsSchema } from './state.js';
 import { MemoryRecordSchema, TraceRecordSchema, UserRecordSchema } from './users.js';
 
-export const ReleaseFixtureSchema = v.object({
+export const ReleaseFixtureSchema = model({
   id: Uuid,
   project_id: Uuid,
-  generation: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  generation: v.pipe(Int, v.minValue(1)),
   created_at: Timestamp,
   desired_state: FreeObject,
 });
 
-export const ApprovalFixtureSchema = v.object({
+export const ApprovalFixtureSchema = model({
   ...ApprovalRecordSchema.entries,
   binding_fingerprint: v.optional(v.string()),
 });
 
 const list = <S extends v.GenericSchema>(s: S) => v.optional(v.array(s), []);
 
-export const FixtureSchema = v.object({
+export const FixtureSchema = model({
   now: v.optional(Timestamp),
   settings: v.optional(SettingsSchema, {}),
   workspaces: list(WorkspaceRecordSchema),

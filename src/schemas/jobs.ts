@@ -1,18 +1,18 @@
 // Scheduled jobs (endpoint 14).
 import * as v from 'valibot';
-import { FreeObject, Timestamp, Uuid, intQuery } from './common.js';
+import { FreeObject, Int, Timestamp, Uuid, intQuery, model } from './common.js';
 
 export const JobStatus = v.picklist(['active', 'paused', 'completed']);
 export const DeploymentTarget = v.picklist(['candidate', 'live']);
 
-export const JobResponseSchema = v.object({
+export const JobResponseSchema = model({
   id: Uuid,
   project_id: Uuid,
   agent_id: Uuid,
   user_id: Uuid,
   name: v.string(),
   prompt: v.string(),
-  max_tokens: v.pipe(v.number(), v.integer()),
+  max_tokens: Int,
   response_format: v.string(),
   status: JobStatus,
   next_run_at: Timestamp,
@@ -26,4 +26,4 @@ export const JobResponseSchema = v.object({
 });
 export type Job = v.InferOutput<typeof JobResponseSchema>;
 
-export const JobListQuerySchema = v.object({ limit: intQuery(1, 200, 50), status: v.optional(JobStatus) });
+export const JobListQuerySchema = model({ limit: intQuery(1, 200, 50), status: v.optional(JobStatus) });

@@ -1,16 +1,14 @@
 // Runs, their steps and timing (endpoints 4, 5, 6), and the stored run record.
 import * as v from 'valibot';
-import { FreeObject, RuntimeMode, Timestamp, Uuid, nullish } from './common.js';
+import { Bool, FreeObject, Int, NonNegFloat, NonNegInt, RuntimeMode, Timestamp, Uuid, model, nullish } from './common.js';
 
 export const RunStatus = v.picklist(['queued', 'running', 'waiting_approval', 'succeeded', 'failed', 'cancelled']);
 export type RunStatus = v.InferOutput<typeof RunStatus>;
 export const RunSurface = v.picklist(['api', 'chatapp', 'background', 'dashboard']);
 export const StepStatus = v.picklist(['pending', 'running', 'succeeded', 'failed', 'cancelled', 'skipped']);
 
-const Int = v.pipe(v.number(), v.integer());
-const NonNegInt = v.pipe(v.number(), v.integer(), v.minValue(0));
 
-export const RunStepSchema = v.object({
+export const RunStepSchema = model({
   id: Uuid,
   created_at: Timestamp,
   name: v.string(),
@@ -19,7 +17,7 @@ export const RunStepSchema = v.object({
   step_type: v.string(),
   surface: v.string(),
   attempt: v.optional(Int),
-  content_available: v.optional(v.boolean()),
+  content_available: v.optional(Bool),
   guardrail_decisions: v.optional(v.array(FreeObject)),
   input_summary: v.optional(FreeObject),
   output_summary: v.optional(FreeObject),
@@ -27,8 +25,8 @@ export const RunStepSchema = v.object({
 });
 export type RunStep = v.InferOutput<typeof RunStepSchema>;
 
-const Ms = v.pipe(v.number(), v.minValue(0));
-export const RunTimingSchema = v.object({
+const Ms = NonNegFloat;
+export const RunTimingSchema = model({
   active_ms: v.optional(Ms),
   approval_wait_ms: v.optional(Ms),
   end_to_end_ms: v.optional(Ms),
@@ -46,7 +44,7 @@ const runCommon = {
   created_at: Timestamp,
   runtime_mode: RuntimeMode,
   status: RunStatus,
-  cost_usd: v.optional(v.number()),
+  cost_usd: v.optional(NonNegFloat),
   input_tokens: v.optional(NonNegInt),
   output_tokens: v.optional(NonNegInt),
   latency_ms: v.optional(NonNegInt),
@@ -57,16 +55,16 @@ const runCommon = {
   trace_id: nullish(Uuid),
 };
 
-export const RunDetailResponseSchema = v.object({
+export const RunDetailResponseSchema = model({
   ...runCommon,
   result: v.optional(FreeObject),
   events: v.optional(v.array(v.unknown())),
   steps: v.optional(v.array(RunStepSchema)),
 });
 
-export const RunResponseSchema = v.object({ ...runCommon, surface: RunSurface });
+export const RunResponseSchema = model({ ...runCommon, surface: RunSurface });
 
-export const RunRecordSchema = v.object({
+export const RunRecordSchema = model({
   ...runCommon,
   surface: RunSurface,
   user_id: nullish(Uuid),
@@ -79,6 +77,6 @@ export const RunRecordSchema = v.object({
 });
 export type RunRecord = v.InferOutput<typeof RunRecordSchema>;
 
-export const RunDetailQuerySchema = v.object({ runtime_mode: v.optional(RuntimeMode) });
-export const CancelRequestSchema = v.object({ reason: v.optional(v.string()) });
-export const RetryRequestSchema = v.object({ metadata: v.optional(FreeObject), reason: v.optional(v.string()) });
+export const RunDetailQuerySchema = model({ runtime_mode: v.optional(RuntimeMode) });
+export const CancelRequestSchema = model({ reason: v.optional(v.string()) });
+export const RetryRequestSchema = model({ metadata: v.optional(FreeObject), reason: v.optional(v.string()) });

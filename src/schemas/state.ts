@@ -1,6 +1,6 @@
 // The stored state: every collection, its record schema and its primary key; the data file and snapshots use it.
 import * as v from 'valibot';
-import { Timestamp, Uuid } from './common.js';
+import { Int, Timestamp, Uuid, model } from './common.js';
 import { AccessTokenRecordSchema, AuthorizationCodeRecordSchema, PrincipalRecordSchema, RefreshTokenRecordSchema, WorkspaceRecordSchema } from './auth.js';
 import { ApprovalRecordSchema } from './approvals.js';
 import { ConnectionRecordSchema } from './connections.js';
@@ -10,10 +10,10 @@ import { ReleaseRecordSchema, RevisionRecordSchema, TargetRecordSchema } from '.
 import { RunRecordSchema } from './runs.js';
 import { MemoryRecordSchema, TraceRecordSchema, UserRecordSchema } from './users.js';
 
-export const ProjectRecordSchema = v.object({ ...ProjectResponseSchema.entries, head_revision_id: v.optional(v.nullable(Uuid), null) });
+export const ProjectRecordSchema = model({ ...ProjectResponseSchema.entries, head_revision_id: v.optional(v.nullable(Uuid), null) });
 
-export const ChatUpdateRecordSchema = v.object({ key: v.string(), binding_id: Uuid, update_id: v.string(), run_id: Uuid, received_at: Timestamp });
-export const BrokerEventRecordSchema = v.object({ event_id: v.string(), connection_resource_id: v.string(), event_type: v.string(), received_at: Timestamp });
+export const ChatUpdateRecordSchema = model({ key: v.string(), binding_id: Uuid, update_id: v.string(), run_id: Uuid, received_at: Timestamp });
+export const BrokerEventRecordSchema = model({ event_id: v.string(), connection_resource_id: v.string(), event_type: v.string(), received_at: Timestamp });
 
 /** Collection name -> record schema. Order matters only for readability of the data file. */
 export const COLLECTION_SCHEMAS = {
@@ -65,20 +65,20 @@ export const PRIMARY_KEYS: { [C in CollectionName]: (r: RecordOf<C>) => string }
   broker_events: (r) => r.event_id,
 };
 
-export const ClockStateSchema = v.object({
+export const ClockStateSchema = model({
   frozen_at: v.optional(v.nullable(Timestamp), null),
-  offset_ms: v.optional(v.number(), 0),
+  offset_ms: v.optional(Int, 0),
 });
 export type ClockState = v.InferOutput<typeof ClockStateSchema>;
 
-export const SettingsSchema = v.object({
+export const SettingsSchema = model({
   admin_key: v.optional(v.nullable(v.string()), null),
   broker_secret: v.optional(v.nullable(v.string()), null),
 });
 export type Settings = v.InferOutput<typeof SettingsSchema>;
 
 /** Plain-JSON state: what the data file holds and what GET/PUT /_mock/state exchange. */
-export const StateDataSchema = v.object({
+export const StateDataSchema = model({
   clock: v.optional(ClockStateSchema, {}),
   settings: v.optional(SettingsSchema, {}),
   ...(Object.fromEntries(
@@ -104,7 +104,7 @@ export const DATA_FILE_FORMAT = 'project-runtime-mock';
 export const DATA_FILE_VERSION = 2;
 export const DATA_FILE_VERSIONS: readonly number[] = [1, 2];
 
-export const DataFileSchema = v.object({
+export const DataFileSchema = model({
   format: v.literal(DATA_FILE_FORMAT),
   format_version: v.picklist([1, 2]),
   seq: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),

@@ -1,6 +1,7 @@
 // fast-check generators of v3 requests (path ids, query strings, headers, bodies), shared by the property tests
 // and the in-process equivalence tests.
 import fc from 'fast-check';
+import { gzipSync } from 'node:zlib';
 import { demoFixture } from '../../src/fixtures.js';
 import { DEMO } from './demo.js';
 
@@ -75,7 +76,8 @@ export const headers = fc
   .record({
     authorization: header(fc.oneof({ weight: 6, arbitrary: any(...TOKENS.map((t) => `Bearer ${t}`)) }, headerText.map((t) => `Bearer ${t}`), any('Bearer', 'Basic ZGVtbzpkZW1v', `bearer ${DEMO.tokens.owner}`)), 6),
     'x-admin-key': header(any(DEMO.adminKey), 1, 4),
-    'content-type': header(any('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x')),
+    'content-type': header(any('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/merge-patch+json', 'APPLICATION/JSON', 'application/json/x')),
+    'content-encoding': header(any('gzip', 'br', 'deflate', 'x-unknown', 'identity'), 1, 6),
     'x-chatapp-secret-token': header(any(DEMO.chatSecret)),
     /** 'sign' is replaced by the body's real signature, so the broker webhook gets past its check too. */
     'x-broker-hmac-sha256': header(fc.oneof(any('sign'), fc.stringMatching(/^[0-9a-f]{64}$/))),
@@ -95,6 +97,22 @@ export const body = fc.oneof(
   { weight: 4, arbitrary: fc.dictionary(any(...FIELDS), fieldValue, { maxKeys: 5 }).map((o) => JSON.stringify(o)) },
   { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
   { weight: 1, arbitrary: fc.tuple(any('reason', 'confirmation', 'message'), any(1_000, 300_000, 1_100_000)).map(([k, n]) => JSON.stringify({ [k]: 'é'.repeat(n / 2) })) },
+  // Nesting around the limit (64) and far past it, in a field or at the top.
+  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 60, max: 12_000 }), any('[', '{"metadata":', '{"x":[')).map(([n, open]) => deepJson(n, open)) },
+  // Numbers JSON.parse and Python read differently, or that overflow: 1e400, NaN, Infinity, huge integers.
+  { weight: 1, arbitrary: fc.tuple(any(...FIELDS), any('1e400', '-1e400', 'NaN', 'Infinity', '-Infinity', '9007199254740993', '1e300', '-0', '1.5e-400')).map(([k, n]) => `{"${k}": ${n}}`) },
+  // Bytes that are not text, and a compressed JSON body.
+  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 40 }) },
+  { weight: 1, arbitrary: fc.dictionary(any(...FIELDS), fieldValue, { maxKeys: 3 }).map((o) => gzipSync(JSON.stringify(o))) },
 );
+
+/** `n` levels of nesting opened with `open` (each level a `[` or a `{"metadata":` / `{"x":[` pair), then closed. */
+function deepJson(n: number, open: string): string {
+  const close = open === '[' ? ']' : open === '{"x":[' ? ']}' : '}';
+  return `${open.repeat(n)}1${close.repeat(n)}`;
+}
+
+/** A body as signBrokerPayload takes it (the generator also makes raw bytes). */
+export const asSigned = (b: string | Uint8Array | undefined): string | Buffer => (b === undefined ? '' : typeof b === 'string' ? b : Buffer.from(b));
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { ValidationError, type ValidationItem } from '../../errors.js';
 import type { Bundle, DesiredState } from '../../schemas/desired-state.js';
 import { sha256Hex } from './fingerprint.js';
+import { MAX_JSON_DEPTH, jsonValueTooDeep } from '../../json-depth.js';
 import { normalizeDesiredState } from './normalize.js';
 
 const BUNDLE_LOC = ['body', 'bundle'];
@@ -16,7 +17,7 @@ function checkAssets(assets: Bundle['assets']): Map<string, string> {
     const at = [...BUNDLE_LOC, 'assets', i];
     const actual = sha256Hex(asset.content);
     if (asset.sha256 !== actual) {
-      items.push({ loc: [...at, 'sha256'], msg: 'sha256 does not match the SHA-256 of content', type: 'value_error', input: asset.sha256, ctx: { expected: actual } });
+      items.push({ loc: [...at, 'sha256'], msg: `sha256 does not match the SHA-256 of content (${actual})`, type: 'value_error', input: asset.sha256 });
     }
     if (byPath.has(asset.path)) items.push({ loc: [...at, 'path'], msg: `Duplicate asset path '${asset.path}'`, type: 'value_error', input: asset.path });
     else byPath.set(asset.path, asset.content);
@@ -32,13 +33,17 @@ const parseYaml = (src: string, options: import('yaml').ParseOptions & import('y
   (yaml ??= require('yaml') as typeof import('yaml')).parse(src, options);
 
 function parseManifest(manifest: string): unknown {
+  let value: unknown;
   try {
     // Core schema (YAML 1.2): JSON is valid input, no timestamps or custom tags become non-JSON values.
-    return parseYaml(manifest, { schema: 'core', prettyErrors: false, logLevel: 'error' });
+    value = parseYaml(manifest, { schema: 'core', prettyErrors: false, logLevel: 'error' });
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
-    throw new ValidationError([{ loc: MANIFEST_LOC, msg: `Manifest is not valid YAML: ${msg}`, type: 'value_error', input: null, ctx: { error: msg } }]);
+    throw new ValidationError([{ loc: MANIFEST_LOC, msg: `Manifest is not valid YAML: ${msg}`, type: 'value_error', input: null }]);
   }
+  // The manifest is a document inside the body: the body's nesting limit holds for it too.
+  if (jsonValueTooDeep(value)) throw new ValidationError([{ loc: MANIFEST_LOC, msg: `Manifest nested deeper than ${MAX_JSON_DEPTH} levels`, type: 'value_error', input: null }]);
+  return value;
 }
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
