@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REASON_CODES } from '../src/reason-codes.js';
+import { PYDANTIC_ERRORS, PYDANTIC_ERROR_TYPES } from '../src/validation.js';
 import { RunStatus, StepStatus } from '../src/schemas/runs.js';
 import { ApprovalStatus } from '../src/schemas/approvals.js';
 import { runCliToExit } from './helpers/cli.js';
@@ -24,6 +25,14 @@ test('docs/errors.md: every reason code has a row with its status', () => {
   for (const [code, spec] of Object.entries(REASON_CODES)) {
     assert.ok(errors.includes(`| \`${code}\` | ${spec.status} |`), `${code} (${spec.status}) missing from the reason-code table`);
   }
+});
+
+test('docs/errors.md: every pydantic error type has a row with its exact message template', () => {
+  const errors = read('docs/errors.md');
+  for (const type of PYDANTIC_ERROR_TYPES) {
+    assert.ok(errors.includes(`| \`${type}\` | ${PYDANTIC_ERRORS[type].template} |`), `${type} missing from the validation-item table`);
+  }
+  assert.ok(errors.includes('pydantic 2.12') && read('docs/decisions.md').includes('pydantic 2.12'), 'the pydantic version reproduced is named');
 });
 
 test('docs/states.md: every run, step and approval status is in the states table', () => {
