@@ -3,6 +3,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash, createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createApp } from '../src/app.js';
 import { createClient, ControlError, OPERATIONS, reasonCodeOf, type MockClient } from 'project-runtime-mock/client';
 import { startCli, type RunningCli } from './helpers/cli.js';
 import { DEMO } from './helpers/demo.js';
@@ -256,6 +259,22 @@ test('the client has a method for every v3 and control operation of the document
   const control = Object.keys(OPERATIONS).filter((id) => id.startsWith('control'));
   assert.equal(control.filter((id) => !byOperation[id]), [], 'a control operation without a client method');
   for (const id of control) assert.type((client.control as unknown as Record<string, unknown>)[byOperation[id]], 'function', id);
+});
+
+test('in process: the client over mock.fetch, no socket', async () => {
+  const mock = await createApp({ storage: 'memory', fixtures: demoFixture() });
+  const inProcess = createClient({ baseUrl: 'http://localhost', token: DEMO.tokens.owner, fetch: mock.fetch });
+  assert.is((await inProcess.getRun(P, DEMO.runs.failedApi)).data?.id, DEMO.runs.failedApi);
+  assert.equal(await inProcess.control.health(), { status: 'ok', now: DEMO.now });
+  await mock.close();
+});
+
+test('docs/client.md lists every v3 and control method of the client', () => {
+  const page = readFileSync(fileURLToPath(new URL('../docs/client.md', import.meta.url)), 'utf8');
+  const v3 = [...page.matchAll(/^\| \d+ \| `(\w+)` \|/gm)].map((m) => m[1]);
+  assert.equal(v3.sort(), Object.keys(OPERATIONS).filter((id) => !id.startsWith('control')).sort());
+  const control = [...page.matchAll(/^\| `(\w+)\([^`]*\)` \| `(?:GET|POST|PUT|DELETE) \/_mock/gm)].map((m) => m[1]);
+  assert.equal(control.sort(), Object.keys(client.control).sort());
 });
 
 test.run();

@@ -26,7 +26,11 @@ export const ApprovalFixtureSchema = model({
 
 const list = <S extends v.GenericSchema>(s: S) => v.optional(v.array(s), []);
 
+/** The fixture format's version (CHANGELOG.md). A document may name it; one of a version this build does not read is refused. */
+export const FIXTURE_FORMAT_VERSION = 1;
+
 export const FixtureSchema = model({
+  format_version: v.optional(v.literal(FIXTURE_FORMAT_VERSION, `Input should be ${FIXTURE_FORMAT_VERSION} (the fixture format this build reads)`)),
   now: v.optional(Timestamp),
   settings: v.optional(SettingsSchema, {}),
   workspaces: list(WorkspaceRecordSchema),
