@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DATA_FILE_VERSION } from '../src/schemas/state.js';
+import { DATA_FILE_VERSION, DATA_FILE_VERSIONS } from '../src/schemas/state.js';
 import { FIXTURE_FORMAT_VERSION } from '../src/schemas/fixtures.js';
 import { FixtureError, demoFixture, stateFromFixture } from '../src/fixtures.js';
 import { freshMock } from './helpers/app.js';
@@ -12,7 +12,11 @@ const changelog = readFileSync(fileURLToPath(new URL('../CHANGELOG.md', import.m
 const row = (name: string) => changelog.split('\n').find((l) => l.startsWith(`| ${name}`)) ?? '';
 
 test('CHANGELOG: the current data-file and fixture format versions', () => {
-  assert.match(row('data file'), new RegExp(`^\\| data file [^|]*\\| ${DATA_FILE_VERSION} \\|`));
+  assert.match(row('data file ('), new RegExp(`^\\| data file [^|]*\\| ${DATA_FILE_VERSION} \\|`));
+  // The versions this build reads: "versions 1 and 2".
+  const reads = row('data file (').split('|').at(-2) ?? '';
+  assert.equal([...reads.matchAll(/\d+/g)].map((m) => Number(m[0])), [...DATA_FILE_VERSIONS]);
+  for (const v of DATA_FILE_VERSIONS) assert.match(changelog, `**Data file, version ${v}**`);
   assert.match(row('fixture document'), new RegExp(`^\\| fixture document [^|]*\\| ${FIXTURE_FORMAT_VERSION} \\|`));
   assert.match(changelog, new RegExp(`## ${JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')).version.replace(/\./g, '\\.')}`));
 });
