@@ -154,4 +154,18 @@ test('deny: an approval of an archived project -> 409 project_archived, nothing 
   assert.is(stateOf(mock), before);
 });
 
+test('deny: an approval is expired exactly at expires_at (and still pending one millisecond before)', async () => {
+  for (const [offset, status] of [[-1, 'pending'], [0, 'expired']] as const) {
+    const { mock, http } = await freshMock();
+    const a = (await http.get(`/api/v3/projects/${P}/approvals/${A.pendingWaiting}`).set(AS.viewer)).body;
+    await mock.control.advanceClock(Date.parse(a.expires_at) - Date.parse(DEMO.now) + offset);
+    assert.is((await http.get(`/api/v3/projects/${P}/approvals/${A.pendingWaiting}`).set(AS.viewer)).body.status, status);
+    const listed = await http.get(`/api/v3/projects/${P}/approvals?status=${status}`).set(AS.viewer);
+    assert.ok(listed.body.items.some((x: { approval_id: string }) => x.approval_id === A.pendingWaiting), status);
+    const deny = await http.post(denyPath(A.pendingWaiting)).set(AS.operator).send({});
+    if (status === 'pending') assert.is(deny.status, 200, JSON.stringify(deny.body));
+    else assertError(deny, 409, 'approval_expired');
+  }
+});
+
 test.run();

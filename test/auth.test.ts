@@ -3,6 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freshMock } from './helpers/app.js';
 import { bearer, DEMO } from './helpers/demo.js';
+import { demoFixture } from '../src/fixtures.js';
 
 const P = DEMO.projects.support;
 const runPath = `/api/v3/projects/${P}/runs/${DEMO.runs.failedApi}`;
@@ -90,6 +91,47 @@ test('unknown project: 404 project_not_found for an authenticated caller', async
   const res = await http.get(`/api/v3/projects/00000000-0000-4000-8000-000000000000/jobs`).set(bearer(DEMO.tokens.owner));
   assert.is(res.status, 404);
   assert.is(res.body.detail.reason_code, 'project_not_found');
+});
+
+test('scopes: a token without any project scope still sees its projects (403, not 404); an unknown scope counts for nothing', async () => {
+  const fixture = structuredClone(demoFixture()) as { access_tokens: Record<string, unknown>[] };
+  fixture.access_tokens.push(
+    { token: 'no-scope-token', principal_id: DEMO.principals.owner, scopes: [], expires_at: '2099-01-01T00:00:00.000Z' },
+    { token: 'odd-scope-token', principal_id: DEMO.principals.owner, scopes: ['projects:everything'], expires_at: '2099-01-01T00:00:00.000Z' },
+  );
+  const { http } = await freshMock({ fixtures: fixture });
+  for (const token of ['no-scope-token', 'odd-scope-token']) {
+    const res = await http.get(runPath).set(bearer(token));
+    assert.is(res.status, 403, token);
+    assert.is(res.body.detail.reason_code, 'insufficient_authority');
+    // Another workspace's project stays hidden.
+    const other = await http.get(`/api/v3/projects/${DEMO.projects.globex}/jobs`).set(bearer(token));
+    assert.is(other.status, 404);
+    assert.is(other.body.detail.reason_code, 'project_not_found');
+  }
+});
+
+test('bearer: the scheme name is case-insensitive (RFC 7235), the token is not', async () => {
+  const { http } = await freshMock();
+  for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
+    const res = await http.get(runPath).set('Authorization', `${scheme} ${DEMO.tokens.viewer}`);
+    assert.is(res.status, 200, scheme);
+    assert.is(res.body.id, DEMO.runs.failedApi);
+  }
+  const res = await http.get(runPath).set('Authorization', `Bearer ${DEMO.tokens.viewer.toUpperCase()}`);
+  assert.is(res.status, 401);
+  assert.is(res.body.detail.reason_code, 'token_invalid');
+});
+
+test('admin key: with none configured, no X-Admin-Key value (empty included) is accepted', async () => {
+  const fixture = structuredClone(demoFixture()) as { settings: Record<string, unknown> };
+  fixture.settings = { broker_secret: DEMO.brokerSecret };
+  const { http } = await freshMock({ fixtures: fixture });
+  for (const key of ['', DEMO.adminKey, 'null']) {
+    const res = await http.get(connectionPath).set({ 'X-Admin-Key': key });
+    assert.is(res.status, 401, JSON.stringify(key));
+    assert.is(res.body.detail.reason_code, 'admin_key_invalid');
+  }
 });
 
 test.run();

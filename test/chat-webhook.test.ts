@@ -212,4 +212,52 @@ test('chat webhook: update ids are per binding; different ids make different run
   assert.is(mock.store.get('runs', a.body.run_id)!.user_id, mock.store.get('runs', b.body.run_id)!.user_id);
 });
 
+test('chat webhook: the same update_id on another binding is a new update (dedupe is per binding)', async () => {
+  const fixture = structuredClone(demoFixture()) as { connections: Record<string, unknown>[] };
+  const base = fixture.connections.find((c) => c.id === BINDING)!;
+  const SECOND = '6e2f4b1a-9c3d-4e5f-8a7b-1c2d3e4f5a6b';
+  fixture.connections.push({ ...base, id: SECOND, connection_resource_id: '7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d', webhook_secret: 'second-secret' });
+  const { mock, http } = await freshMock({ fixtures: fixture });
+  const a = await http.post(hook(BINDING)).set(SECRET).send(update(8001));
+  const b = await http.post(hook(SECOND)).set({ 'X-Chatapp-Secret-Token': 'second-secret' }).send(update(8001));
+  assert.equal([a.status, b.status], [200, 200]);
+  assert.is(b.body.duplicate, false);
+  assert.is.not(b.body.run_id, a.body.run_id);
+  assert.is(mock.store.get('runs', b.body.run_id)!.request_metadata.binding_id, SECOND);
+  // And each binding still dedupes its own.
+  const again = await http.post(hook(SECOND)).set({ 'X-Chatapp-Secret-Token': 'second-secret' }).send(update(8001));
+  assert.equal(again.body, { accepted: true, run_id: b.body.run_id, duplicate: true });
+});
+
+test('chat webhook: a sender whose app user is marked deleted gets a new app user, the deleted one is untouched', async () => {
+  const fixture = structuredClone(demoFixture()) as { users: Record<string, unknown>[] };
+  const GONE = '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e';
+  const gone = { id: GONE, project_id: DEMO.projects.support, created_at: '2026-10-01T00:00:00.000Z', preferred_channel: 'chatapp', status: 'deleted', display_name: 'Gone', external_provider: 'chatapp', external_user_id: '424242', last_active_at: null };
+  fixture.users.push(gone);
+  const { mock, http } = await freshMock({ fixtures: fixture });
+  const res = await http.post(hook(BINDING)).set(SECRET).send(update(8101, { id: 424242, display_name: 'Back Again' }));
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  const userId = mock.store.get('runs', res.body.run_id)!.user_id!;
+  assert.is.not(userId, GONE);
+  assert.equal(mock.store.get('users', GONE), gone);
+  const user = await http.get(`/api/v3/projects/${DEMO.projects.support}/users/${userId}`).set(bearer(DEMO.tokens.owner));
+  assert.is(user.status, 200);
+  assert.equal([user.body.display_name, user.body.external_user_id, user.body.status], ['Back Again', '424242', 'active']);
+});
+
+test('chat webhook: with several agents attached, the binding configuration.default_agent wins when it is one of them', async () => {
+  for (const [preferred, expected] of [['escalation-bot', 'escalation-bot'], ['support-bot', 'support-bot'], ['ghost-bot', 'escalation-bot']] as const) {
+    const fixture = structuredClone(demoFixture()) as { connections: { id: string; configuration: Record<string, unknown> }[] };
+    fixture.connections.find((c) => c.id === BINDING)!.configuration.default_agent = preferred;
+    const { mock, http } = await freshMock({ fixtures: fixture });
+    // A live release where both agents attach support-chat.
+    await mock.control.applyDesiredState(DEMO.projects.support, { mutation: { type: 'agent.connection.attach', agent_id: 'escalation-bot', connection_name: 'support-chat' } });
+    await mock.control.compileRelease(DEMO.projects.support, { target: 'live' });
+    const res = await http.post(hook(BINDING)).set(SECRET).send(update(8201));
+    assert.is(res.status, 200, JSON.stringify(res.body));
+    // Not the default, or not attached: the first attached agent by id (escalation-bot sorts before support-bot).
+    assert.is(mock.store.get('runs', res.body.run_id)!.request_metadata.agent_id, expected, preferred);
+  }
+});
+
 test.run();

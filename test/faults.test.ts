@@ -128,4 +128,16 @@ test('fault: the in-process API validates like the route', async () => {
   assert.is(mock.control.clearFaults(), 0);
 });
 
+test('fault: when several faults match, the first one added answers (and only it is consumed)', async () => {
+  const { mock, http } = await freshMock();
+  await http.post('/_mock/faults').send({ method: 'GET', path: RUN, status: 503, times: 1 });
+  await http.post('/_mock/faults').send({ method: '*', path: '/api/**', status: 429, times: 1 });
+  assert.is((await http.get(RUN).set(owner)).status, 503);
+  assert.equal(mock.control.faults().map((f) => [f.status, f.remaining]), [[429, 1]]);
+  assert.is((await http.get(RUN).set(owner)).status, 429);
+  const real = await http.get(RUN).set(owner);
+  assert.is(real.status, 200);
+  assert.is(real.body.id, DEMO.runs.failedApi);
+});
+
 test.run();

@@ -113,4 +113,29 @@ test('isolation: two instances share nothing (a write in one is invisible in the
   assert.is(b.mock.control.now(), DEMO.now);
 });
 
+test('isolation: lists read after restore, reset and PUT /_mock/state are the restored ones (no stale list caches)', async () => {
+  const m = await freshMock();
+  const list = async () => (await m.http.get(`/api/v3/projects/${P}/users?limit=200`).set(AS.owner)).body.items.map((u: { id: string }) => u.id);
+  const releases = async () => (await m.http.get(`/api/v3/projects/${P}/releases`).set(AS.owner)).body.items.map((r: { generation: number }) => r.generation);
+  const users0 = await list();
+  const releases0 = await releases();
+  const snap = m.mock.control.snapshot();
+  const state = (await m.http.get('/_mock/state')).body;
+  const write = async () => {
+    await m.http.post(`/api/v3/connections/${DEMO.connections.chatBinding}/chatapp/webhook`).set('X-Chatapp-Secret-Token', DEMO.chatSecret).send({ update_id: Math.floor(Math.random() * 1e9), message: { from: { id: 'list-cache' }, text: 'x' } });
+    await m.mock.control.compileRelease(P);
+    assert.is((await list()).length, users0.length + 1);
+    assert.is((await releases()).length, releases0.length + 1);
+  };
+  await write();
+  await m.mock.control.restore(snap);
+  assert.equal([await list(), await releases()], [users0, releases0], 'after restore');
+  await write();
+  await m.http.post('/_mock/reset');
+  assert.equal([await list(), await releases()], [users0, releases0], 'after reset');
+  await write();
+  assert.is((await m.http.put('/_mock/state').send(state)).status, 200);
+  assert.equal([await list(), await releases()], [users0, releases0], 'after PUT /_mock/state');
+});
+
 test.run();

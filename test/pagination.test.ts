@@ -162,4 +162,21 @@ test('approvals: each status filter answers exactly its approvals (a pending one
   assert.equal((await http.get(`${base}/approvals?runtime_mode=live&status=approved`).set(AS.owner)).body.items, []);
 });
 
+test('pages: a cursor whose position was edited but whose checksum was kept is 422 (tamper-evident)', async () => {
+  const { http } = await freshMock();
+  const first = await http.get(`${base}/users?limit=2`).set(AS.owner);
+  const [payload, sum] = (first.body.next_cursor as string).split('.');
+  const key = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
+  assert.is(key.length, 3, 'version, created_at, id');
+  // Move the position back to the start of time: a valid-looking key that would skip nothing.
+  const forged = Buffer.from(JSON.stringify([key[0], '1970-01-01T00:00:00.000Z', key[2]])).toString('base64url');
+  const res = await http.get(`${base}/users?limit=2&cursor=${encodeURIComponent(`${forged}.${sum}`)}`).set(AS.owner);
+  assertInvalidAt(res, ['query', 'cursor']);
+  const releasesCursor = (await http.get(`${base}/releases?limit=1`).set(AS.owner)).body.next_cursor as string;
+  const [rp, rs] = releasesCursor.split('.');
+  const rkey = JSON.parse(Buffer.from(rp, 'base64url').toString('utf8')) as unknown[];
+  const rforged = Buffer.from(JSON.stringify([rkey[0], 99])).toString('base64url');
+  assertInvalidAt(await http.get(`${base}/releases?cursor=${encodeURIComponent(`${rforged}.${rs}`)}`).set(AS.owner), ['query', 'cursor']);
+});
+
 test.run();

@@ -217,4 +217,17 @@ test('create: the in-process API creates and transitions the same way', async ()
   }
 });
 
+test('approval: a control-opened approval expires 24 hours after it is requested unless expires_in_ms says otherwise', async () => {
+  const m = await freshMock();
+  const plain = await m.http.post(`/_mock/projects/${P}/runs`).send({ status: 'waiting_approval' });
+  assert.is(plain.body.approval.requested_at, DEMO.now);
+  assert.is(plain.body.approval.expires_at, '2026-11-21T12:00:00.000Z');
+  assert.is(plain.body.approval.status, 'pending');
+  const short = await m.http.post(`/_mock/projects/${P}/runs`).send({ status: 'waiting_approval', approval: { expires_in_ms: 90_000 } });
+  assert.is(short.body.approval.expires_at, '2026-11-20T12:01:30.000Z');
+  const running = await m.http.post(`/_mock/projects/${P}/runs`).send({ status: 'running' });
+  const moved = await m.http.post(`/_mock/projects/${P}/runs/${running.body.id}/transition`).send({ to: 'waiting_approval' });
+  assert.is(moved.body.approval.expires_at, '2026-11-21T12:00:00.000Z');
+});
+
 test.run();

@@ -231,4 +231,18 @@ for (const [name, path, run] of [
   });
 }
 
+test('retry: the new run keeps the failed run runtime mode (test stays test) and its release and user', async () => {
+  const { mock, http } = await freshMock();
+  const user = mock.store.toData().users.find((u) => u.project_id === P)!.id;
+  const failed = await mock.control.createRun(P, { status: 'failed', surface: 'background', runtime_mode: 'test', release_id: DEMO.releases.gen2, user_id: user });
+  const res = await http.post(retryPath(failed.id as string)).set(AS.operator).send({});
+  assert.is(res.status, 201, JSON.stringify(res.body));
+  assert.equal([res.body.runtime_mode, res.body.status, res.body.surface], ['test', 'queued', 'background']);
+  const stored = mock.store.get('runs', res.body.id)!;
+  assert.equal([stored.release_id, stored.user_id], [DEMO.releases.gen2, user]);
+  // The runtime_mode filter of the run detail sees it as a test run.
+  assert.is((await http.get(`${runPath(res.body.id)}?runtime_mode=test`).set(AS.viewer)).body.id, res.body.id);
+  assertError(await http.get(`${runPath(res.body.id)}?runtime_mode=live`).set(AS.viewer), 404, 'run_not_found');
+});
+
 test.run();

@@ -198,5 +198,26 @@ for (const [name, make] of adapters) {
     assert.ok(b.store.get('projects', SALES));
   });
 
+  contract('a transaction reads its own writes (get and filter), deletes included, before anything is committed', async () => {
+    const mock = await createApp({ storage: make(), fixtures: demoFixture() });
+    const sales = mock.store.get('projects', SALES)!;
+    await mock.store.transact((tx) => {
+      tx.put('projects', { ...sales, name: 'Renamed' });
+      tx.put('projects', { ...sales, id: '12345678-1234-4123-8123-123456789012', slug: 'new-one', name: 'New One' });
+      tx.delete('projects', DEMO.projects.legacy);
+      const names = tx.filter('projects', () => true).map((p) => p.name);
+      assert.ok(names.includes('Renamed'));
+      assert.not.ok(names.includes('Sales Assistant'));
+      assert.is(tx.filter('projects', (p) => p.slug === 'new-one').length, 1);
+      assert.is(tx.filter('projects', (p) => p.id === DEMO.projects.legacy).length, 0);
+      assert.is(tx.get('projects', DEMO.projects.legacy), undefined);
+      assert.is(tx.get('projects', SALES)!.name, 'Renamed');
+      // Not committed yet: the store still reads the old state.
+      assert.is(mock.store.get('projects', SALES)!.name, 'Sales Assistant');
+    });
+    assert.is(mock.store.get('projects', SALES)!.name, 'Renamed');
+    assert.is(mock.store.get('projects', DEMO.projects.legacy), undefined);
+  });
+
   contract.run();
 }

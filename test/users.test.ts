@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { freshMock, stateOf } from './helpers/app.js';
 import { DEMO } from './helpers/demo.js';
 import { AS, refusals, CountingAdapter, assertError, assertInvalidAt } from './helpers/ops.js';
+import { demoFixture } from '../src/fixtures.js';
 
 const P = DEMO.projects.support;
 const DANA = '7eeec0cc-4c09-4d7b-bb90-476a4c5f5f61'; // 5 memories, 3 traces, several runs
@@ -105,6 +106,29 @@ test('delete user: a user of an archived project -> 409 project_archived, nothin
   assertError(await http.delete(userPath(LEGACY_USER, DEMO.projects.legacy)).set(AS.owner).send(CONFIRM), 409, 'project_archived');
   assert.is(stateOf(mock), before);
   assert.is((await http.get(userPath(LEGACY_USER, DEMO.projects.legacy)).set(AS.viewer)).status, 200);
+});
+
+/** The demo plus an app user stored with status `deleted` (fixtures may hold one), in the sandbox project. */
+function fixtureWithDeletedUser(project: string) {
+  const fixture = structuredClone(demoFixture()) as { users: Record<string, unknown>[] };
+  fixture.users.push({ id: GONE, project_id: project, created_at: '2030-01-01T00:00:00.000Z', preferred_channel: 'web', status: 'deleted', display_name: 'Gone', external_provider: null, external_user_id: null, last_active_at: null });
+  return fixture;
+}
+const GONE = '0c1d2e3f-4a5b-4c6d-8e7f-8a9b0c1d2e3f';
+
+test('a user stored as deleted is 404 to read and to delete, and absent from every page', async () => {
+  const { mock, http } = await freshMock({ fixtures: fixtureWithDeletedUser(P) });
+  assertError(await http.get(userPath(GONE)).set(AS.owner), 404, 'user_not_found');
+  assertError(await http.get(userPath(GONE)).set(AS.admin), 404, 'user_not_found');
+  const before = stateOf(mock);
+  assertError(await http.delete(userPath(GONE)).set(AS.owner).send(CONFIRM), 404, 'user_not_found');
+  assert.is(stateOf(mock), before);
+  // Newer than every other user: it would be first on the first page.
+  const page = await http.get(`/api/v3/projects/${P}/users?limit=200`).set(AS.owner);
+  assert.is(page.body.items.length, 34);
+  assert.not.ok(page.body.items.some((u: { id: string }) => u.id === GONE));
+  const first = await http.get(`/api/v3/projects/${P}/users?limit=1`).set(AS.owner);
+  assert.is.not(first.body.items[0].id, GONE);
 });
 
 test.run();
