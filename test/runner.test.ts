@@ -98,9 +98,10 @@ test('runner: a test that blocks the event loop is killed past its timeout, by n
 });
 
 test('runner: the run timeout stops everything and names the running test', async () => {
-  const r = await runner('^hang\\.', { TEST_TIMEOUT_MS: '60000', TEST_RUN_TIMEOUT_MS: '1500' });
+  // Long enough for the worker to start on a loaded machine (it must be inside the hanging test when the deadline comes).
+  const r = await runner('^hang\\.', { TEST_TIMEOUT_MS: '60000', TEST_RUN_TIMEOUT_MS: '6000' });
   assert.is(r.last, '0 passed, 2 failed, 1 of the failed never finished', r.out);
-  assert.match(r.out, /run timeout \(1500 ms, TEST_RUN_TIMEOUT_MS\) while running .*hang\.test\.mjs › "hangs forever"/);
+  assert.match(r.out, /run timeout \(6000 ms, TEST_RUN_TIMEOUT_MS\) while running .*hang\.test\.mjs › "hangs forever"/);
 });
 
 test('runner: no test at all fails the run', async () => {
