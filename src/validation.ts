@@ -145,7 +145,8 @@ export const depthChecked = new WeakSet<object>();
  * are refused when nested deeper than the JSON limit, before anything recursive sees them.
  */
 export function parse<S extends v.GenericSchema<unknown, unknown>>(schema: S, input: unknown, part: LocPart): v.InferOutput<S> {
-  if (typeof input === 'object' && input !== null && !depthChecked.has(input) && jsonValueTooDeep(input)) {
+  // Path and query values are flat strings; a body the reader parsed was checked on its text.
+  if (part === 'body' && typeof input === 'object' && input !== null && !depthChecked.has(input) && jsonValueTooDeep(input)) {
     throw invalid([part], 'JSON nested deeper than the limit', 'value_error', null);
   }
   const result = v.safeParse(schema, input, { abortEarly: false, abortPipeEarly: true });

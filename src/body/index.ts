@@ -78,13 +78,6 @@ function notJsonBody(bytes: Buffer): ValidationError {
   return invalid(['body'], '', 'model_attributes_type', bytes.toString('utf8'));
 }
 
-/** Whether the request carries a body that is not JSON (what the control surface answers 415 to). */
-export function hasNonJsonBody(ctx: Context): boolean {
-  const len = ctx.get('content-length');
-  const present = (len !== '' && len !== '0') || ctx.get('transfer-encoding') !== '';
-  return present && !isJsonContentType(ctx.get('content-type') || undefined);
-}
-
 /**
  * The body reader of the request pipeline: `undefined` for an empty body (no bytes at all, as FastAPI sees "no
  * body"), else the JSON value. The value is also left in `ctx.request.body` for the journal.

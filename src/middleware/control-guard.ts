@@ -6,6 +6,7 @@
 import type { Middleware } from 'koa';
 import { BlockList, isIP } from 'node:net';
 import { ApiError } from '../errors.js';
+import { isJsonContentType } from '../body/index.js';
 import { secretEquals } from '../domain/auth.js';
 
 export const CONTROL_TOKEN_HEADER = 'x-mock-control-token';
@@ -46,10 +47,9 @@ export function isLoopback(name: string): boolean {
   return kind !== 0 && LOOPBACK.check(name, kind === 4 ? 'ipv4' : 'ipv6');
 }
 
-/** JSON as FastAPI reads it: application/json or application/*+json (parameters ignored). */
+/** JSON as FastAPI reads it (the one rule, src/body): application/json or application/*+json (parameters ignored). */
 export function isJsonMediaType(contentType: string): boolean {
-  const type = contentType.split(';')[0].trim().toLowerCase();
-  return type === 'application/json' || /^application\/[^\s/;]+\+json$/.test(type);
+  return contentType.trim() !== '' && isJsonContentType(contentType);
 }
 
 export function controlGuard(options: ControlGuardOptions = {}): Middleware {

@@ -78,20 +78,26 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
             { mode: deps.config.auth, adminKey: deps.config.adminKey(), nowMs: deps.clock.nowMs() },
           );
     // Path and query problems come in one 422, path first, as FastAPI reports them.
-    const problems: ValidationItem[] = [];
-    const part = <S extends AnySchema>(schema: S | undefined, input: unknown, where: 'path' | 'query') => {
-      if (!schema) return undefined;
+    let problems: ValidationItem[] | undefined;
+    let path: unknown;
+    let query: unknown;
+    if (spec.path) {
       try {
-        return parse(schema, input, where);
+        path = parse(spec.path, ctx.params, 'path');
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
-        problems.push(...err.items);
-        return undefined;
+        problems = err.items;
       }
-    };
-    const path = part(spec.path, ctx.params, 'path');
-    const query = part(spec.query, lastValues(ctx.query), 'query');
-    if (problems.length > 0) throw new ValidationError(problems);
+    }
+    if (spec.query) {
+      try {
+        query = parse(spec.query, lastValues(ctx.query), 'query');
+      } catch (err) {
+        if (!(err instanceof ValidationError)) throw err;
+        problems = [...(problems ?? []), ...err.items];
+      }
+    }
+    if (problems) throw new ValidationError(problems);
     let project = undefined as unknown as RecordOf<'projects'>;
     if (spec.project && spec.level !== 'public') {
       project = authorizeProject(actor, deps.store.get('projects', (path as { project_id: string }).project_id), spec.level);
