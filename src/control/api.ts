@@ -1,11 +1,8 @@
 // The in-process control API (CONTRACT section 8): what /_mock routes call, typed for tests that embed the mock.
-import * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import type { Snapshot } from '../storage/store.js';
 import { CompleteStateDataSchema, type StateData } from '../schemas/state.js';
 import { invalid } from '../errors.js';
-import { issuesToItems } from '../validation.js';
-import { ValidationError } from '../errors.js';
 import { Journal, type JournalEntry, type JournalFilter, type JournalLimits } from './journal.js';
 import { FaultRegistry, type Fault, type FaultSpec } from './faults.js';
 import { CoverageTracker, type CoverageReport } from './coverage.js';
@@ -84,9 +81,8 @@ export class MockControl {
     if (typeof data !== 'object' || data === null || Array.isArray(data)) {
       throw invalid(['body'], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type', data);
     }
-    const result = v.safeParse(CompleteStateDataSchema, this.sealer.unsealState(data), { abortEarly: false });
-    if (!result.success) throw new ValidationError(issuesToItems(result.issues, 'body'));
-    await this.deps.store.replace(result.output as StateData);
+    // parse(): pydantic's items, and a value nested too deep is refused before anything walks it.
+    await this.deps.store.replace(parseInput(CompleteStateDataSchema, this.sealer.unsealState(data), 'body') as StateData);
   }
 
   now(): string {

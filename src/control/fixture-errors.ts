@@ -19,8 +19,8 @@ export function problemToItem(problem: string): ValidationItem {
 
 /** The state a fixture describes, or a ValidationError (schema issues first, then reference checks). */
 export function validateFixture(fixture: unknown): StateData {
-  const result = v.safeParse(FixtureSchema, fixture, { abortEarly: false });
-  if (!result.success) throw new ValidationError(issuesToItems(result.issues, 'body'));
+  const result = v.safeParse(FixtureSchema, fixture, { abortEarly: false, abortPipeEarly: true });
+  if (!result.success) throw new ValidationError(issuesToItems(result.issues, 'body', fixture));
   try {
     return stateFromFixture(fixture);
   } catch (err) {

@@ -91,7 +91,7 @@ export type StateData = v.InferOutput<typeof StateDataSchema>;
  * What PUT /_mock/state takes: a whole document as GET /_mock/state answers it, every key present. A missing key
  * would otherwise read as empty and wipe that collection (`{}` wiped everything).
  */
-export const CompleteStateDataSchema = v.object({
+export const CompleteStateDataSchema = model({
   clock: ClockStateSchema,
   settings: SettingsSchema,
   ...(Object.fromEntries(COLLECTION_NAMES.map((c) => [c, v.array(COLLECTION_SCHEMAS[c])])) as {
@@ -107,7 +107,7 @@ export const DATA_FILE_VERSIONS: readonly number[] = [1, 2];
 export const DataFileSchema = model({
   format: v.literal(DATA_FILE_FORMAT),
   format_version: v.picklist([1, 2]),
-  seq: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
+  seq: v.optional(v.pipe(Int, v.minValue(0))),
   state: StateDataSchema,
 });
 export type DataFile = v.InferOutput<typeof DataFileSchema>;

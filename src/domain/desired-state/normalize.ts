@@ -18,7 +18,7 @@ import { integrityItems, type Loc } from './integrity.js';
  * ['body', 'bundle', 'manifest']), so the same rules serve request bodies, manifests and fixtures.
  */
 export function normalizeDesiredState(input: unknown, loc: Loc = ['body']): DesiredState {
-  const result = v.safeParse(DesiredStateSchema, input, { abortEarly: false });
+  const result = v.safeParse(DesiredStateSchema, input, { abortEarly: false, abortPipeEarly: true });
   if (!result.success) {
     throw new ValidationError(issuesToItems(result.issues, 'body').map((i) => ({ ...i, loc: [...loc, ...i.loc.slice(1)] })));
   }
