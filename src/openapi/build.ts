@@ -2,14 +2,15 @@
 // @valibot/to-json-schema. Built once per process and control setting (cached), served by routes/docs.ts.
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { REASON_CODES } from '../reason-codes.js';
 import { ApprovalResponseSchema } from '../schemas/approvals.js';
 import { BundleSchema, MutationSchema, SemanticChangeSchema, DesiredStateHeadSchema } from '../schemas/desired-state.js';
 import { JobResponseSchema } from '../schemas/jobs.js';
 import { ReleaseResponseSchema } from '../schemas/releases.js';
 import { RunStepSchema, RunTimingSchema } from '../schemas/runs.js';
 import { UserResponseSchema } from '../schemas/users.js';
-import { CONTROL_OPERATIONS, V3_OPERATIONS, type ErrorStatus, type OperationSpec, type SecurityScheme } from './operations.js';
+import { CONTROL_OPERATIONS, V3_OPERATIONS, type OperationSpec } from './operations.js';
+import { ERROR_RESPONSES, errorResponses, errorStatusesOf } from './error-responses.js';
+import { securityOf, securitySchemes, type SecurityOptions } from './security.js';
 import { ManagementErrorSchema, ValidationErrorSchema } from './schemas.js';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
@@ -102,42 +103,6 @@ function strip$schema(s: JsonSchema): Json {
   return rest;
 }
 
-const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; validation?: boolean }> = {
-  400: { name: 'BadRequest', description: 'The token grant failed (`invalid_grant`), or a body\'s bytes are not text in any encoding JSON allows (`body_unreadable`, FastAPI\'s "There was an error parsing the body") (management envelope)' },
-  401: { name: 'Unauthenticated', description: 'Authentication failed (management envelope with `next_action`; `WWW-Authenticate: Bearer`)' },
-  403: { name: 'Forbidden', description: 'The actor lacks the required project authority (management envelope); on /_mock, a cross-site Origin' },
-  404: { name: 'NotFound', description: 'The project or scoped resource does not exist or is not visible (management envelope); also unknown routes' },
-  409: { name: 'Conflict', description: 'The state forbids the operation (management envelope)' },
-  413: { name: 'PayloadTooLarge', description: 'The body is larger than the limit (management envelope, `payload_too_large`)' },
-  415: { name: 'UnsupportedMediaType', description: 'A control request declared a Content-Type other than JSON (management envelope); nothing changed' },
-  421: { name: 'MisdirectedRequest', description: 'The Host is not one the control surface answers to (management envelope); nothing changed' },
-  422: { name: 'ValidationFailed', description: 'Validation error: malformed JSON, wrong type, missing field, bad enum, out-of-range query, bad path id', validation: true },
-};
-
-function reasonCodesFor(status: number): string[] {
-  return Object.entries(REASON_CODES)
-    .filter(([, spec]) => spec.status === status)
-    .map(([code]) => code);
-}
-
-/** The error responses some operation refers to (a component nothing uses is lint noise, e.g. 421 with control off). */
-function errorResponses(operations: OperationSpec[]): Json {
-  const used = new Set(operations.flatMap((op) => op.errors).map(String));
-  const out: Json = {};
-  for (const [status, r] of Object.entries(ERROR_RESPONSES)) {
-    if (!used.has(status)) continue;
-    const codes = reasonCodesFor(Number(status));
-    const description = r.validation ? r.description : `${r.description}. Reason codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`;
-    const response: Json = {
-      description,
-      content: { 'application/json': { schema: { $ref: refTo(r.validation ? 'ValidationErrorV3' : 'ManagementErrorV3') } } },
-    };
-    if (status === '401') response.headers = { 'WWW-Authenticate': { description: '`Bearer`', required: true, schema: { type: 'string' } } };
-    out[r.name] = response;
-  }
-  return out;
-}
-
 /** An object schema's entries as OpenAPI parameters, converted one by one. */
 function parameters(where: 'path' | 'query', schema: ObjectSchema | undefined, toJson: (s: AnySchema) => Json): Json[] {
   if (!schema) return [];
@@ -148,63 +113,8 @@ function parameters(where: 'path' | 'query', schema: ObjectSchema | undefined, t
   });
 }
 
-export interface BuildOptions {
-  /** Include the /_mock control surface (it exists only when control is on). */
-  control: boolean;
-  /** The mock runs with a control token: every /_mock route requires `X-Mock-Control-Token`. */
-  controlToken?: boolean;
-}
-
-/** The credentials as security schemes (CONTRACT sections 3 and 5; the control token of section 8). */
-const SECURITY_SCHEMES: Record<SecurityScheme, { key: string; scheme: Json }> = {
-  bearer: {
-    key: 'bearerAuth',
-    scheme: { type: 'http', scheme: 'bearer', description: 'An access token from POST /api/v3/auth/token, or one seeded by fixtures. Every management endpoint accepts it.' },
-  },
-  adminKey: {
-    key: 'adminKey',
-    scheme: {
-      type: 'apiKey',
-      in: 'header',
-      name: 'X-Admin-Key',
-      description:
-        'The configured admin key (`--admin-key`; compared in constant time). Accepted on endpoints 2, 3, 13, 18 and 20 only, as an alternative to a bearer token, and grants every authority there. A wrong key is 401 `admin_key_invalid`; on any other endpoint it is no credential (401 `authentication_required`).',
-    },
-  },
-  chatSecret: {
-    key: 'chatSecret',
-    scheme: {
-      type: 'apiKey',
-      in: 'header',
-      name: 'X-Chatapp-Secret-Token',
-      description: 'The webhook secret of the connection binding named in the path (endpoint 16; compared in constant time). Wrong or absent: 401 `webhook_secret_invalid`.',
-    },
-  },
-  brokerSignature: {
-    key: 'brokerSignature',
-    scheme: {
-      type: 'apiKey',
-      in: 'header',
-      name: 'X-Broker-Hmac-Sha256',
-      description:
-        'Not a fixed key: the lowercase hex HMAC-SHA256 of the exact raw request body with the broker secret (`--broker-secret`), computed for each request (endpoint 19). Missing or wrong: 401 `broker_signature_invalid`.',
-    },
-  },
-  controlToken: {
-    key: 'controlToken',
-    scheme: {
-      type: 'apiKey',
-      in: 'header',
-      name: 'X-Mock-Control-Token',
-      description: 'The token the mock was started with (`--control-token`, `createApp({ controlToken })`); when one is set, every /_mock route requires it. Not part of v3.',
-    },
-  },
-};
-
-/** OpenAPI security requirements: one alternative per accepted credential; `[]` = public. */
-function securityOf(op: OperationSpec, options: BuildOptions): Json[] {
-  return op.security.filter((s) => s !== 'controlToken' || options.controlToken).map((s) => ({ [SECURITY_SCHEMES[s].key]: [] }));
-}
+/** `control`: include the /_mock control surface; `controlToken`: the mock requires `X-Mock-Control-Token` there. */
+export type BuildOptions = SecurityOptions;
 
 export function buildOpenApi(options: BuildOptions): Json {
   const operations: OperationSpec[] = [...V3_OPERATIONS, ...(options.control ? CONTROL_OPERATIONS : [])];
@@ -249,10 +159,7 @@ export function buildOpenApi(options: BuildOptions): Json {
       }
       responses[String(s.status)] = r;
     }
-    // Any operation that reads a body can meet bytes that are not text (400) and a body over the limit (413).
-    const statuses = new Set<ErrorStatus>(op.errors);
-    if (op.body) for (const status of [400, 413] as const) statuses.add(status);
-    for (const status of [...statuses].sort()) responses[String(status)] = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
+    for (const status of errorStatusesOf(op)) responses[String(status)] = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
 
     const operation: Json = {
       operationId: op.operationId,
@@ -299,12 +206,7 @@ export function buildOpenApi(options: BuildOptions): Json {
     components: {
       schemas,
       responses: errorResponses(operations),
-      // Only the schemes some operation accepts (the control token only when the mock runs with one).
-      securitySchemes: Object.fromEntries(
-        Object.values(SECURITY_SCHEMES)
-          .filter(({ key }) => operations.some((op) => securityOf(op, options).some((alt) => key in alt)))
-          .map(({ key, scheme }) => [key, scheme]),
-      ),
+      securitySchemes: securitySchemes(operations, options),
     },
   };
 }

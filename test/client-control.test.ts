@@ -1,0 +1,142 @@
+// The typed client's control part (`mock.client.control`) against the built CLI in another process, in process over
+// mock.fetch, and docs/client.md kept true to the client's methods.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createApp } from '../src/app.js';
+import { createClient, ControlError, OPERATIONS } from 'project-runtime-mock/client';
+import { startCli } from './helpers/cli.js';
+import { cliClient } from './helpers/client.js';
+import { DEMO } from './helpers/demo.js';
+import { demoFixture } from '../src/fixtures.js';
+
+const P = DEMO.projects.support;
+const mock = cliClient(test);
+
+test('control: health, clock, faults, journal, coverage', async () => {
+  const health = await mock.client.control.health();
+  assert.equal(health, { status: 'ok', now: DEMO.now });
+  assert.equal(await mock.client.control.setClock('2027-01-01T00:00:00.000Z'), { now: '2027-01-01T00:00:00.000Z', frozen_at: '2027-01-01T00:00:00.000Z', offset_ms: 0 });
+  assert.is((await mock.client.control.advanceClock(60_000)).now, '2027-01-01T00:01:00.000Z');
+  assert.is((await mock.client.control.clock()).now, '2027-01-01T00:01:00.000Z');
+
+  const fault = await mock.client.control.addFault({ method: 'GET', path: `/api/v3/projects/${P}/jobs`, status: 503, body: { down: true }, times: 1 });
+  assert.equal({ ...fault, id: 'f' }, { id: 'f', method: 'GET', path: `/api/v3/projects/${P}/jobs`, status: 503, body: { down: true }, times: 1, remaining: 1, hits: 0 });
+  assert.equal((await mock.client.control.faults()).map((f) => f.id), [fault.id]);
+  const hit = await mock.client.listJobs(P);
+  assert.is(hit.response.status, 503);
+  assert.equal(await mock.client.control.faults(), []);
+  await mock.client.control.addFault({ method: '*', path: '/api/v3/**', delay_ms: 1 });
+  assert.is(await mock.client.control.clearFaults(), 1);
+
+  await mock.client.listUsers(P);
+  const journal = await mock.client.control.requests({ method: 'GET', status: '2xx', path: '/api/v3/**' });
+  assert.equal(journal.map((e) => [e.method, e.operation, e.status]), [['GET', 'listUsers', 200]]);
+  assert.ok((await mock.client.control.clearRequests()) >= 2);
+  assert.equal(await mock.client.control.requests(), []);
+
+  const coverage = await mock.client.control.coverage();
+  assert.is(coverage.operations.length, 20);
+  assert.ok(coverage.summary.never_called.includes('deleteProject'));
+});
+
+test('control: state export and import, fixtures, desired state, releases, runs; refusals throw ControlError', async () => {
+  const snapshot = await mock.client.control.exportState();
+  await mock.client.cancelRun(P, DEMO.runs.waitingApproval);
+  const restored = await mock.client.control.importState(snapshot);
+  assert.is(restored.restored, true);
+  assert.is((await mock.client.getRun(P, DEMO.runs.waitingApproval)).data?.status, 'waiting_approval');
+
+  const loaded = await mock.client.control.loadFixtures({ now: '2026-01-01T00:00:00.000Z', workspaces: [{ id: DEMO.workspaces.acmeSupport, name: 'Only' }] });
+  assert.equal({ loaded: loaded.loaded, workspaces: loaded.counts.workspaces, projects: loaded.counts.projects }, { loaded: true, workspaces: 1, projects: 0 });
+  let refused: unknown;
+  try {
+    await mock.client.control.loadFixtures({ runs: [{ id: 'not-a-uuid' }] as never });
+  } catch (err) {
+    refused = err;
+  }
+  assert.instance(refused, ControlError);
+  assert.is((refused as ControlError).status, 422);
+  // The loaded fixture is what reset returns to; loading the demo again brings the rest of this file's world back.
+  await mock.client.control.setClock(DEMO.now);
+  await mock.client.control.reset();
+  assert.is((await mock.client.control.health()).now, '2026-01-01T00:00:00.000Z');
+  await mock.client.control.loadFixtures(demoFixture() as never);
+  assert.is((await mock.client.control.health()).now, DEMO.now);
+
+  const applied = await mock.client.control.applyDesiredState(P, { mutation: { type: 'skill.upsert', skill_id: 'typed', display_name: 'Typed' } as never });
+  assert.is(applied.committed, true);
+  assert.is(applied.head.generation, applied.previous_head.generation + 1);
+  const release = await mock.client.control.compileRelease(P, { target: 'candidate' });
+  assert.equal(release.targets, ['candidate']);
+  assert.is(release.document.schema_version, 'svc.project-release/v3');
+
+  const run = await mock.client.control.createRun(P, { status: 'running', request_metadata: { source: 'typed' } });
+  assert.equal([run.status, run.surface, run.request_metadata?.source], ['running', 'api', 'typed']);
+  const done = await mock.client.control.transitionRun(P, run.id, { to: 'succeeded', result: { output: 'ok' } });
+  assert.equal([done.status, done.result?.output], ['succeeded', 'ok']);
+  try {
+    await mock.client.control.transitionRun(P, run.id, { to: 'running' });
+    assert.unreachable('an illegal transition is refused');
+  } catch (err) {
+    assert.instance(err, ControlError);
+    assert.is(((err as ControlError).body as { detail: { reason_code: string } }).detail.reason_code, 'illegal_transition');
+  }
+});
+
+test('the client has a method for every v3 and control operation of the document', () => {
+  const v3 = Object.keys(OPERATIONS).filter((id) => !id.startsWith('control'));
+  assert.is(v3.length, 20);
+  for (const id of v3) assert.type((mock.client as unknown as Record<string, unknown>)[id], 'function', id);
+  // Control methods are named like the in-process MockControl's; each control operation maps to one.
+  const byOperation: Record<string, string> = {
+    controlHealth: 'health', controlReset: 'reset', controlLoadFixtures: 'loadFixtures', controlGetState: 'exportState', controlPutState: 'importState',
+    controlListRequests: 'requests', controlClearRequests: 'clearRequests', controlCoverage: 'coverage', controlGetClock: 'clock', controlSetClock: 'setClock',
+    controlListFaults: 'faults', controlAddFault: 'addFault', controlClearFaults: 'clearFaults', controlGetDesiredState: 'getDesiredState',
+    controlApplyDesiredState: 'applyDesiredState', controlCompileRelease: 'compileRelease', controlCreateRun: 'createRun', controlTransitionRun: 'transitionRun',
+    controlMintCode: 'mintAuthorizationCode',
+  };
+  const control = Object.keys(OPERATIONS).filter((id) => id.startsWith('control'));
+  assert.equal(control.filter((id) => !byOperation[id]), [], 'a control operation without a client method');
+  for (const id of control) assert.type((mock.client.control as unknown as Record<string, unknown>)[byOperation[id]], 'function', id);
+});
+
+test('a mock with a control token: the client sends it on /_mock only, and a client without it is refused', async () => {
+  const guarded = await startCli(['--memory', '--port', '0', '--control-token', 'ct-secret']);
+  try {
+    const withToken = createClient({ baseUrl: guarded.url, token: DEMO.tokens.owner, controlToken: 'ct-secret' });
+    assert.equal(await withToken.control.health(), { status: 'ok', now: DEMO.now });
+    assert.is((await withToken.listUsers(P, { limit: 1 })).response.status, 200);
+    const journal = await withToken.control.requests({ path: '/api/v3/**' });
+    const headers = (journal[0] as { request?: { headers?: Record<string, unknown> } }).request?.headers ?? {};
+    assert.not.ok('x-mock-control-token' in headers, 'the control token is not sent to v3');
+    try {
+      await createClient({ baseUrl: guarded.url }).control.reset();
+      assert.unreachable('no token: refused');
+    } catch (err) {
+      assert.instance(err, ControlError);
+      assert.is((err as ControlError).status, 401);
+    }
+  } finally {
+    await guarded.stop();
+  }
+});
+
+test('in process: the client over mock.fetch, no socket', async () => {
+  const mock = await createApp({ storage: 'memory', fixtures: demoFixture() });
+  const inProcess = createClient({ baseUrl: 'http://localhost', token: DEMO.tokens.owner, fetch: mock.fetch });
+  assert.is((await inProcess.getRun(P, DEMO.runs.failedApi)).data?.id, DEMO.runs.failedApi);
+  assert.equal(await inProcess.control.health(), { status: 'ok', now: DEMO.now });
+  await mock.close();
+});
+
+test('docs/client.md lists every v3 and control method of the client', () => {
+  const page = readFileSync(fileURLToPath(new URL('../docs/client.md', import.meta.url)), 'utf8');
+  const v3 = [...page.matchAll(/^\| \d+ \| `(\w+)` \|/gm)].map((m) => m[1]);
+  assert.equal(v3.sort(), Object.keys(OPERATIONS).filter((id) => !id.startsWith('control')).sort());
+  const control = [...page.matchAll(/^\| `(\w+)\([^`]*\)` \| `(?:GET|POST|PUT|DELETE) \/_mock/gm)].map((m) => m[1]);
+  assert.equal(control.sort(), Object.keys(mock.client.control).sort());
+});
+
+test.run();
