@@ -1,5 +1,6 @@
 // Helpers for the mock's users: a PKCE pair for the token endpoint and a signer for broker webhook payloads.
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { PKCE_VERIFIER, pkceS256 } from './domain/tokens.js';
 
 export interface PkcePair {
   code_verifier: string;
@@ -7,11 +8,14 @@ export interface PkcePair {
   code_challenge_method: 'S256';
 }
 
-/** A PKCE S256 pair (RFC 7636): a random 43-character verifier unless one is given, and its challenge. */
+/**
+ * A PKCE S256 pair (RFC 7636): a random 43-character verifier unless one is given, and its challenge. A given
+ * verifier must be one the token endpoint accepts (43 to 128 of A-Z a-z 0-9 - . _ ~), else this throws.
+ */
 export function createPkcePair(verifier?: string): PkcePair {
   const code_verifier = verifier ?? randomBytes(32).toString('base64url');
-  const code_challenge = createHash('sha256').update(code_verifier, 'ascii').digest('base64url');
-  return { code_verifier, code_challenge, code_challenge_method: 'S256' };
+  if (!PKCE_VERIFIER.test(code_verifier)) throw new TypeError('createPkcePair: a code_verifier is 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_", "~" (RFC 7636 4.1)');
+  return { code_verifier, code_challenge: pkceS256(code_verifier), code_challenge_method: 'S256' };
 }
 
 export interface SignedBrokerPayload {

@@ -31,10 +31,14 @@ export interface TokenResponse {
   token_type: 'Bearer';
 }
 
-/** The S256 challenge of a verifier: base64url (no padding) of its SHA-256 (RFC 7636 4.2). */
+/** The S256 challenge of a verifier: base64url (no padding) of the SHA-256 of its UTF-8 bytes (RFC 7636 4.2). */
 export function pkceS256(verifier: string): string {
-  return createHash('sha256').update(verifier, 'ascii').digest('base64url');
+  // 'ascii' would drop the high byte of each character, so `š` (U+0161) hashed as `a`.
+  return createHash('sha256').update(verifier, 'utf8').digest('base64url');
 }
+
+/** RFC 7636 4.1: 43 to 128 unreserved characters. Anything else can never be a verifier. */
+export const PKCE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
 const isoAt = (ms: number) => new Date(ms).toISOString();
 const invalidGrant = (message: string) => new ApiError('invalid_grant', { message });
@@ -100,6 +104,7 @@ function exchangeCode(deps: Deps, tx: Transaction, code: string, verifier: strin
     return { fail: 'The authorization code was already used; the tokens issued from it are revoked.' };
   }
   if (Date.parse(rec.expires_at) <= nowMs) return { fail: 'The authorization code has expired.' };
+  if (!PKCE_VERIFIER.test(verifier)) return { fail: 'The code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_", "~" (RFC 7636).' };
   if (!secretEquals(pkceS256(verifier), rec.code_challenge)) return { fail: 'The code_verifier does not match the code challenge (PKCE S256).' };
   if (!tx.get('principals', rec.principal_id)) return { fail: 'The principal of this code no longer exists.' };
   const familyId = deps.ids();
