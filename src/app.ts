@@ -1,7 +1,7 @@
 // createApp: assembles storage, clock, ids and routes into one Koa app; no listen, no env, no globals.
 import Koa from 'koa';
 import Router from '@koa/router';
-import { errorMiddleware, type ErrorReporter } from './errors.js';
+import { appErrorListener, errorMiddleware, type ErrorReporter } from './errors.js';
 import { Store } from './storage/store.js';
 import { JsonFileAdapter, MemoryAdapter, type StorageAdapter } from './storage/adapters.js';
 import { MockClock, type TimeSource } from './domain/clock.js';
@@ -54,6 +54,8 @@ export interface CreateAppOptions {
   journal?: JournalLimits;
   /** Called with unexpected (5xx) errors; default console.error. */
   onError?: ErrorReporter;
+  /** One-line notices, such as a client whose request timed out; default console.error. */
+  log?: (line: string) => void;
 }
 
 export interface MockApp {
@@ -103,6 +105,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   const readBody = bodyReader(deps.config.bodyLimit);
 
   const app = new Koa();
+  app.on('error', appErrorListener(options.log ?? ((line) => console.error(line)), options.onError));
   // Journal outermost (sees the final answer, faults included), then coverage (after errors are rendered),
   // then faults (outside the error renderer, so an injected 404 stays as injected).
   app.use(journalMiddleware(control.journal, deps.clock));

@@ -7,9 +7,9 @@ import { parseArgs } from 'node:util';
 import { networkInterfaces } from 'node:os';
 import { createApp } from './app.js';
 import { DataFileError, JsonFileAdapter, MemoryAdapter, type StorageReporter } from './storage/adapters.js';
-import { acquireLock, LockError } from './storage/lock.js';
+import { acquireLock, LockError, realDataPath } from './storage/lock.js';
 import { hostName, isLoopback } from './middleware/control-guard.js';
-import { DEMO_FIXTURE_PATH, FixtureError, loadFixtureFile } from './fixtures.js';
+import { DEMO_FIXTURE_PATH, FixtureError, loadFixtureFile, stateFromFixture } from './fixtures.js';
 
 const USAGE = `Usage: project-runtime-mock [options]
   --port N             port to listen on (default 4010; 0 picks a free one)
@@ -122,14 +122,23 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   const fixtures = await loadFixtureFile(fixtureFile, big ? (done) => report.progress?.(`loading ${fixtureFile}: ${Math.floor((done / fixtureBytes) * 100)}%`) : undefined);
   if (big) report.summary?.(`read ${fixtureFile} (${(fixtureBytes / 1024 / 1024).toFixed(1)} MB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  // Validated here so a bad fixture is reported with its file name (createApp reuses the result).
+  stateFromFixture(fixtures, fixtureFile);
   let release = () => {};
   let storage;
+  let dataFile: string | undefined;
   if (f.memory) storage = new MemoryAdapter();
   else {
     const file = resolve(f.data ?? '.data/db.json');
-    mkdirSync(dirname(file), { recursive: true });
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+    } catch (err) {
+      fail(`cannot create the directory of data file ${file}: ${(err as Error).message}`);
+    }
+    // Lock and write where the file really is: a symlink to a locked file is the same file.
     release = acquireLock(file);
-    storage = new JsonFileAdapter(file, { report });
+    dataFile = realDataPath(file);
+    storage = new JsonFileAdapter(dataFile, { report });
   }
   process.on('exit', () => release());
 
@@ -143,6 +152,10 @@ async function main(): Promise<void> {
     control: !f['no-control'],
     controlToken: f['control-token'],
     allowedHosts: [...boundHosts(f.host), ...f['allowed-host']],
+  }).catch((err) => {
+    if (err instanceof DataFileError || err instanceof FixtureError) throw err;
+    // Seeding a new data file writes it: a full or read-only disk fails here. One line, naming the file.
+    fail(`${dataFile ? `cannot start with data file ${dataFile}` : 'cannot start'}: ${(err as Error).message}`);
   });
   // One line, before anything listens: an open control surface on a reachable address lets anyone reset or read the state.
   if (!f['no-control'] && f['control-token'] === undefined && !isLoopback(hostName(f.host))) {
@@ -180,7 +193,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
+// Every start-up failure is one line naming the file and the cause, and exit 1; never a stack trace.
 main().catch((err) => {
   if (err instanceof DataFileError || err instanceof LockError || err instanceof FixtureError) fail(err.message);
-  fail((err as Error).stack ?? String(err));
+  fail(`start-up failed: ${(err as Error)?.message ?? String(err)}`);
 });

@@ -67,6 +67,29 @@ export function errorMiddleware(report: ErrorReporter = (err) => console.error(e
   };
 }
 
+/** Socket-level failures that are the client's doing: a slow or vanished client, not a defect of the mock. */
+const CLIENT_ERRORS: Record<string, string> = {
+  ERR_HTTP_REQUEST_TIMEOUT: 'the request timed out (the client sent it too slowly)',
+  ECONNRESET: 'the client reset the connection',
+  EPIPE: 'the client closed the connection',
+  ECONNABORTED: 'the client aborted the request',
+  ERR_STREAM_PREMATURE_CLOSE: 'the client closed the connection early',
+};
+
+/**
+ * The Koa app's 'error' listener (replacing Koa's default, which prints a stack trace for each): a client that
+ * timed out or went away is one log line; anything else is reported as a defect.
+ */
+export function appErrorListener(log: (line: string) => void, report: ErrorReporter = (err) => console.error(err)) {
+  return (err: unknown, ctx?: Context): void => {
+    const e = err as NodeJS.ErrnoException & { type?: string };
+    const reason = (e?.code && CLIENT_ERRORS[e.code]) || (e?.type === 'request.aborted' ? CLIENT_ERRORS.ECONNABORTED : undefined);
+    if (reason) log(`project-runtime-mock: ${ctx ? `${ctx.method} ${ctx.path}` : 'a request'}: ${reason}`);
+    else if (ctx) report(err, ctx);
+    else console.error(err);
+  };
+}
+
 function normalizeError(raw: unknown): { status: number; reason_code?: string; body(): unknown } {
   if (raw instanceof ApiError) return raw;
   if (raw instanceof ValidationError) return { status: 422, body: () => ({ detail: raw.items }) };

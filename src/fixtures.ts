@@ -78,6 +78,10 @@ export function stateFromFixture(input: unknown, source?: string): StateData {
     const hit = built.get(input);
     if (hit) return hit;
   }
+  // valibot's object schema takes an array as an object without keys: `[]` would seed an empty state.
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new FixtureError([`(root): a fixture is a JSON object, got ${input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input}`], source);
+  }
   if (jsonValueTooDeep(input)) throw new FixtureError([`(root): JSON nested deeper than ${MAX_JSON_DEPTH} levels`], source);
   const result = v.safeParse(FixtureSchema, input, { abortEarly: false, abortPipeEarly: true });
   if (!result.success) throw new FixtureError(describeIssues(result.issues), source);

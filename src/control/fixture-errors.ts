@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { FixtureSchema } from '../schemas/fixtures.js';
 import type { StateData } from '../schemas/state.js';
 import { FixtureError, stateFromFixture } from '../fixtures.js';
-import { ValidationError, type ValidationItem } from '../errors.js';
+import { ValidationError, invalid, type ValidationItem } from '../errors.js';
 import { issuesToItems } from '../validation.js';
 
 /** `runs[3].release_id: unknown release` -> loc ["body", "runs", 3, "release_id"]. */
@@ -19,6 +19,9 @@ export function problemToItem(problem: string): ValidationItem {
 
 /** The state a fixture describes, or a ValidationError (schema issues first, then reference checks). */
 export function validateFixture(fixture: unknown): StateData {
+  if (typeof fixture !== 'object' || fixture === null || Array.isArray(fixture)) {
+    throw invalid(['body'], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type', fixture);
+  }
   const result = v.safeParse(FixtureSchema, fixture, { abortEarly: false, abortPipeEarly: true });
   if (!result.success) throw new ValidationError(issuesToItems(result.issues, 'body', fixture));
   try {

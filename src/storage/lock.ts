@@ -1,7 +1,11 @@
-// A lock file beside the data file, so two processes never write one file; a dead owner's lock is taken over.
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+// A lock file beside the data file's real path, so two processes never write one file (symlinks included); a dead owner's lock is taken over.
+import * as nodeFs from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 
 export class LockError extends Error {}
+
+/** The fs calls the lock makes: injectable, so a test can make the disk full or read-only. */
+export type LockFs = Pick<typeof nodeFs, 'openSync' | 'writeSync' | 'closeSync' | 'readFileSync' | 'unlinkSync' | 'realpathSync' | 'lstatSync' | 'readlinkSync'>;
 
 function alive(pid: number): boolean {
   try {
@@ -12,29 +16,109 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Takes `${file}.lock`; returns a release function. */
-export function acquireLock(file: string): () => void {
-  const lockPath = `${file}.lock`;
-  for (let attempt = 0; attempt < 2; attempt++) {
+const cause = (err: unknown) => {
+  const e = err as NodeJS.ErrnoException;
+  // `ENOSPC: no space left on device, write` says it all; a bare message if there is no code.
+  return e?.code ? `${e.code}: ${e.message.replace(/^[A-Z]+: /, '')}` : String((err as Error)?.message ?? err);
+};
+
+/**
+ * The path a data file really lives at: symlinks (of the file, even dangling, and of its directories) resolved,
+ * so that `db.json` and a link to it take the same lock and are written in the same place.
+ */
+export function realDataPath(file: string, fs: LockFs = nodeFs): string {
+  let path = resolve(file);
+  for (let hops = 0; hops < 40; hops++) {
     try {
-      const fd = openSync(lockPath, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => {
-        try {
-          if (readFileSync(lockPath, 'utf8') === String(process.pid)) unlinkSync(lockPath);
-        } catch {
-          /* already gone */
-        }
-      };
+      return fs.realpathSync(path);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const pid = Number(readFileSync(lockPath, 'utf8'));
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
-        throw new LockError(`refusing data file ${file}: it is in use by process ${pid} (lock file ${lockPath})`);
-      }
-      unlinkSync(lockPath); // the owner died without releasing it
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new LockError(`refusing data file ${file}: cannot resolve its path (${cause(err)})`);
     }
+    let link = false;
+    try {
+      link = fs.lstatSync(path).isSymbolicLink();
+    } catch {
+      /* not there at all: a new file */
+    }
+    if (!link) {
+      try {
+        return join(fs.realpathSync(dirname(path)), basename(path));
+      } catch (err) {
+        throw new LockError(`refusing data file ${file}: cannot resolve its directory (${cause(err)})`);
+      }
+    }
+    path = resolve(dirname(path), fs.readlinkSync(path)); // a dangling link: where the file will be created
+  }
+  throw new LockError(`refusing data file ${file}: too many levels of symbolic links`);
+}
+
+/**
+ * Takes `${realpath}.lock` and returns a release function. Every failure is a LockError naming the lock file and
+ * the cause (a full or read-only disk included), and leaves no lock file behind.
+ */
+export function acquireLock(file: string, fs: LockFs = nodeFs): () => void {
+  const lockPath = `${realDataPath(file, fs)}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let fd: number;
+    try {
+      fd = fs.openSync(lockPath, 'wx');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new LockError(`cannot create the lock file ${lockPath}: ${cause(err)}`);
+      takeOverIfStale(file, lockPath, fs);
+      continue;
+    }
+    try {
+      fs.writeSync(fd, String(process.pid));
+    } catch (err) {
+      // A full disk: the empty lock would read as a dead owner's, but leave nothing behind.
+      closeQuietly(fd, fs);
+      unlinkQuietly(lockPath, fs);
+      throw new LockError(`cannot write the lock file ${lockPath}: ${cause(err)}`);
+    }
+    closeQuietly(fd, fs);
+    return () => {
+      try {
+        if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.unlinkSync(lockPath);
+      } catch {
+        /* already gone */
+      }
+    };
   }
   throw new LockError(`refusing data file ${file}: could not take the lock file ${lockPath}`);
+}
+
+/** Throws when a live process holds the lock; removes the lock of a dead one. */
+function takeOverIfStale(file: string, lockPath: string, fs: LockFs): void {
+  let text: string;
+  try {
+    text = fs.readFileSync(lockPath, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return; // released meanwhile (or a dangling link): try again
+    throw new LockError(`cannot read the lock file ${lockPath}: ${cause(err)}`);
+  }
+  const pid = Number(text);
+  if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+    throw new LockError(`refusing data file ${file}: it is in use by process ${pid} (lock file ${lockPath})`);
+  }
+  try {
+    fs.unlinkSync(lockPath); // the owner died without releasing it
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new LockError(`cannot remove the stale lock file ${lockPath}: ${cause(err)}`);
+  }
+}
+
+function closeQuietly(fd: number, fs: LockFs): void {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    /* nothing to do */
+  }
+}
+
+function unlinkQuietly(path: string, fs: LockFs): void {
+  try {
+    fs.unlinkSync(path);
+  } catch {
+    /* nothing to do */
+  }
 }
