@@ -36,6 +36,13 @@ function boundHosts(host: string): string[] {
     .map((i) => i.address);
 }
 
+/** The innermost cause's message (a 503 storage_unavailable carries the disk's error as its cause). */
+function rootCause(err: unknown): string {
+  let e = err as { cause?: unknown; message?: string } | undefined;
+  while (e && typeof e === 'object' && e.cause !== undefined) e = e.cause as typeof e;
+  return e?.message ?? String(e);
+}
+
 function fail(message: string, code = 1): never {
   process.stderr.write(`project-runtime-mock: ${message}\n`);
   process.exit(code);
@@ -155,7 +162,7 @@ async function main(): Promise<void> {
   }).catch((err) => {
     if (err instanceof DataFileError || err instanceof FixtureError) throw err;
     // Seeding a new data file writes it: a full or read-only disk fails here. One line, naming the file.
-    fail(`${dataFile ? `cannot start with data file ${dataFile}` : 'cannot start'}: ${(err as Error).message}`);
+    fail(`${dataFile ? `cannot start with data file ${dataFile}` : 'cannot start'}: ${rootCause(err)}`);
   });
   // One line, before anything listens: an open control surface on a reachable address lets anyone reset or read the state.
   if (!f['no-control'] && f['control-token'] === undefined && !isLoopback(hostName(f.host))) {
