@@ -6,6 +6,7 @@ import { lastPage } from './last-page.js';
 import { fileWrites } from './file-writes.js';
 import { startTimes } from './start-times.js';
 import { memory } from './rss.js';
+import { storageLoads, storageWrites } from './storage.js';
 
 export interface Group {
   /** The name `node --import tsx bench/run.ts <name> ...` selects it by. */
@@ -23,4 +24,6 @@ export const GROUPS: Group[] = [
   { name: 'g', what: 'spawn to first response vs bare Koa', run: startTimes },
   // h reads the 100k data file that d leaves behind.
   { name: 'h', what: 'RSS with 100k runs', run: () => memory() },
+  { name: 's', what: 'PUT budget at 1k/100k/1M stored runs (memory, JSON file), fdatasync vs memory and json-server, lone latency', run: storageWrites },
+  { name: 'l', what: 'start on data files of 1M and 2M runs: time and peak RSS', run: storageLoads },
 ];

@@ -9,6 +9,8 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface Server {
   url: string;
+  /** The child's process id (to read its /proc figures). */
+  pid?: number;
   stop(): Promise<void>;
 }
 const children = new Set<ChildProcess>();
@@ -31,6 +33,7 @@ export function start(args: string[], opts: { ready?: RegExp; url?: string; env?
         proc.stdout!.removeAllListeners('data').resume();
         resolve({
           url: opts.url ?? m[1],
+          pid: proc.pid,
           stop: () => {
             proc.kill('SIGKILL');
             children.delete(proc);

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { ClockStateSchema, COLLECTION_NAMES, COLLECTION_SCHEMAS, DATA_FILE_FORMAT, DATA_FILE_VERSIONS, SettingsSchema, type CollectionName } from '../schemas/state.js';
 import { describeIssues } from '../validation.js';
 import { sameJson } from '../json.js';
+import { completeAndValid } from './record-check.js';
 
 /** Raised when a data file cannot be used; start-up stops and the file is left untouched. */
 export class DataFileError extends Error {
@@ -39,7 +40,7 @@ export class RecordChecker {
   }
 
   check(path: string, schema: v.GenericSchema, value: unknown): unknown {
-    if (this.problems.length >= 5) return value;
+    if (this.problems.length >= 5 || completeAndValid(schema)(value)) return value;
     const result = v.safeParse(schema, value);
     if (result.success) return sameJson(result.output, value) ? value : result.output;
     this.problems.push(...describeIssues(result.issues).map((line) => (line.startsWith('(root)') ? `${path}${line.slice(6)}` : `${path}.${line}`)));

@@ -22,6 +22,16 @@ export interface StreamOptions {
 }
 
 const QUOTE = 0x22;
+const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+/** True when [s, e) holds at most `limit` opening brackets: it cannot nest deeper than that. */
+function fewOpeners(buf: Buffer, s: number, e: number, limit: number): boolean {
+  let n = 0;
+  for (const opener of [0x7b, 0x5b]) {
+    for (let at = buf.indexOf(opener, s); at !== -1 && at < e; at = buf.indexOf(opener, at + 1)) if (++n > limit) return false;
+  }
+  return true;
+}
 const BACKSLASH = 0x5c;
 const OBJECT = 0;
 const ARRAY = 1;
@@ -62,13 +72,48 @@ export async function streamJsonFile(file: string, options: StreamOptions): Prom
   let recordParts: Buffer[] | null = null; // the element being read
   let recordStart = -1;
   let afterComma = false; // in a record array, the last delimiter was a comma
+  let elementDone = false; // in a record array, a whole line was read as an element and no delimiter followed yet
   let inRecords = false;
   let recordPath: string[] = [];
   let total = 0;
   let first = true;
+  /**
+   * The fast path for the layout the mock writes (and any file with one element per line): while each
+   * line parses as one element, no byte of it is scanned. Returns where byte-by-byte scanning resumes.
+   */
+  const wholeLines = (buf: Buffer, from: number): number => {
+    for (let at = from; ; ) {
+      const nl = buf.indexOf(0x0a, at);
+      if (nl === -1) return at;
+      let s = at;
+      let e = nl;
+      while (s < e && isSpace(buf[s])) s++;
+      while (e > s && isSpace(buf[e - 1])) e--;
+      if (s === e) {
+        at = nl + 1;
+        continue;
+      }
+      if (buf[s] === 0x5d || buf[s] === 0x2c) return at; // the array closes, or a comma opens the line
+      const comma = buf[e - 1] === 0x2c;
+      if (comma) e--;
+      if (!fewOpeners(buf, s, e, maxDepth - recordDepth)) return at;
+      let value: unknown;
+      try {
+        value = JSON.parse(buf.toString('utf8', s, e));
+      } catch {
+        return at; // an element over several lines (pretty-printed): scanned byte by byte
+      }
+      if (elementDone) throw new JsonStreamError(`a missing comma in ${recordPath.join('.')}`);
+      onRecord(recordPath, value);
+      elementDone = !comma;
+      afterComma = comma;
+      at = nl + 1;
+    }
+  };
+  // One read buffer for the whole file: what must outlive a chunk (the start of a record or of a key, the skeleton) is copied.
+  const chunk = Buffer.allocUnsafe(size);
   try {
     for (;;) {
-      const chunk = Buffer.allocUnsafe(size);
       const { bytesRead } = await fh.read(chunk, 0, size, null);
       if (bytesRead === 0) break;
       const buf = chunk.subarray(0, bytesRead);
@@ -109,6 +154,7 @@ export async function streamJsonFile(file: string, options: StreamOptions): Prom
         const b = buf[i];
         if (b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09) {
           i++;
+          if (b === 0x0a && inRecords && !recordParts && stack.length === recordDepth) i = wholeLines(buf, i);
           continue;
         }
         const depth = stack.length;
@@ -119,7 +165,8 @@ export async function streamJsonFile(file: string, options: StreamOptions): Prom
               recordParts.push(buf.subarray(recordStart, i));
               onRecord(recordPath, parseText(decode(recordParts), `element of ${recordPath.join('.')}`));
               recordParts = null;
-            } else if (b === 0x2c || afterComma) throw new JsonStreamError(`a missing element in ${recordPath.join('.')}`);
+            } else if (!elementDone && (b === 0x2c || afterComma)) throw new JsonStreamError(`a missing element in ${recordPath.join('.')}`);
+            elementDone = false;
             if (b === 0x2c) {
               afterComma = true;
               i++;
@@ -129,6 +176,7 @@ export async function streamJsonFile(file: string, options: StreamOptions): Prom
             inRecords = false;
             skeletonStart = i;
           } else if (!recordParts) {
+            if (elementDone) throw new JsonStreamError(`a missing comma in ${recordPath.join('.')}`);
             recordParts = [];
             recordStart = i;
             afterComma = false;
@@ -149,10 +197,11 @@ export async function streamJsonFile(file: string, options: StreamOptions): Prom
           stack.push(kind);
           expectKey = kind === OBJECT;
           if (kind === ARRAY && depth + 1 === recordDepth && stack.slice(0, -1).every((k) => k === OBJECT)) {
-            skeleton.push(buf.subarray(skeletonStart, i + 1));
+            skeleton.push(Buffer.from(buf.subarray(skeletonStart, i + 1)));
             skeletonStart = -1;
             inRecords = true;
             afterComma = false;
+            elementDone = false;
             recordPath = keys.slice(0, recordDepth - 1);
             options.onArray?.(recordPath);
           }
@@ -171,15 +220,15 @@ export async function streamJsonFile(file: string, options: StreamOptions): Prom
         i++;
       }
       if (recordParts) {
-        recordParts.push(buf.subarray(recordStart, n));
+        recordParts.push(Buffer.from(buf.subarray(recordStart, n)));
         recordStart = 0;
       }
       if (keyParts) {
-        keyParts.push(buf.subarray(keyStart, n));
+        keyParts.push(Buffer.from(buf.subarray(keyStart, n)));
         keyStart = 0;
       }
       if (skeletonStart >= 0) {
-        skeleton.push(buf.subarray(skeletonStart, n));
+        skeleton.push(Buffer.from(buf.subarray(skeletonStart, n)));
         skeletonStart = 0;
       }
       if (skeleton.length > 64) skeleton = [Buffer.concat(skeleton)];
