@@ -83,7 +83,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   const seed = stateFromFixture(options.fixtures ?? EMPTY_FIXTURE);
   const existing = options.reset ? null : await adapter.read();
   const store = new Store(adapter, existing ? existing.state : seed, existing?.seq ?? 0);
-  if (!existing) await store.save();
+  // A first save that fails stops start-up with the storage's own reason (a 503 is for requests).
+  if (!existing) await store.save().catch((err: { cause?: unknown }) => Promise.reject(err.cause ?? err));
 
   const deps: Deps = {
     store,

@@ -2,6 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash } from 'node:crypto';
+import request from 'supertest';
 import { freshMock, stateOf } from './helpers/app.js';
 import { DEMO, bearer } from './helpers/demo.js';
 import { demoFixture } from '../src/fixtures.js';
@@ -281,6 +282,25 @@ test('control: false: the in-process API still works', async () => {
   assert.is(mock.control.requests().length, 1);
   const run = await mock.control.createRun(P, { status: 'running' });
   assert.is(run.status, 'running');
+});
+
+test('GET /_mock/state is streamed: exactly the bytes of the sealed export, in chunks, at any size', async () => {
+  const { mock } = await freshMock({ seed: 3 });
+  // Some thousand runs make the document larger than one chunk.
+  await mock.store.transact((tx) => {
+    for (let i = 0; i < 3_000; i++) tx.put('runs', { ...mock.store.get('runs', DEMO.runs.waitingApproval)!, id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` });
+  });
+  const res = await request(mock.callback()).get('/_mock/state').buffer(true).parse((r, done) => {
+    const parts: Buffer[] = [];
+    r.on('data', (c: Buffer) => parts.push(c));
+    r.on('end', () => done(null, { parts: parts.length, text: Buffer.concat(parts).toString('utf8') }));
+  });
+  assert.is(res.status, 200);
+  assert.match(res.headers['content-type'], /^application\/json/);
+  const { parts, text } = res.body as { parts: number; text: string };
+  assert.is(text, JSON.stringify(mock.control.exportState({ sealed: true })));
+  assert.ok(parts > 1, 'sent as one piece');
+  assert.ok(!text.includes(DEMO.adminKey), 'the admin key is sealed');
 });
 
 test.run();

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
 import { demoFixture } from '../src/fixtures.js';
-import { JsonFileAdapter } from '../src/storage/adapters.js';
+import { DataFileError, JsonFileAdapter } from '../src/storage/adapters.js';
 import { DEMO, bearer } from './helpers/demo.js';
 import { filesBeside, logLines, recorder, TestDisk, tmpDataFile } from './helpers/disk.js';
 
@@ -107,6 +107,17 @@ test('a compaction that fails leaves every change in the log, warns once, and su
   await new Promise((r) => setTimeout(r, 50));
   assert.ok(JSON.parse(readFileSync(file, 'utf8')).seq > 1, 'a later compaction went through');
   assert.is(JSON.stringify((await reopen(file)).toData()), JSON.stringify(mock.store.toData()));
+});
+
+test('a disk that refuses the first save stops start-up with one error naming the data file', async () => {
+  const file = tmpDataFile('prm-fail-');
+  const disk = new TestDisk();
+  disk.fail = 'rename';
+  disk.code = 'EROFS';
+  const err = await createApp({ storage: new JsonFileAdapter(file, { fs: disk, report: {} }), fixtures: demoFixture() }).catch((e: unknown) => e);
+  assert.instance(err, DataFileError);
+  assert.match((err as Error).message, new RegExp(`^refusing data file ${file}: it cannot be written \\(EROFS`));
+  assert.equal(filesBeside(file), []);
 });
 
 test.run();

@@ -7,6 +7,8 @@ import { Journal, type JournalEntry, type JournalFilter, type JournalLimits } fr
 import { FaultRegistry, type Fault, type FaultSpec } from './faults.js';
 import { CoverageTracker, type CoverageReport } from './coverage.js';
 import { Sealer } from './sealing.js';
+import { sealedStateStream } from './state-stream.js';
+import type { Readable } from 'node:stream';
 import { validateFixture } from './fixture-errors.js';
 import { createRun, transitionRun } from '../domain/run-lifecycle.js';
 import { mintAuthorizationCode, type MintedCode } from '../domain/tokens.js';
@@ -72,6 +74,11 @@ export class MockControl {
     const data = this.deps.store.toData();
     return options.sealed ? this.sealer.sealState(data) : data;
   }
+  /** The sealed export (what GET /_mock/state sends) as JSON text in chunks: any size of state is served. */
+  exportStateStream(): Readable {
+    return sealedStateStream(this.deps.store.toData(), this.sealer);
+  }
+
 
   /**
    * Replaces the stored state with a whole document from exportState, sealed or clear: every key must be present

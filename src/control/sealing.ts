@@ -48,13 +48,25 @@ export class Sealer {
 
   /** Exported state with webhook secrets, the broker secret, the admin key and tool arguments sealed. */
   sealState(data: StateData): StateData {
-    const sealIfSet = (v: unknown) => (v === null || v === undefined ? v : this.seal(v));
     return {
       ...data,
-      settings: { ...data.settings, admin_key: sealIfSet(data.settings.admin_key), broker_secret: sealIfSet(data.settings.broker_secret) } as never,
-      connections: data.connections.map((c) => ('webhook_secret' in c ? { ...c, webhook_secret: sealIfSet((c as { webhook_secret?: unknown }).webhook_secret) } : c)) as never,
-      approvals: data.approvals.map((a) => (a.tool_arguments === undefined ? a : { ...a, tool_arguments: this.seal(a.tool_arguments) })) as never,
+      settings: this.sealSettings(data.settings) as never,
+      connections: data.connections.map((c) => this.sealRecord('connections', c)) as never,
+      approvals: data.approvals.map((a) => this.sealRecord('approvals', a)) as never,
     };
+  }
+
+  sealSettings(settings: StateData['settings']): unknown {
+    const sealIfSet = (v: unknown) => (v === null || v === undefined ? v : this.seal(v));
+    return { ...settings, admin_key: sealIfSet(settings.admin_key), broker_secret: sealIfSet(settings.broker_secret) };
+  }
+
+  /** One exported record with its secret sealed (records of other collections hold none and come back as they are). */
+  sealRecord(collection: string, r: unknown): unknown {
+    const rec = r as Record<string, unknown>;
+    if (collection === 'connections' && 'webhook_secret' in rec) return { ...rec, webhook_secret: rec.webhook_secret === null || rec.webhook_secret === undefined ? rec.webhook_secret : this.seal(rec.webhook_secret) };
+    if (collection === 'approvals' && rec.tool_arguments !== undefined) return { ...rec, tool_arguments: this.seal(rec.tool_arguments) };
+    return r;
   }
 
   /**

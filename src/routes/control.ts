@@ -7,7 +7,7 @@ import type { MockControl } from '../control/api.js';
 import { invalid } from '../errors.js';
 import { ClockRequestSchema, FaultRequestSchema, JournalQuerySchema } from '../schemas/control.js';
 import { COLLECTION_NAMES } from '../schemas/state.js';
-import { bodyReader, endpoint, type ReadBody } from './endpoint.js';
+import { bodyReader, endpoint, Reply, type ReadBody } from './endpoint.js';
 
 /** State documents and fixtures outgrow the v3 body limit; the control surface accepts up to 64 MiB of them. */
 const CONTROL_BODY_LIMIT = 64 * 1024 * 1024;
@@ -41,7 +41,7 @@ export function controlRoutes(deps: Deps, readBody: ReadBody, control: MockContr
 
   router.get(
     '/_mock/state',
-    endpoint(deps, readBody, { operation: 'controlGetState', level: 'public' }, () => control.exportState({ sealed: true })),
+    endpoint(deps, readBody, { operation: 'controlGetState', level: 'public' }, () => new Reply(200, control.exportStateStream(), { 'Content-Type': 'application/json; charset=utf-8' })),
   );
 
   router.put(

@@ -130,7 +130,9 @@ export class JsonFileAdapter implements ChangeSetAdapter {
   write(data: DataFile): Promise<void> {
     return this.#serial(async () => {
       const logId = randomUUID();
-      await this.#snapshot(documentSource(data, logId));
+      await this.#snapshot(documentSource(data, logId)).catch((err: Error) => {
+        throw new DataFileError(this.filename, `it cannot be written (${err.message})`);
+      });
       this.#logId = logId;
       this.#seq = data.seq ?? 0;
     });
