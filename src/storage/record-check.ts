@@ -1,5 +1,5 @@
 // A fast path for loading big files: a checker compiled from a valibot schema that says "valid and already complete" without building any output.
-import type * as v from 'valibot';
+import * as v from 'valibot';
 
 type Check = (value: unknown) => boolean;
 type Node = { kind: string; type: string; [k: string]: unknown };
@@ -11,8 +11,8 @@ const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x ===
 /**
  * True only when valibot would accept `value` and give it back unchanged (no default to fill in, no
  * unknown key to drop): the loader then keeps the record as read and skips valibot, which builds a copy
- * of every record. Anything this compiler does not know compiles to "no", so valibot decides: a "no" is
- * only slower, never wrong.
+ * of every record. A schema it does not know is run on its own and must give its input back unchanged;
+ * an action it does not know compiles to "no", so valibot decides: a "no" is only slower, never wrong.
  */
 export function completeAndValid(schema: v.GenericSchema): Check {
   return compile(schema as unknown as Node);
@@ -73,8 +73,22 @@ function build(s: Node): Check {
     case 'object':
       return objectCheck(s.entries as Record<string, Node>);
     default:
-      return NEVER;
+      return sameValue(s);
   }
+}
+
+/**
+ * Any other schema (the pydantic-like fields: py_uuid, py_datetime, py_int, ...): run it, and say yes
+ * only when it raised nothing and gave back the very value it got (a coerced or rebuilt value differs).
+ */
+function sameValue(s: Node): Check {
+  const run = s['~run'];
+  if (typeof run !== 'function') return NEVER;
+  const config = v.getGlobalConfig({ abortEarly: true });
+  return (x) => {
+    const out = run.call(s, { typed: false, value: x }, config) as { issues?: unknown; typed: boolean; value: unknown };
+    return out.issues === undefined && out.typed && out.value === x;
+  };
 }
 
 function objectCheck(entries: Record<string, Node>): Check {
