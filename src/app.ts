@@ -17,6 +17,8 @@ import { faultMiddleware } from './middleware/faults.js';
 import { controlGuard } from './middleware/control-guard.js';
 import type { Deps } from './deps.js';
 import { inProcess, type InProcess } from './inprocess/index.js';
+import { Simulation, type SimulationProgress } from './simulation/index.js';
+import type { SimulationMode } from './schemas/simulation.js';
 
 export interface CreateAppOptions {
   /** Where state lives: an adapter (lowdb's Adapter interface), 'memory', or by default the JSON file `.data/db.json`. */
@@ -56,6 +58,15 @@ export interface CreateAppOptions {
   onError?: ErrorReporter;
   /** One-line notices, such as a client whose request timed out; default console.error. */
   log?: (line: string) => void;
+  /** The simulation engine (issue 12). */
+  simulation?: {
+    /** The mode when neither the fixture nor PUT /_mock/simulation sets one: `off` by default (the CLI: `auto`). */
+    mode?: SimulationMode;
+    /** A run, step or clock move past this many events is refused with 422 (default 1,000,000). */
+    maxEvents?: number;
+    /** Progress of long runs (about four times a second) and their end. */
+    onProgress?(p: SimulationProgress & { done: boolean }): void;
+  };
 }
 
 export interface MockApp {
@@ -100,9 +111,23 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
       brokerSecret: () => options.brokerSecret ?? store.settings.broker_secret ?? null,
     },
   };
-  const control = new MockControl(deps, seed, options.seed, options.journal);
-  // Transitions for the coverage report are observed where they happen: at commit.
-  store.observer = (c, before, after, scope) => control.coverageTracker.onWrite(c, before, after, scope);
+  const report = options.onError ?? ((err: unknown) => console.error(err));
+  const simulation = new Simulation(deps, {
+    defaultMode: options.simulation?.mode ?? 'off',
+    seed: options.seed !== undefined ? String(options.seed) : undefined,
+    maxEvents: options.simulation?.maxEvents,
+    onProgress: options.simulation?.onProgress,
+    onError: (err) => report(err, undefined as never),
+    onExecuted: (kind, transitions) => control.coverageTracker.recordSimulated(kind, transitions),
+  });
+  deps.runHooks = simulation.engine;
+  const control = new MockControl(deps, seed, options.seed, options.journal, simulation);
+  // Transitions for the coverage report are observed where they happen: at commit; the simulation's heap follows its events there too.
+  store.observer = (c, before, after, scope) => {
+    control.coverageTracker.onWrite(c, before, after, scope);
+    simulation.onWrite(c, before, after);
+  };
+  await simulation.load(!existing);
   const readBody = bodyReader(deps.config.bodyLimit);
 
   const app = new Koa();
@@ -136,6 +161,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     control,
     store,
     deps,
-    close: () => store.close(),
+    close: () => {
+      simulation.close();
+      return store.close();
+    },
   };
 }

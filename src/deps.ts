@@ -1,5 +1,6 @@
 // What the domain needs from createApp (store, clock, ids, config); nothing here is global, and nothing of the control surface.
-import type { Store } from './storage/store.js';
+import type { Store, Transaction } from './storage/store.js';
+import type { RecordOf } from './schemas/state.js';
 import type { MockClock } from './domain/clock.js';
 import type { IdGenerator, TokenGenerator } from './domain/ids.js';
 
@@ -14,10 +15,29 @@ export interface RuntimeConfig {
   brokerSecret(): string | null;
 }
 
+type Run = RecordOf<'runs'>;
+
+/**
+ * What the domain tells the simulation when a write moves a run, inside that write's transaction (so a
+ * crash never separates a run from its next event). Implemented by src/simulation; absent: nothing is simulated.
+ */
+export interface RunHooks {
+  /** A run was created `queued` (chat webhook, retry, control with `simulate`): schedule its start. */
+  queued(tx: Transaction, run: Run, nowMs: number, options?: { explicit?: boolean; retryOf?: string }): void;
+  /** A deny put a simulated run back to `queued`: the answer's run, with its waits accounted, goes on later. */
+  requeued(tx: Transaction, run: Run, nowMs: number): Run;
+  /** A simulated run was cancelled: its future events go and its timing is closed. */
+  cancelled(tx: Transaction, run: Run, nowMs: number): Run;
+  /** The control surface moved the run by hand: the simulation lets go of it. */
+  detached(tx: Transaction, runId: string): void;
+}
+
 export interface Deps {
   store: Store;
   clock: MockClock;
   ids: IdGenerator;
   tokens: TokenGenerator;
   config: RuntimeConfig;
+  /** The simulation's hooks, set by createApp. */
+  runHooks?: RunHooks;
 }

@@ -11,6 +11,11 @@ import { JsonStreamError, readJsonStreaming } from './storage/json-stream.js';
 import { MAX_JSON_DEPTH, jsonValueTooDeep, textTooDeepAt } from './json-depth.js';
 import { uuidFor } from './domain/ids.js';
 import { compileRelease, fingerprint, normalizeDesiredState, EMPTY_DESIRED_STATE } from './domain/desired-state/index.js';
+import { checkBehaviourReferences, checkTrafficReferences, scheduleProblem } from './simulation/index.js';
+import { SIMULATION_RECORD_ID } from './schemas/simulation.js';
+
+/** `["projects", 0, "project_id"]` -> `.projects[0].project_id`. */
+const pathText = (path: (string | number)[]) => path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('');
 
 /** A fixture that fails validation; `problems` are lines like `runs[3].status: Invalid type ...`. */
 export class FixtureError extends Error {
@@ -118,6 +123,15 @@ function checkReferences(f: Fixture, source?: string): void {
     if (a.run_id) need(runs.has(a.run_id), `approvals[${i}].run_id`, 'run');
   });
   for (const key of ['memories', 'traces'] as const) f[key].forEach((r, i) => need(users.has(r.user_id), `${key}[${i}].user_id`, 'user'));
+  f.jobs.forEach((j, i) => {
+    const bad = scheduleProblem(j.schedule);
+    if (bad) problems.push(`jobs[${i}].schedule.${bad.field}: ${bad.message}`);
+  });
+  if (f.simulation) {
+    const kinds = new Map(f.connections.map((c) => [c.id, c.kind]));
+    for (const p of checkBehaviourReferences(f.simulation.behaviours, (id) => projects.has(id))) problems.push(`simulation.behaviours${pathText(p.path)}: ${p.message}`);
+    for (const p of checkTrafficReferences(f.simulation.traffic, (id) => kinds.get(id))) problems.push(`simulation.traffic${pathText(p.path)}: ${p.message}`);
+  }
   const seen = new Set<string>();
   for (const key of ['projects', 'runs', 'users', 'releases', 'approvals', 'jobs', 'connections'] as const) {
     (f[key] as { id: string }[]).forEach((r, i) => {
@@ -186,8 +200,22 @@ function buildState(f: Fixture, source?: string): StateData {
     ...a,
     binding_fingerprint: a.binding_fingerprint ?? sha256(canonicalize({ tool_id: a.tool_id, tool_arguments: a.tool_arguments ?? null }) ?? ''),
   }));
+  const sim = f.simulation;
+  const simulation: RecordOf<'simulation'>[] = sim
+    ? [
+        {
+          id: SIMULATION_RECORD_ID,
+          ...(sim.mode !== undefined ? { mode: sim.mode } : {}),
+          ...(sim.seed !== undefined ? { seed: String(sim.seed) } : {}),
+          clock: sim.clock,
+          next_seq: 0,
+          behaviours: sim.behaviours,
+          traffic: sim.traffic,
+        },
+      ]
+    : [];
   return {
-    clock: { frozen_at: f.now ?? null, offset_ms: 0 },
+    clock: { frozen_at: f.now ?? null, offset_ms: 0, ...(sim?.speed !== undefined ? { rate: sim.speed } : {}) },
     settings: f.settings,
     workspaces: f.workspaces,
     principals: f.principals,
@@ -208,5 +236,8 @@ function buildState(f: Fixture, source?: string): StateData {
     traces: f.traces,
     chat_updates: [],
     broker_events: [],
+    simulation,
+    simulation_events: [],
+    user_spend: [],
   };
 }

@@ -16,6 +16,15 @@ import { AuthCodeRequestSchema, ClockRequestSchema, FaultRequestSchema, type Aut
 import { parse as parseInput } from '../validation.js';
 import { applyDesiredState, compileReleaseFromHead, readDesiredState, type ApplyResult, type DesiredStateView } from '../domain/desired-state-store.js';
 import { ApplyDesiredStateSchema, CompileReleaseSchema, type ApplyDesiredStateInput, type CompileReleaseInput } from '../schemas/control-desired-state.js';
+import {
+  BehavioursSchema,
+  SimulationRunRequestSchema,
+  SimulationSettingsRequestSchema,
+  type BehavioursInput,
+  type SimulationRunRequest,
+  type SimulationSettingsRequest,
+} from '../schemas/simulation.js';
+import { checkBehaviourReferences, checkTrafficReferences, type Simulation } from '../simulation/index.js';
 
 export class MockControl {
   constructor(
@@ -23,9 +32,11 @@ export class MockControl {
     /** The state the fixtures describe: what reset returns to. */
     protected seed: StateData,
     /** createApp's `seed`: derives the key that seals secrets in exported state (random without one). */
-    sealSeed?: string | number,
+    sealSeed: string | number | undefined,
     /** How much the request journal keeps (createApp's `journal`). */
-    journalLimits?: JournalLimits,
+    journalLimits: JournalLimits | undefined,
+    /** The simulation engine (issue 12). */
+    protected readonly sim: Simulation,
   ) {
     this.sealer = new Sealer(sealSeed);
     this.journal = new Journal(journalLimits);
@@ -45,6 +56,7 @@ export class MockControl {
     this.faultRegistry.clear();
     this.coverageTracker.clear();
     await this.deps.store.replace(this.seed);
+    await this.sim.load(true);
   }
 
   /**
@@ -55,6 +67,7 @@ export class MockControl {
     const state = validateFixture(fixture);
     this.seed = state;
     await this.deps.store.replace(state);
+    await this.sim.load(true);
   }
 
   /** A cheap in-process snapshot (no serialization), to restore before each test. */
@@ -64,6 +77,7 @@ export class MockControl {
 
   async restore(snapshot: Snapshot): Promise<void> {
     await this.deps.store.restore(snapshot);
+    await this.sim.load(false);
   }
 
   /**
@@ -90,24 +104,63 @@ export class MockControl {
     }
     // parse(): pydantic's items, and a value nested too deep is refused before anything walks it.
     await this.deps.store.replace(parseInput(CompleteStateDataSchema, this.sealer.unsealState(data), 'body') as StateData);
+    await this.sim.load(false);
   }
 
   now(): string {
     return this.deps.clock.nowIso();
   }
 
-  /** Freezes the clock at `now` (a datetime, validated like POST /_mock/clock's body). */
+  /** Freezes the clock at `now` (a datetime, validated like POST /_mock/clock's body); in simulation mode auto, what falls due by then happens first. */
   async setClock(now: string): Promise<string> {
     const body = parseInput(ClockRequestSchema, { now }, 'body');
-    await this.deps.store.setClock(this.deps.clock.frozenAt(body.now!));
+    await this.sim.moveClock(this.deps.clock.frozenAt(body.now!), ['body', 'now']);
     return this.now();
   }
 
-  /** Moves the clock forward (or back, with a negative value); the clock stays within 0001-01-01 .. 9999-01-01. */
+  /**
+   * Moves the clock forward (or back, with a negative value); the clock stays within 0001-01-01 .. 9999-01-01. In
+   * simulation mode auto, what falls due by then happens first.
+   */
   async advanceClock(ms: number): Promise<string> {
     const body = parseInput(ClockRequestSchema, { advance_ms: ms }, 'body');
-    await this.deps.store.setClock(this.deps.clock.advanced(body.advance_ms!));
+    await this.sim.moveClock(this.deps.clock.advanced(body.advance_ms!), ['body', 'advance_ms']);
     return this.now();
+  }
+
+  // ---- the simulation (issue 12) ----
+
+  /** Mode, speed, and the next pending events (at most 100) in time order. */
+  simulation() {
+    return this.sim.status();
+  }
+
+  /** Sets the mode (`auto`, `step`, `off`), the speed of a running clock, and the synthetic chat traffic. */
+  async setSimulation(input: SimulationSettingsRequest) {
+    const body = parseInput(SimulationSettingsRequestSchema, input, 'body');
+    if (body.traffic) {
+      const problems = checkTrafficReferences(body.traffic, (id) => this.deps.store.get('connections', id)?.kind);
+      if (problems.length) throw new ValidationError(problems.map((p) => ({ loc: ['body', 'traffic', ...p.path], msg: p.message, type: 'value_error' })));
+    }
+    return this.sim.configure(body);
+  }
+
+  /** Executes exactly the next event (the clock jumps to its time when later) and answers it; `executed: null` when none is pending. */
+  stepSimulation() {
+    return this.sim.step();
+  }
+
+  /** Executes every event up to `until`, or until no run has work left (`idle: true`); more than the bound is a 422 and changes nothing. */
+  runSimulation(input: SimulationRunRequest) {
+    return this.sim.run(parseInput(SimulationRunRequestSchema, input, 'body'));
+  }
+
+  /** Replaces the behaviours (validated: 422 items with `loc`); runs queued from now on follow them. */
+  async setBehaviours(input: BehavioursInput) {
+    const body = parseInput(BehavioursSchema, input, 'body');
+    const problems = checkBehaviourReferences(body, (id) => this.deps.store.has('projects', id));
+    if (problems.length) throw new ValidationError(problems.map((p) => ({ loc: ['body', ...p.path], msg: p.message, type: 'value_error' })));
+    return this.sim.setBehaviours(body);
   }
 
   /** The project's desired-state head identity and document (GET /_mock/projects/{id}/desired-state). */

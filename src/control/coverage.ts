@@ -63,8 +63,16 @@ export interface OperationCoverage {
   missing: { statuses: number[]; reason_codes: string[]; transitions: string[] };
 }
 
+/** What the simulation did, kept apart from the client traffic that the operations report. */
+export interface SimulatedCoverage {
+  events: number;
+  by_kind: Record<string, number>;
+  transitions: string[];
+}
+
 export interface CoverageReport {
   operations: OperationCoverage[];
+  simulated: SimulatedCoverage;
   summary: {
     operations: { total: number; exercised: number };
     statuses: { total: number; exercised: number };
@@ -79,6 +87,16 @@ export interface CoverageReport {
 
 export class CoverageTracker {
   private seen = new Map<string, Seen>();
+  private simulatedEvents = 0;
+  private readonly simulatedKinds = new Map<string, number>();
+  private readonly simulatedTransitions = new Set<string>();
+
+  /** One executed simulation event and the transitions its transaction made (bounded: kinds and transitions are finite sets). */
+  recordSimulated(kind: string, transitions: string[]): void {
+    this.simulatedEvents++;
+    this.simulatedKinds.set(kind, (this.simulatedKinds.get(kind) ?? 0) + 1);
+    for (const t of transitions) this.simulatedTransitions.add(t);
+  }
 
   /** The store observer: adds a committed write's transitions to the request it was made for. */
   onWrite(c: CollectionName, before: unknown, after: unknown, scope: WriteScope | undefined): void {
@@ -96,6 +114,9 @@ export class CoverageTracker {
 
   clear(): void {
     this.seen.clear();
+    this.simulatedEvents = 0;
+    this.simulatedKinds.clear();
+    this.simulatedTransitions.clear();
   }
 
   report(): CoverageReport {
@@ -130,6 +151,11 @@ export class CoverageTracker {
     const pair = ([total, exercised]: number[]) => ({ total, exercised });
     return {
       operations,
+      simulated: {
+        events: this.simulatedEvents,
+        by_kind: Object.fromEntries([...this.simulatedKinds].sort(([a], [b]) => (a < b ? -1 : 1))),
+        transitions: [...this.simulatedTransitions].sort(),
+      },
       summary: {
         operations: { total: operations.length, exercised: operations.filter((o) => o.requests > 0).length },
         statuses: pair(totals.statuses),

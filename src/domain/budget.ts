@@ -61,7 +61,7 @@ export function nextBudget(current: Budget, body: BudgetRequest): Budget {
 }
 
 /** A project without a stored budget (one created outside the fixtures) starts from the fixture defaults. */
-function defaultBudget(projectId: string): Budget {
+export function defaultBudget(projectId: string): Budget {
   return {
     project_id: projectId,
     funding_mode: 'free_sandbox',

@@ -91,45 +91,53 @@ function upsertSender(deps: Deps, tx: Transaction, binding: RecordOf<'connection
 
 /** Applies one verified update in one transaction: duplicate check, user upsert, run, full-content trace. */
 export async function acceptChatUpdate(deps: Deps, binding: RecordOf<'connections'>, update: ChatUpdate): Promise<ChatWebhookResult> {
-  return deps.store.transact((tx): ChatWebhookResult => {
-    writableProject(tx, binding.project_id);
-    const key = `${binding.id}:${update.update_id}`;
-    const seen = tx.get('chat_updates', key);
-    if (seen) return { accepted: true, run_id: seen.run_id, duplicate: true };
+  const nowMs = deps.clock.nowMs();
+  return deps.store.transact((tx) => acceptChatUpdateTx(deps, tx, binding, update, nowMs));
+}
 
-    const { release_id, agent_id } = liveAgent(tx, binding);
-    const now = deps.clock.nowIso();
-    const user = upsertSender(deps, tx, binding, update.message.from, now);
-    const run_id = deps.ids();
-    const trace_id = deps.ids();
-    tx.put('runs', {
-      id: run_id,
-      project_id: binding.project_id,
-      created_at: now,
-      runtime_mode: 'live',
-      status: 'queued',
-      surface: 'chatapp',
-      release_id,
-      trace_id,
-      user_id: user.id,
-      // The message text is user content: it lives in the run's full-content trace (deleted with
-      // the user by endpoint 20), never in metadata that outlives the user.
-      request_metadata: {
-        source: 'chatapp_webhook',
-        binding_id: binding.id,
-        connection_name: binding.connection_name,
-        update_id: update.update_id,
-        agent_id,
-        text_length: update.message.text.length,
-      },
-      result: {},
-      events: [],
-      steps: [],
-      timing: {},
-      trace_content_status: 'available',
-    });
-    tx.put('traces', { id: trace_id, project_id: binding.project_id, user_id: user.id, run_id, content: update.message.text });
-    tx.put('chat_updates', { key, binding_id: binding.id, update_id: String(update.update_id), run_id, received_at: now });
-    return { accepted: true, run_id, duplicate: false };
+/**
+ * The webhook's transaction at `nowMs` (the simulation's synthetic messages use it at their due time). Every
+ * refusal is thrown before the first write, so a caller may catch it inside a larger transaction.
+ */
+export function acceptChatUpdateTx(deps: Deps, tx: Transaction, binding: RecordOf<'connections'>, update: ChatUpdate, nowMs: number): ChatWebhookResult {
+  writableProject(tx, binding.project_id);
+  const key = `${binding.id}:${update.update_id}`;
+  const seen = tx.get('chat_updates', key);
+  if (seen) return { accepted: true, run_id: seen.run_id, duplicate: true };
+
+  const { release_id, agent_id } = liveAgent(tx, binding);
+  const now = new Date(nowMs).toISOString();
+  const user = upsertSender(deps, tx, binding, update.message.from, now);
+  const run_id = deps.ids();
+  const trace_id = deps.ids();
+  const run = tx.put('runs', {
+    id: run_id,
+    project_id: binding.project_id,
+    created_at: now,
+    runtime_mode: 'live',
+    status: 'queued',
+    surface: 'chatapp',
+    release_id,
+    trace_id,
+    user_id: user.id,
+    // The message text is user content: it lives in the run's full-content trace (deleted with
+    // the user by endpoint 20), never in metadata that outlives the user.
+    request_metadata: {
+      source: 'chatapp_webhook',
+      binding_id: binding.id,
+      connection_name: binding.connection_name,
+      update_id: update.update_id,
+      agent_id,
+      text_length: update.message.text.length,
+    },
+    result: {},
+    events: [],
+    steps: [],
+    timing: {},
+    trace_content_status: 'available',
   });
+  tx.put('traces', { id: trace_id, project_id: binding.project_id, user_id: user.id, run_id, content: update.message.text });
+  tx.put('chat_updates', { key, binding_id: binding.id, update_id: String(update.update_id), run_id, received_at: now });
+  deps.runHooks?.queued(tx, run, nowMs);
+  return { accepted: true, run_id, duplicate: false };
 }

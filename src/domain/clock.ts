@@ -32,8 +32,13 @@ export class MockClock {
 
   nowMs(): number {
     const s = this.state();
-    // A running clock keeps moving: it stops at the end of the range instead of leaving it.
-    if (!s.frozen_at) return Math.max(MIN_TIMESTAMP_MS, Math.min(MAX_CLOCK_MS, this.source() + s.offset_ms));
+    if (!s.frozen_at) {
+      // A sped-up clock: simulated time runs `rate` times as fast as real time since its anchor.
+      const anchor = s.anchor_ms ?? 0;
+      const ms = s.rate === undefined || s.rate === 1 ? this.source() + s.offset_ms : Math.floor(anchor + s.offset_ms + (this.source() - anchor) * s.rate);
+      // A running clock keeps moving: it stops at the end of the range instead of leaving it.
+      return Math.max(MIN_TIMESTAMP_MS, Math.min(MAX_CLOCK_MS, ms));
+    }
     // Every request reads the clock; parse a frozen point once, not per call.
     if (this.parsed?.iso !== s.frozen_at) this.parsed = { iso: s.frozen_at, ms: Date.parse(s.frozen_at) };
     return this.parsed.ms;
@@ -53,15 +58,43 @@ export class MockClock {
     if (ms < MIN_TIMESTAMP_MS - now) throw invalid(['body', 'advance_ms'], '', 'greater_than_equal', ms, { ge: MIN_TIMESTAMP_MS - now });
     const s = this.state();
     return s.frozen_at
-      ? { frozen_at: new Date(Date.parse(s.frozen_at) + ms).toISOString(), offset_ms: s.offset_ms }
-      : { frozen_at: null, offset_ms: s.offset_ms + ms };
+      ? { ...s, frozen_at: new Date(Date.parse(s.frozen_at) + ms).toISOString(), offset_ms: s.offset_ms }
+      : { ...s, frozen_at: null, offset_ms: s.offset_ms + ms };
   }
 
-  /** The state that freezes the clock at `iso` (a valid datetime; past 9999-01-01 is a 422 at ["body", "now"]). */
+  /** The state that freezes the clock at `iso` (a valid datetime; past 9999-01-01 is a 422 at ["body", "now"]); a rate is kept for when it runs again. */
   frozenAt(iso: string): ClockState {
     const ms = Date.parse(iso);
     if (ms > MAX_CLOCK_MS) throw invalid(['body', 'now'], 'The mock clock stops at 9999-01-01T00:00:00.000Z', 'value_error', iso);
-    return { frozen_at: new Date(ms).toISOString(), offset_ms: 0 };
+    const s = this.state();
+    return { frozen_at: new Date(ms).toISOString(), offset_ms: 0, ...(s.rate !== undefined ? { rate: s.rate } : {}) };
+  }
+
+  /** The same clock at another rate; a running clock goes on from the present instant, without a jump. */
+  withRate(rate: number): ClockState {
+    const s = this.state();
+    if (s.frozen_at) return { ...s, rate };
+    const now = this.nowMs();
+    const anchor = this.source();
+    return { frozen_at: null, offset_ms: now - anchor, rate, anchor_ms: anchor };
+  }
+
+  /** A clock that runs from `ms` on, at the current rate. */
+  runningFrom(ms: number): ClockState {
+    const anchor = this.source();
+    const rate = this.state().rate;
+    return { frozen_at: null, offset_ms: ms - anchor, ...(rate !== undefined ? { rate, anchor_ms: anchor } : {}) };
+  }
+
+  get frozen(): boolean {
+    return !!this.state().frozen_at;
+  }
+
+  /** Real milliseconds until the clock reads `ms` (Infinity for a frozen clock). */
+  realMsUntil(ms: number): number {
+    const s = this.state();
+    if (s.frozen_at) return Infinity;
+    return Math.max(0, (ms - this.nowMs()) / (s.rate ?? 1));
   }
 }
 

@@ -48,3 +48,12 @@ export function seededTokens(seed: string | number): TokenGenerator {
 export function uuidFor(name: string): string {
   return seededIds(name)();
 }
+
+/**
+ * A uniform number in [0, 1) for a seed and a name: the simulation's draws (outcomes, traffic gaps) are keyed by
+ * what they decide, so they depend on no counter and a restart or a snapshot resumes the same future.
+ */
+export function seededFraction(seed: string, key: string): number {
+  const b = createHash('sha256').update(`${seed}\u0000${key}`).digest();
+  return (b.readUIntBE(0, 6)) / 2 ** 48;
+}

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import canonicalize from 'canonicalize';
 import type { Deps } from '../deps.js';
-import { ApiError } from '../errors.js';
+import { ApiError, invalid } from '../errors.js';
 import { parse } from '../validation.js';
 import type { Transaction } from '../storage/store.js';
 import type { RecordOf } from '../schemas/state.js';
@@ -35,7 +35,7 @@ const APPROVAL_OUTCOME: Partial<Record<RunStatus, RecordOf<'approvals'>['status'
 };
 
 /** The event a transition appends (the demo fixture's vocabulary: run.started, run.succeeded, ...). */
-const LIFECYCLE_EVENT: Record<RunStatus, string> = {
+export const LIFECYCLE_EVENT: Record<RunStatus, string> = {
   queued: 'run.queued',
   running: 'run.started',
   waiting_approval: 'run.waiting_approval',
@@ -69,7 +69,7 @@ function buildSteps(deps: Deps, run: Pick<RunRecord, 'surface'>, existing: RunSt
   });
 }
 
-function pendingApproval(deps: Deps, run: RunRecord, input: ApprovalInput | undefined, now: number): RecordOf<'approvals'> {
+export function pendingApproval(deps: Deps, run: RunRecord, input: ApprovalInput | undefined, now: number): RecordOf<'approvals'> {
   const a = input ?? v.parse(ApprovalInputSchema, {});
   const toolArguments = a.tool_arguments ?? {};
   return {
@@ -111,6 +111,7 @@ const usageOf = (b: { cost_usd?: number; input_tokens?: number; output_tokens?: 
 
 export async function createRun(deps: Deps, projectId: string, input: CreateRunInput) {
   const body = parse(CreateRunSchema, input, 'body');
+  if (body.simulate && body.status !== 'queued') throw invalid(['body', 'simulate'], 'Only a queued run can be simulated', 'value_error', true);
   const nowMs = deps.clock.nowMs();
   const now = new Date(nowMs).toISOString();
   return deps.store.transact((tx: Transaction) => {
@@ -143,6 +144,7 @@ export async function createRun(deps: Deps, projectId: string, input: CreateRunI
     };
     tx.put('runs', run);
     const approval = run.status === 'waiting_approval' ? tx.put('approvals', pendingApproval(deps, run, body.approval, nowMs)) : undefined;
+    if (body.simulate) deps.runHooks?.queued(tx, run, nowMs, { explicit: true });
     return runAnswer(run, approval, nowMs);
   });
 }
@@ -176,6 +178,8 @@ export async function transitionRun(deps: Deps, projectId: string, runId: string
       ...usageOf(body),
     };
     tx.put('runs', next);
+    // A run moved by hand is no longer the simulation's: its pending event goes.
+    deps.runHooks?.detached(tx, runId);
     const outcome = run.status === 'waiting_approval' ? APPROVAL_OUTCOME[body.to] : body.to === 'cancelled' ? 'cancelled' : undefined;
     if (outcome) {
       // An approval already past its expiry is expired "for every purpose" and stays as it is.

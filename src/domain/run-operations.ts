@@ -54,7 +54,7 @@ export async function cancelRun(deps: Deps, input: CancelInput): Promise<Run> {
       result: input.reason !== undefined ? { ...run.result, cancel_reason: input.reason } : { ...run.result },
       events,
     };
-    return tx.put('runs', cancelled);
+    return tx.put('runs', deps.runHooks ? deps.runHooks.cancelled(tx, cancelled, nowMs) : cancelled);
   });
 }
 
@@ -67,34 +67,40 @@ export interface RetryInput {
 
 /** Creates a new queued run pinned to the failed run's release; the old run is left untouched. */
 export async function retryRun(deps: Deps, input: RetryInput): Promise<Run> {
-  const now = deps.clock.nowIso();
-  return deps.store.transact((tx) => {
-    writableProject(tx, input.projectId);
-    const old = runInProject(tx, input.projectId, input.runId);
-    if (old.status !== 'failed' || old.surface !== 'background') {
-      throw new ApiError('run_not_retryable', {
-        affected_resource: `run:${old.id}`,
-        message: `The run is a ${old.status} ${old.surface} run; only failed background runs can be retried.`,
-      });
-    }
-    const run: Run = {
-      id: deps.ids(),
-      project_id: old.project_id,
-      created_at: now,
-      runtime_mode: old.runtime_mode,
-      status: 'queued',
-      surface: old.surface,
-      user_id: old.user_id,
-      release_id: old.release_id,
-      trace_id: deps.ids(),
-      // retry_of and retry_reason come last so a client's metadata cannot forge the lineage.
-      request_metadata: { ...old.request_metadata, ...(input.metadata ?? {}), retry_of: old.id, retry_reason: input.reason ?? null },
-      result: {},
-      events: [],
-      steps: [],
-      timing: {},
-      trace_content_status: 'available',
-    };
-    return tx.put('runs', run);
-  });
+  const nowMs = deps.clock.nowMs();
+  return deps.store.transact((tx) => retryRunTx(deps, tx, input, nowMs));
+}
+
+/** The retry's transaction at `nowMs` (the simulation's retry policy uses it at the retry's due time). */
+export function retryRunTx(deps: Deps, tx: Transaction, input: RetryInput, nowMs: number): Run {
+  const now = new Date(nowMs).toISOString();
+  writableProject(tx, input.projectId);
+  const old = runInProject(tx, input.projectId, input.runId);
+  if (old.status !== 'failed' || old.surface !== 'background') {
+    throw new ApiError('run_not_retryable', {
+      affected_resource: `run:${old.id}`,
+      message: `The run is a ${old.status} ${old.surface} run; only failed background runs can be retried.`,
+    });
+  }
+  const run: Run = {
+    id: deps.ids(),
+    project_id: old.project_id,
+    created_at: now,
+    runtime_mode: old.runtime_mode,
+    status: 'queued',
+    surface: old.surface,
+    user_id: old.user_id,
+    release_id: old.release_id,
+    trace_id: deps.ids(),
+    // retry_of and retry_reason come last so a client's metadata cannot forge the lineage.
+    request_metadata: { ...old.request_metadata, ...(input.metadata ?? {}), retry_of: old.id, retry_reason: input.reason ?? null },
+    result: {},
+    events: [],
+    steps: [],
+    timing: {},
+    trace_content_status: 'available',
+  };
+  tx.put('runs', run);
+  deps.runHooks?.queued(tx, run, nowMs, { retryOf: old.id });
+  return run;
 }

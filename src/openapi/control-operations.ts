@@ -1,5 +1,6 @@
 // Catalog rows of the /_mock control surface (CONTRACT section 8; not part of v3). A new /_mock route gets its row here.
 import { ApplyDesiredStateSchema, CompileReleaseSchema } from '../schemas/control-desired-state.js';
+import { BehavioursSchema, SimulationRunRequestSchema, SimulationSettingsRequestSchema } from '../schemas/simulation.js';
 import { AuthCodeRequestSchema, ClockRequestSchema, CreateRunSchema, FaultRequestSchema, JournalQuerySchema, TransitionSchema } from '../schemas/control.js';
 import { FixtureSchema } from '../schemas/fixtures.js';
 import { ProjectPath, RunPath } from '../routes/path-params.js';
@@ -106,5 +107,16 @@ export const CONTROL_OPERATIONS: OperationSpec[] = [
   ctl('controlMintCode', 'post', '/auth/codes', 'Mint an authorization code for a principal and PKCE challenge', 'The code is exchanged at endpoint 1 with the matching `code_verifier` (PKCE S256).', {
     body: { schema: named('ControlAuthCodeRequest', AuthCodeRequestSchema), required: true },
     success: [answer('ControlMintedCode', A.MintedCodeSchema, 'The code')],
+  }),
+  ctl('controlGetSimulation', 'get', '/simulation', 'The simulation: mode, speed and the next pending events', 'Answers `{mode, speed, now, clock, pending_count, pending, behaviours, traffic}`; `pending` is at most 100 events in time order, each `{at, kind, project_id?, run_id?, job_id?, approval_id?}`.', { errors: [] }),
+  ctl('controlSetSimulation', 'put', '/simulation', 'Set the simulation mode, the speed of a running clock, and synthetic chat traffic', '`mode`: `auto` (events fire as the clock reaches them), `step` (only step and run execute them) or `off`. `speed`: simulated ms per real ms of a running clock. `traffic`: replaces the synthetic chat sources. Answers the simulation.', {
+    body: { schema: named('SimulationSettingsRequest', SimulationSettingsRequestSchema), required: true },
+  }),
+  ctl('controlStepSimulation', 'post', '/simulation/step', 'Execute exactly the next simulated event', 'The clock jumps to the event\'s time when that is later. Answers `{executed, now, pending_count}`; `executed` is null when nothing is pending.'),
+  ctl('controlRunSimulation', 'post', '/simulation/run', 'Execute simulated events up to a time, or until no run has work left', 'Exactly one of `until` (the clock then reads `until`) and `idle: true`. More than 1,000,000 events is refused with 422 and changes nothing. Answers a summary: `{executed, by_kind, from, now, pending_count, elapsed_ms}`.', {
+    body: { schema: named('SimulationRunRequest', SimulationRunRequestSchema), required: true },
+  }),
+  ctl('controlSetBehaviours', 'put', '/simulation/behaviours', 'Replace the behaviours of simulated runs', 'Validated (422 items with `loc`, also for an unknown project or an approval gate on a step that is not a tool step). Runs queued from then on follow them.', {
+    body: { schema: named('SimulationBehaviours', BehavioursSchema), required: true },
   }),
 ];

@@ -14,6 +14,7 @@ import { docsRoutes } from './docs.js';
 import { controlDesiredStateRoutes } from './control-desired-state.js';
 import { controlRoutes } from './control.js';
 import { controlRunRoutes } from './control-runs.js';
+import { controlSimulationRoutes } from './control-simulation.js';
 import { runRoutes } from './runs.js';
 import { userRoutes } from './users.js';
 import { webhookRoutes } from './webhooks.js';
@@ -37,4 +38,4 @@ export const V3_ROUTES: RouteModule[] = [
 ];
 
 /** The /_mock control surface (CONTRACT section 8): mounted only when `control` is on. */
-export const CONTROL_ROUTES: RouteModule[] = [controlRoutes, controlRunRoutes, controlDesiredStateRoutes];
+export const CONTROL_ROUTES: RouteModule[] = [controlRoutes, controlRunRoutes, controlDesiredStateRoutes, controlSimulationRoutes];

@@ -76,6 +76,8 @@ export const CreateRunSchema = model({
   result: v.optional(FreeObject, {}),
   trace_content_status: v.optional(v.string()),
   approval: v.optional(ApprovalInputSchema),
+  /** Let the simulation run it (from `queued`), whatever the simulation's mode. */
+  simulate: v.optional(v.boolean(), false),
   ...usage,
 });
 export type CreateRunInput = v.InferInput<typeof CreateRunSchema>;

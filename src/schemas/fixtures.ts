@@ -9,6 +9,7 @@ import { ProjectFixtureSchema } from './projects.js';
 import { TargetRecordSchema } from './releases.js';
 import { RunRecordSchema } from './runs.js';
 import { SettingsSchema } from './state.js';
+import { SimulationFixtureSchema } from './simulation.js';
 import { MemoryRecordSchema, TraceRecordSchema, UserRecordSchema } from './users.js';
 
 export const ReleaseFixtureSchema = model({
@@ -47,6 +48,7 @@ export const FixtureSchema = model({
   jobs: list(JobResponseSchema),
   memories: list(MemoryRecordSchema),
   traces: list(TraceRecordSchema),
+  simulation: v.optional(SimulationFixtureSchema),
 });
 export type FixtureInput = v.InferInput<typeof FixtureSchema>;
 export type Fixture = v.InferOutput<typeof FixtureSchema>;

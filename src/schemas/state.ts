@@ -1,6 +1,6 @@
 // The stored state: every collection, its record schema and its primary key; the data file and snapshots use it.
 import * as v from 'valibot';
-import { Int, Timestamp, Uuid, model } from './common.js';
+import { Float, Int, Timestamp, Uuid, model } from './common.js';
 import { AccessTokenRecordSchema, AuthorizationCodeRecordSchema, PrincipalRecordSchema, RefreshTokenRecordSchema, WorkspaceRecordSchema } from './auth.js';
 import { ApprovalRecordSchema } from './approvals.js';
 import { ConnectionRecordSchema } from './connections.js';
@@ -9,6 +9,7 @@ import { BudgetResponseSchema, ProjectResponseSchema } from './projects.js';
 import { ReleaseRecordSchema, RevisionRecordSchema, TargetRecordSchema } from './releases.js';
 import { RunRecordSchema } from './runs.js';
 import { MemoryRecordSchema, TraceRecordSchema, UserRecordSchema } from './users.js';
+import { SimEventRecordSchema, SimulationRecordSchema, UserSpendRecordSchema } from './simulation.js';
 
 export const ProjectRecordSchema = model({ ...ProjectResponseSchema.entries, head_revision_id: v.optional(v.nullable(Uuid), null) });
 
@@ -36,6 +37,9 @@ export const COLLECTION_SCHEMAS = {
   traces: TraceRecordSchema,
   chat_updates: ChatUpdateRecordSchema,
   broker_events: BrokerEventRecordSchema,
+  simulation: SimulationRecordSchema,
+  simulation_events: SimEventRecordSchema,
+  user_spend: UserSpendRecordSchema,
 } as const;
 
 export type CollectionName = keyof typeof COLLECTION_SCHEMAS;
@@ -63,11 +67,18 @@ export const PRIMARY_KEYS: { [C in CollectionName]: (r: RecordOf<C>) => string }
   traces: (r) => r.id,
   chat_updates: (r) => r.key,
   broker_events: (r) => r.event_id,
+  simulation: (r) => r.id,
+  simulation_events: (r) => r.key,
+  user_spend: (r) => r.key,
 };
 
 export const ClockStateSchema = model({
   frozen_at: v.optional(v.nullable(Timestamp), null),
   offset_ms: v.optional(Int, 0),
+  /** Simulated ms per real ms of a running clock (the simulation's `speed`); absent = 1. */
+  rate: v.optional(v.pipe(Float, v.minValue(0.001), v.maxValue(1_000_000))),
+  /** Real time (base source ms) from which `rate` applies; set with it. */
+  anchor_ms: v.optional(Float),
 });
 export type ClockState = v.InferOutput<typeof ClockStateSchema>;
 

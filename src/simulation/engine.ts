@@ -1,0 +1,315 @@
+// The engine: pending events live in the store (collection simulation_events) and in a heap; each runs as one transaction at its due time.
+import type { Deps, RunHooks } from '../deps.js';
+import type { Transaction } from '../storage/store.js';
+import type { CollectionName, RecordOf } from '../schemas/state.js';
+import { SIMULATION_RECORD_ID, type SimEventRecord, type SimulationMode, type SimulationRecord } from '../schemas/simulation.js';
+import { ApiError } from '../errors.js';
+import { retryRunTx } from '../domain/run-operations.js';
+import { EventHeap, type HeapEntry } from './heap.js';
+import { behaviourFor } from './behaviours.js';
+import { decideApproval, expireApproval, finishStep, runKey, startRun, timingAtCancel, timingAtRequeue, type NewEvent, type RunContext } from './runs.js';
+import { fireJob, nextRunAfter, retryPolicy } from './jobs.js';
+import { gapMs, sendMessage } from './traffic.js';
+import { nextRollover, rollOver } from './spend.js';
+
+type Run = RecordOf<'runs'>;
+const iso = (ms: number) => new Date(ms).toISOString();
+const EVENTS = 'simulation_events' as const;
+const isRunWork = (key: string) => key.startsWith('run:');
+
+export interface EngineOptions {
+  /** The mode when the stored settings name none (createApp: off, CLI: auto). */
+  defaultMode: SimulationMode;
+  /** createApp's seed: the simulation's draws derive from it unless the fixture names one. */
+  seed?: string;
+  onError(err: unknown): void;
+  /** Each executed event, with the transitions its transaction made (the coverage report). */
+  onExecuted?(kind: string, transitions: string[]): void;
+  /** A new event was stored (the driver re-arms its timer). */
+  onScheduled?(atMs: number): void;
+}
+
+export class Engine implements RunHooks {
+  private readonly heap = new EventHeap();
+  /** Pending events that belong to runs (starts, steps, approvals, job retries): `run {idle}` waits for them. */
+  private runWork = 0;
+  /** True while an event executes: runs it creates are simulated whatever the mode. */
+  executing = false;
+
+  constructor(
+    readonly deps: Deps,
+    private readonly options: EngineOptions,
+  ) {}
+
+  // ---- settings ----
+
+  record(tx?: Transaction): SimulationRecord | undefined {
+    return (tx ?? this.deps.store).get('simulation', SIMULATION_RECORD_ID);
+  }
+
+  mode(tx?: Transaction): SimulationMode {
+    return this.record(tx)?.mode ?? this.options.defaultMode;
+  }
+
+  /** The stored settings, created on first need with the seed every draw derives from. */
+  settings(tx: Transaction): SimulationRecord {
+    const r = this.record(tx);
+    if (r?.seed !== undefined) return r;
+    const seed = this.options.seed ?? this.deps.tokens(16);
+    return tx.put('simulation', { id: SIMULATION_RECORD_ID, clock: 'frozen', next_seq: 0, behaviours: { default: {}, projects: [] }, traffic: [], ...r, seed });
+  }
+
+  // ---- scheduling (always inside a transaction) ----
+
+  schedule(tx: Transaction, ev: NewEvent): void {
+    const r = this.settings(tx);
+    tx.put('simulation', { ...r, next_seq: r.next_seq + 1 });
+    tx.put(EVENTS, { ...ev, at: iso(ev.at), seq: r.next_seq } as SimEventRecord);
+  }
+
+  remove(tx: Transaction, key: string): void {
+    if (tx.get(EVENTS, key)) tx.delete(EVENTS, key);
+  }
+
+  // ---- the heap follows the store ----
+
+  /** The store observer: every committed write of an event (whoever made it) reaches the heap here. */
+  onWrite(c: CollectionName, before: unknown, after: unknown): void {
+    if (c !== EVENTS) return;
+    const b = before as SimEventRecord | undefined;
+    const a = after as SimEventRecord | undefined;
+    if (b && isRunWork(b.key)) this.runWork--;
+    if (!a) return;
+    if (isRunWork(a.key)) this.runWork++;
+    const entry = this.entryOf(a);
+    this.heap.push(entry);
+    this.options.onScheduled?.(entry.at);
+  }
+
+  /** After a bulk load (reset, fixtures, restore, a data file), the heap is rebuilt from the stored events. */
+  rebuild(): void {
+    this.heap.clear();
+    this.runWork = 0;
+    for (const e of this.deps.store.values(EVENTS)) {
+      this.heap.push(this.entryOf(e));
+      if (isRunWork(e.key)) this.runWork++;
+    }
+  }
+
+  private entryOf(e: SimEventRecord): HeapEntry {
+    return { at: Date.parse(e.at), rank: e.kind === 'budget.rollover' ? 0 : 1, seq: e.seq, key: e.key };
+  }
+
+  private current(entry: HeapEntry): SimEventRecord | undefined {
+    const r = this.deps.store.get(EVENTS, entry.key);
+    return r && r.seq === entry.seq ? r : undefined;
+  }
+
+  /** The next pending event; heap entries of events since replaced or removed are dropped on the way. */
+  peek(): SimEventRecord | undefined {
+    for (let top = this.heap.peek(); top; top = this.heap.peek()) {
+      const r = this.current(top);
+      if (r) return r;
+      this.heap.pop();
+    }
+    return undefined;
+  }
+
+  /** The next `n` pending events in order, without taking them. */
+  upcoming(n: number): SimEventRecord[] {
+    const taken: HeapEntry[] = [];
+    const out: SimEventRecord[] = [];
+    while (out.length < n) {
+      const r = this.peek();
+      if (!r) break;
+      taken.push(this.heap.pop()!);
+      out.push(r);
+    }
+    for (const e of taken) this.heap.push(e);
+    return out;
+  }
+
+  get pendingCount(): number {
+    return this.deps.store.count(EVENTS);
+  }
+
+  get runWorkPending(): boolean {
+    return this.runWork > 0;
+  }
+
+  /** The stored events and the heap disagree after a write the observer never saw (a bulk load): rebuild then. */
+  inSync(): boolean {
+    return this.heap.size >= this.pendingCount;
+  }
+
+  // ---- execution ----
+
+  /** Executes the next event as one transaction stamped with its own due time; answers it. */
+  executeNext(): SimEventRecord | undefined {
+    const ev = this.peek();
+    if (!ev) return undefined;
+    this.heap.pop();
+    const ms = Date.parse(ev.at);
+    const scope = { transitions: [] as string[] };
+    const store = this.deps.store;
+    const done = (tx: Transaction) => {
+      // Unless the handler scheduled the same key anew, the event is spent.
+      if (tx.get(EVENTS, ev.key)?.seq === ev.seq) tx.delete(EVENTS, ev.key);
+    };
+    this.executing = true;
+    try {
+      store.attributeTo(scope, () =>
+        store.apply((tx) => {
+          this.dispatch(tx, ev, ms);
+          done(tx);
+        }),
+      );
+    } catch (err) {
+      // A defect in one event must not wedge the engine: the event is dropped (nothing else of it was stored) and reported.
+      store.apply(done);
+      this.options.onError(err);
+    } finally {
+      this.executing = false;
+    }
+    this.options.onExecuted?.(ev.kind, scope.transitions);
+    return ev;
+  }
+
+  private context(tx: Transaction): RunContext {
+    return {
+      deps: this.deps,
+      seed: this.settings(tx).seed!,
+      schedule: (t, e) => this.schedule(t, e),
+      spent: (t, projectId, ms) => this.ensureRollover(t, projectId, ms),
+      failedJobRun: (t, run, ms) => this.scheduleJobRetry(t, run, ms),
+    };
+  }
+
+  private dispatch(tx: Transaction, ev: SimEventRecord, ms: number): void {
+    switch (ev.kind) {
+      case 'run.start':
+        return startRun(this.context(tx), tx, ev, ms);
+      case 'step.finish':
+        return finishStep(this.context(tx), tx, ev, ms);
+      case 'approval.decide':
+        return decideApproval(this.context(tx), tx, ev, ms);
+      case 'approval.expire':
+        return expireApproval(this.context(tx), tx, ev, ms);
+      case 'job.retry':
+        return this.retryJobRun(tx, ev, ms);
+      case 'job.fire':
+        return this.fireJob(tx, ev, ms);
+      case 'traffic.message':
+        return this.trafficMessage(tx, ev, ms);
+      case 'budget.rollover': {
+        const b = rollOver(tx, ev.project_id!, ms);
+        const next = nextRollover(b, ms);
+        if (next !== null) this.schedule(tx, { key: ev.key, kind: 'budget.rollover', at: next, project_id: ev.project_id });
+      }
+    }
+  }
+
+  private fireJob(tx: Transaction, ev: SimEventRecord, ms: number): void {
+    const job = tx.get('jobs', ev.job_id!);
+    if (!job || job.status !== 'active') return;
+    const next = nextRunAfter(job.schedule, ms);
+    const run = fireJob(this.deps, tx, job, ms, next);
+    if (run) this.queued(tx, run, ms);
+    if (next !== null) this.schedule(tx, { key: ev.key, kind: 'job.fire', at: next, job_id: job.id, project_id: job.project_id });
+  }
+
+  private scheduleJobRetry(tx: Transaction, run: Run, ms: number): void {
+    const jobId = run.request_metadata.job_id;
+    if (run.surface !== 'background' || typeof jobId !== 'string') return;
+    const job = tx.get('jobs', jobId);
+    const attempt = Number(run.request_metadata.attempt ?? 1);
+    const policy = retryPolicy(job);
+    if (job?.status !== 'active' || !(attempt < policy.maxAttempts)) return;
+    this.schedule(tx, { key: runKey(run.id), kind: 'job.retry', at: ms + policy.backoffMs, run_id: run.id, job_id: jobId, project_id: run.project_id, count: attempt });
+  }
+
+  private retryJobRun(tx: Transaction, ev: SimEventRecord, ms: number): void {
+    try {
+      retryRunTx(this.deps, tx, { projectId: ev.project_id!, runId: ev.run_id!, metadata: { attempt: (ev.count ?? 1) + 1 }, reason: 'retry_policy' }, ms);
+    } catch (err) {
+      // The retry refuses before it writes (an archived project, a run no longer failed): the attempt is not made.
+      if (!(err instanceof ApiError)) throw err;
+    }
+  }
+
+  private trafficMessage(tx: Transaction, ev: SimEventRecord, ms: number): void {
+    const r = this.settings(tx);
+    const index = ev.traffic ?? 0;
+    const t = r.traffic[index];
+    if (!t) return;
+    const n = ev.count ?? 0;
+    const out = sendMessage(this.deps, tx, r.seed!, index, n, t, ms);
+    if ('stop' in out) return;
+    this.schedule(tx, { key: ev.key, kind: 'traffic.message', at: ms + gapMs(r.seed!, index, n + 1, t), traffic: index, count: n + 1, project_id: tx.get('connections', t.binding_id)?.project_id });
+  }
+
+  /** Keeps the project's reset event at the earliest boundary its totals need (a day's spend needs the next midnight). */
+  private ensureRollover(tx: Transaction, projectId: string, ms: number): void {
+    const key = `budget:${projectId}`;
+    const next = nextRollover(tx.get('budgets', projectId), ms);
+    if (next === null) return;
+    const current = tx.get(EVENTS, key);
+    if (current && Date.parse(current.at) <= next) return;
+    this.schedule(tx, { key, kind: 'budget.rollover', at: next, project_id: projectId });
+  }
+
+  /** What runs by itself: each active job at its next_run_at (a past one at once), each traffic source, each budget with spend. */
+  ensureSources(tx: Transaction, ms: number): void {
+    const r = this.settings(tx);
+    for (const job of this.deps.store.values('jobs')) {
+      const key = `job:${job.id}`;
+      if (job.status !== 'active' || tx.get(EVENTS, key)) continue;
+      this.schedule(tx, { key, kind: 'job.fire', at: Math.max(Date.parse(job.next_run_at), ms), job_id: job.id, project_id: job.project_id });
+    }
+    r.traffic.forEach((t, index) => {
+      const key = `traffic:${index}`;
+      if (tx.get(EVENTS, key)) return;
+      this.schedule(tx, { key, kind: 'traffic.message', at: ms + gapMs(r.seed!, index, 0, t), traffic: index, count: 0, project_id: tx.get('connections', t.binding_id)?.project_id });
+    });
+    for (const b of this.deps.store.values('budgets')) this.ensureRollover(tx, b.project_id, ms);
+  }
+
+  // ---- RunHooks: called by the domain inside its own transaction ----
+
+  queued(tx: Transaction, run: Run, nowMs: number, options: { explicit?: boolean; retryOf?: string } = {}): void {
+    // A retry over the API replaces a pending automatic retry of the same run.
+    if (options.retryOf && tx.get(EVENTS, runKey(options.retryOf))?.kind === 'job.retry') tx.delete(EVENTS, runKey(options.retryOf));
+    if (!options.explicit && !this.executing && this.mode(tx) === 'off') return;
+    const agentId = run.request_metadata.agent_id;
+    const b = behaviourFor(this.record(tx)?.behaviours, run.project_id, typeof agentId === 'string' ? agentId : undefined);
+    this.schedule(tx, { key: runKey(run.id), kind: 'run.start', at: nowMs + b.queue_wait_ms, run_id: run.id, project_id: run.project_id, step: 0, since: iso(nowMs), behaviour: b });
+  }
+
+  requeued(tx: Transaction, run: Run, nowMs: number): Run {
+    const ev = tx.get(EVENTS, runKey(run.id));
+    if (!ev?.behaviour || (ev.kind !== 'approval.decide' && ev.kind !== 'approval.expire')) return run;
+    // The behaviour goes on after the denied tool step, once the queue wait is over.
+    this.schedule(tx, {
+      key: ev.key,
+      kind: 'run.start',
+      at: nowMs + ev.behaviour.queue_wait_ms,
+      run_id: run.id,
+      project_id: run.project_id,
+      step: (ev.step ?? 0) + 1,
+      since: iso(nowMs),
+      behaviour: ev.behaviour,
+    });
+    return timingAtRequeue(run, ev, nowMs);
+  }
+
+  cancelled(tx: Transaction, run: Run, nowMs: number): Run {
+    const ev = tx.get(EVENTS, runKey(run.id));
+    if (!ev) return run;
+    tx.delete(EVENTS, ev.key);
+    return ev.behaviour ? timingAtCancel(run, ev, nowMs) : run;
+  }
+
+  detached(tx: Transaction, runId: string): void {
+    this.remove(tx, runKey(runId));
+  }
+}

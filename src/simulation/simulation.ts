@@ -1,0 +1,286 @@
+// The simulation as the control surface drives it: modes, clock moves, step and run (bounded), and a timer for a running clock.
+import { performance } from 'node:perf_hooks';
+import type { Deps } from '../deps.js';
+import type { ClockState, CollectionName } from '../schemas/state.js';
+import { type SimEventRecord, type SimulationMode, type SimulationRecord } from '../schemas/simulation.js';
+import { invalid } from '../errors.js';
+import { Engine } from './engine.js';
+
+export const MAX_EVENTS_PER_RUN = 1_000_000;
+
+export interface SimulationProgress {
+  executed: number;
+  /** The due time of the last executed event. */
+  at: string;
+  until: string | null;
+  elapsed_ms: number;
+}
+
+export interface SimulationOptions {
+  /** The mode when neither the fixture nor PUT /_mock/simulation set one (createApp: off; the CLI: auto). */
+  defaultMode?: SimulationMode;
+  /** Seed of the simulation's draws (createApp's `seed`); a fixture's `simulation.seed` wins. */
+  seed?: string;
+  /** A run, step or clock move that would execute more events than this is refused with 422 (default 1,000,000). */
+  maxEvents?: number;
+  /** Called about four times a second during a long run, and once at its end. */
+  onProgress?(p: SimulationProgress & { done: boolean }): void;
+  onError?(err: unknown): void;
+  onExecuted?(kind: string, transitions: string[]): void;
+}
+
+/** One pending event as GET /_mock/simulation shows it. */
+export function eventView(e: SimEventRecord) {
+  const out: Record<string, unknown> = { at: e.at, kind: e.kind };
+  for (const k of ['project_id', 'run_id', 'job_id', 'approval_id'] as const) if (e[k] !== undefined) out[k] = e[k];
+  return out;
+}
+
+class TooManyEvents extends Error {}
+
+export class Simulation {
+  readonly engine: Engine;
+  private timer: NodeJS.Timeout | null = null;
+  private armedFor = Infinity;
+  private rearming = false;
+  private closed = false;
+  private readonly maxEvents: number;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly options: SimulationOptions = {},
+  ) {
+    this.maxEvents = options.maxEvents ?? MAX_EVENTS_PER_RUN;
+    this.engine = new Engine(deps, {
+      defaultMode: options.defaultMode ?? 'off',
+      seed: options.seed,
+      onError: (err) => (options.onError ?? ((e) => console.error(e)))(err),
+      onExecuted: options.onExecuted,
+      // Called while a transaction commits (its event is not yet readable): the timer is re-armed just after.
+      onScheduled: (at) => {
+        if (this.engine.executing || at >= this.armedFor || this.rearming) return;
+        this.rearming = true;
+        queueMicrotask(() => {
+          this.rearming = false;
+          this.arm();
+        });
+      },
+    });
+  }
+
+  /** For createApp's store observer. */
+  onWrite(c: CollectionName, before: unknown, after: unknown): void {
+    this.engine.onWrite(c, before, after);
+  }
+
+  mode(): SimulationMode {
+    return this.engine.mode();
+  }
+
+  record(): SimulationRecord | undefined {
+    return this.engine.record();
+  }
+
+  /**
+   * After the state was (re)loaded: the heap is rebuilt, and unless the mode is off, jobs, traffic and budget
+   * resets are scheduled. `fromFixture` (start-up from fixtures, reset, a fixture load): a fixture asking for a
+   * running clock in auto mode gets its frozen `now` turned into a running clock from there.
+   */
+  async load(fromFixture: boolean): Promise<void> {
+    const { store, clock } = this.deps;
+    this.engine.rebuild();
+    const mode = this.mode();
+    if (fromFixture && mode === 'auto' && this.record()?.clock === 'running' && clock.frozen) {
+      await store.setClock(clock.runningFrom(clock.nowMs()));
+    }
+    if (mode !== 'off') store.apply((tx) => this.engine.ensureSources(tx, clock.nowMs()));
+    await store.flush();
+    this.arm();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.disarm();
+  }
+
+  status() {
+    const r = this.record();
+    return {
+      mode: this.mode(),
+      speed: this.deps.store.clock.rate ?? 1,
+      now: this.deps.clock.nowIso(),
+      clock: this.deps.clock.frozen ? 'frozen' : 'running',
+      pending_count: this.engine.pendingCount,
+      pending: this.engine.upcoming(100).map(eventView),
+      behaviours: r?.behaviours ?? {},
+      traffic: r?.traffic ?? [],
+    };
+  }
+
+  /** PUT /_mock/simulation: mode, speed (the clock's rate) and the traffic sources. */
+  async configure(input: { mode?: SimulationMode; speed?: number; traffic?: SimulationRecord['traffic'] }) {
+    const { store, clock } = this.deps;
+    const before = this.mode();
+    store.apply((tx) => {
+      if (input.mode === undefined && input.traffic === undefined) return;
+      const r = this.engine.settings(tx);
+      if (input.traffic !== undefined) r.traffic.forEach((_, i) => this.engine.remove(tx, `traffic:${i}`));
+      tx.put('simulation', { ...r, ...(input.mode !== undefined ? { mode: input.mode } : {}), ...(input.traffic !== undefined ? { traffic: input.traffic } : {}) });
+      if (this.engine.mode(tx) !== 'off' && (before === 'off' || input.traffic !== undefined)) this.engine.ensureSources(tx, clock.nowMs());
+    });
+    if (input.speed !== undefined) await store.setClock(clock.withRate(input.speed));
+    await store.flush();
+    this.arm();
+    return this.status();
+  }
+
+  /** PUT /_mock/simulation/behaviours (already validated): runs queued from now on follow them. */
+  async setBehaviours(behaviours: SimulationRecord['behaviours']) {
+    await this.deps.store.transact((tx) => tx.put('simulation', { ...this.engine.settings(tx), behaviours }));
+    return behaviours;
+  }
+
+  /** POST /_mock/simulation/step: exactly the next event; the clock jumps to its time when that is later. */
+  async step() {
+    const { store, clock } = this.deps;
+    this.resync();
+    const next = this.engine.peek();
+    if (!next) return { executed: null, now: clock.nowIso(), pending_count: 0 };
+    const at = Date.parse(next.at);
+    if (at > clock.nowMs()) await store.setClock(clock.advanced(at - clock.nowMs()));
+    this.engine.executeNext();
+    await store.flush();
+    this.arm();
+    return { executed: eventView(next), now: clock.nowIso(), pending_count: this.engine.pendingCount };
+  }
+
+  /** POST /_mock/simulation/run: every event up to `until` (the clock then reads `until`), or until no run has work left. */
+  async run(input: { until?: string; idle?: boolean }) {
+    const { store, clock } = this.deps;
+    const given = (input.until !== undefined ? 1 : 0) + (input.idle === true ? 1 : 0);
+    if (given !== 1) throw invalid(['body'], 'Give exactly one of until and idle: true', 'value_error', input);
+    const from = clock.nowMs();
+    const until = input.until !== undefined ? Date.parse(input.until) : null;
+    const loc = input.until !== undefined ? ['body', 'until'] : ['body', 'idle'];
+    if (until !== null && until < from) throw invalid(loc, `until is before the mock clock (${clock.nowIso()})`, 'value_error', input.until);
+    const started = performance.now();
+    const counts = await this.bounded(loc, () => this.drain(until, until === null, input.until ?? null));
+    const target = until ?? Math.max(from, counts.lastAt);
+    if (target > clock.nowMs()) await store.setClock(clock.advanced(target - clock.nowMs()));
+    await store.flush();
+    this.arm();
+    return {
+      executed: counts.executed,
+      by_kind: counts.byKind,
+      from: new Date(from).toISOString(),
+      now: clock.nowIso(),
+      pending_count: this.engine.pendingCount,
+      elapsed_ms: Math.round(performance.now() - started),
+    };
+  }
+
+  /** A clock move (POST /_mock/clock): in auto mode every event due by the new time runs before it answers. */
+  async moveClock(next: ClockState, loc: (string | number)[]): Promise<void> {
+    const { store, clock } = this.deps;
+    if (this.mode() !== 'auto') {
+      await store.setClock(next);
+      this.arm();
+      return;
+    }
+    await this.bounded(loc, async () => {
+      const saved = store.setClock(next);
+      try {
+        this.drain(clock.nowMs(), false, null);
+      } finally {
+        await saved;
+      }
+    });
+    await store.flush();
+    this.arm();
+  }
+
+  /** Runs `work`; past the event bound, everything it did (clock included) is rolled back and the request is a 422. */
+  private async bounded<T>(loc: (string | number)[], work: () => T | Promise<T>): Promise<T> {
+    this.resync();
+    const before = this.deps.store.snapshot();
+    try {
+      return await work();
+    } catch (err) {
+      if (!(err instanceof TooManyEvents)) throw err;
+      await this.deps.store.restore(before);
+      this.engine.rebuild();
+      throw invalid(loc, `This would execute more than ${this.maxEvents} simulated events; move in smaller steps`, 'value_error', undefined, { max_events: this.maxEvents });
+    }
+  }
+
+  /** Executes events in time order up to `until` (inclusive), or while runs have work (`idle`). */
+  private drain(until: number | null, idle: boolean, untilIso: string | null) {
+    const byKind: Record<string, number> = {};
+    let executed = 0;
+    let lastAt = -Infinity;
+    const started = performance.now();
+    let reported = started;
+    for (let ev = this.engine.peek(); ev; ev = this.engine.peek()) {
+      const at = Date.parse(ev.at);
+      if (idle ? !this.engine.runWorkPending : at > until!) break;
+      if (executed >= this.maxEvents) throw new TooManyEvents();
+      this.engine.executeNext();
+      executed++;
+      lastAt = at;
+      byKind[ev.kind] = (byKind[ev.kind] ?? 0) + 1;
+      if (this.options.onProgress && (executed & 1023) === 0 && performance.now() - reported >= 250) {
+        reported = performance.now();
+        this.options.onProgress({ executed, at: ev.at, until: untilIso, elapsed_ms: Math.round(reported - started), done: false });
+      }
+    }
+    if (this.options.onProgress && reported !== started) {
+      this.options.onProgress({ executed, at: new Date(lastAt).toISOString(), until: untilIso, elapsed_ms: Math.round(performance.now() - started), done: true });
+    }
+    return { executed, byKind, lastAt };
+  }
+
+  private resync(): void {
+    if (!this.engine.inSync()) this.engine.rebuild();
+  }
+
+  // ---- a running clock: a timer per instance, unref'd, cleared by close() ----
+
+  private disarm(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.armedFor = Infinity;
+  }
+
+  /** Sets the timer for the next event's due time, in real milliseconds at the clock's rate (at least `minDelay`). */
+  arm(minDelay = 0): void {
+    this.disarm();
+    if (this.closed || this.mode() !== 'auto' || this.deps.clock.frozen) return;
+    const next = this.engine.peek();
+    if (!next) return;
+    const at = Date.parse(next.at);
+    this.armedFor = at;
+    this.timer = setTimeout(() => this.tick(), Math.min(Math.max(minDelay, this.deps.clock.realMsUntil(at)), 2 ** 31 - 1));
+    this.timer.unref();
+  }
+
+  /** Fires what is due, a bounded batch at a time so requests are served in between. */
+  private tick(): void {
+    this.timer = null;
+    this.armedFor = Infinity;
+    if (this.closed || this.mode() !== 'auto' || this.deps.clock.frozen) return;
+    this.resync();
+    const now = this.deps.clock.nowMs();
+    let n = 0;
+    for (let ev = this.engine.peek(); ev && Date.parse(ev.at) <= now && n < 2000; ev = this.engine.peek()) {
+      this.engine.executeNext();
+      n++;
+    }
+    if (n > 0) this.deps.store.flush().catch((err) => (this.options.onError ?? console.error)(err));
+    // Nothing was due yet (a coarse timer, or a clock source that does not advance): wait a little before looking again.
+    if (n < 2000) return this.arm(n === 0 ? 10 : 0);
+    this.armedFor = now;
+    this.timer = setTimeout(() => this.tick(), 0);
+    this.timer.unref();
+  }
+}
+
