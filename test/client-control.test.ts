@@ -96,6 +96,8 @@ test('the client has a method for every v3 and control operation of the document
     controlListFaults: 'faults', controlAddFault: 'addFault', controlClearFaults: 'clearFaults', controlGetDesiredState: 'getDesiredState',
     controlApplyDesiredState: 'applyDesiredState', controlCompileRelease: 'compileRelease', controlCreateRun: 'createRun', controlTransitionRun: 'transitionRun',
     controlMintCode: 'mintAuthorizationCode',
+    controlGetSimulation: 'simulation', controlSetSimulation: 'setSimulation', controlStepSimulation: 'stepSimulation', controlRunSimulation: 'runSimulation',
+    controlSetBehaviours: 'setBehaviours',
   };
   const control = Object.keys(OPERATIONS).filter((id) => id.startsWith('control'));
   assert.equal(control.filter((id) => !byOperation[id]), [], 'a control operation without a client method');

@@ -5,6 +5,7 @@ import { freshMock, stateOf } from './helpers/app.js';
 import { DEMO } from './helpers/demo.js';
 import { DAY, HOUR, KNOWN, P, advance, at, chat, getRun, owner, simFixture, simMock } from './helpers/simulation.js';
 import { stateFromFixture, FixtureError } from '../src/fixtures.js';
+import { createClient } from '../src/client/index.js';
 
 const NOW = DEMO.now;
 
@@ -202,6 +203,20 @@ test('the control routes are in the OpenAPI document', async () => {
   for (const [path, method] of [['/_mock/simulation', 'get'], ['/_mock/simulation', 'put'], ['/_mock/simulation/step', 'post'], ['/_mock/simulation/run', 'post'], ['/_mock/simulation/behaviours', 'put']]) {
     assert.ok(doc.paths[path]?.[method], `${method} ${path}`);
   }
+});
+
+test('the typed client drives the simulation: settings, behaviours, step and run', async () => {
+  const m = await simMock({ mode: 'step' });
+  const client = createClient({ baseUrl: 'http://localhost', fetch: (req) => m.mock.fetch(req), token: DEMO.tokens.owner });
+  const behaviours = await client.control.setBehaviours({ projects: [{ project_id: P, queue_wait_ms: 10, steps: [{ name: 'only', step_type: 'model', duration_ms: 20 }] }] });
+  assert.is(behaviours.projects?.[0].steps?.[0].name, 'only');
+  const id = await chat(m);
+  const step = await client.control.stepSimulation();
+  assert.equal(step.executed, { at: at(NOW, 10), kind: 'run.start', project_id: P, run_id: id });
+  const run = await client.control.runSimulation({ idle: true });
+  assert.equal([run.executed, run.by_kind, run.now], [1, { 'step.finish': 1 }, at(NOW, 30)]);
+  assert.equal((await client.control.setSimulation({ mode: 'off' })).mode, 'off');
+  assert.is((await client.control.simulation()).pending.some((e) => e.run_id === id), false);
 });
 
 test.run();

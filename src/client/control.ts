@@ -71,6 +71,17 @@ export function controlOperations(api: Client<paths>) {
     /** An authorization code for a principal and PKCE S256 challenge, to exchange at endpoint 1. */
     mintAuthorizationCode: (input: S['ControlAuthCodeRequest'], opts?: CallOptions) =>
       answer('POST /_mock/auth/codes', api.POST('/_mock/auth/codes', { body: input, ...opts })),
+    /** The simulation: mode, speed, and the next pending events (at most 100) in time order. */
+    simulation: (opts?: CallOptions) => answer('GET /_mock/simulation', api.GET('/_mock/simulation', { ...opts })),
+    /** Sets the mode (`auto`, `step`, `off`), the speed of a running clock, and the synthetic chat traffic. */
+    setSimulation: (input: S['SimulationSettingsRequest'], opts?: CallOptions) => answer('PUT /_mock/simulation', api.PUT('/_mock/simulation', { body: input, ...opts })),
+    /** Executes exactly the next event (the clock jumps to its time when later); `executed` is null when none is pending. */
+    stepSimulation: (opts?: CallOptions) => answer('POST /_mock/simulation/step', api.POST('/_mock/simulation/step', { ...opts })),
+    /** Executes every event up to `until`, or until no run has work left (`idle: true`). */
+    runSimulation: (input: S['SimulationRunRequest'], opts?: CallOptions) => answer('POST /_mock/simulation/run', api.POST('/_mock/simulation/run', { body: input, ...opts })),
+    /** Replaces the behaviours of simulated runs. */
+    setBehaviours: (input: S['SimulationBehaviours'], opts?: CallOptions) =>
+      answer('PUT /_mock/simulation/behaviours', api.PUT('/_mock/simulation/behaviours', { body: input, ...opts })),
   };
 }
 

@@ -2,7 +2,7 @@
 import type { Deps } from '../deps.js';
 import type { Snapshot } from '../storage/store.js';
 import { CompleteStateDataSchema, type StateData } from '../schemas/state.js';
-import { invalid } from '../errors.js';
+import { invalid, ValidationError } from '../errors.js';
 import { Journal, type JournalEntry, type JournalFilter, type JournalLimits } from './journal.js';
 import { FaultRegistry, type Fault, type FaultSpec } from './faults.js';
 import { CoverageTracker, type CoverageReport } from './coverage.js';

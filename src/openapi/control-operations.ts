@@ -12,6 +12,7 @@ const answer = (name: string, schema: AnySchema, description = 'The answer'): Su
 const Cleared = answer('ControlClearedAnswer', A.ClearedAnswerSchema, 'How many were removed');
 const Clock = answer('ControlClock', A.ClockAnswerSchema, 'The mock clock');
 const Run = answer('ControlRun', A.ControlRunSchema, 'The run');
+const Simulation = answer('ControlSimulation', A.SimulationAnswerSchema, 'The simulation');
 
 /** What a control route can refuse: 404 for an unknown project or run, 409 for a state conflict, 413 body size, 422 validation. */
 const READ: ErrorStatus[] = [404, 422];
@@ -108,15 +109,23 @@ export const CONTROL_OPERATIONS: OperationSpec[] = [
     body: { schema: named('ControlAuthCodeRequest', AuthCodeRequestSchema), required: true },
     success: [answer('ControlMintedCode', A.MintedCodeSchema, 'The code')],
   }),
-  ctl('controlGetSimulation', 'get', '/simulation', 'The simulation: mode, speed and the next pending events', 'Answers `{mode, speed, now, clock, pending_count, pending, behaviours, traffic}`; `pending` is at most 100 events in time order, each `{at, kind, project_id?, run_id?, job_id?, approval_id?}`.', { errors: [] }),
+  ctl('controlGetSimulation', 'get', '/simulation', 'The simulation: mode, speed and the next pending events', 'Answers `{mode, speed, now, clock, pending_count, pending, behaviours, traffic}`; `pending` is at most 100 events in time order, each `{at, kind, project_id?, run_id?, job_id?, approval_id?}`.', {
+    errors: [],
+    success: [Simulation],
+  }),
   ctl('controlSetSimulation', 'put', '/simulation', 'Set the simulation mode, the speed of a running clock, and synthetic chat traffic', '`mode`: `auto` (events fire as the clock reaches them), `step` (only step and run execute them) or `off`. `speed`: simulated ms per real ms of a running clock. `traffic`: replaces the synthetic chat sources. Answers the simulation.', {
     body: { schema: named('SimulationSettingsRequest', SimulationSettingsRequestSchema), required: true },
+    success: [Simulation],
   }),
-  ctl('controlStepSimulation', 'post', '/simulation/step', 'Execute exactly the next simulated event', 'The clock jumps to the event\'s time when that is later. Answers `{executed, now, pending_count}`; `executed` is null when nothing is pending.'),
+  ctl('controlStepSimulation', 'post', '/simulation/step', 'Execute exactly the next simulated event', 'The clock jumps to the event\'s time when that is later. Answers `{executed, now, pending_count}`; `executed` is null when nothing is pending.', {
+    success: [answer('ControlSimulationStep', A.SimulationStepAnswerSchema, 'The event executed')],
+  }),
   ctl('controlRunSimulation', 'post', '/simulation/run', 'Execute simulated events up to a time, or until no run has work left', 'Exactly one of `until` (the clock then reads `until`) and `idle: true`. More than 1,000,000 events is refused with 422 and changes nothing. Answers a summary: `{executed, by_kind, from, now, pending_count, elapsed_ms}`.', {
     body: { schema: named('SimulationRunRequest', SimulationRunRequestSchema), required: true },
+    success: [answer('ControlSimulationRun', A.SimulationRunAnswerSchema, 'A summary of the run')],
   }),
   ctl('controlSetBehaviours', 'put', '/simulation/behaviours', 'Replace the behaviours of simulated runs', 'Validated (422 items with `loc`, also for an unknown project or an approval gate on a step that is not a tool step). Runs queued from then on follow them.', {
     body: { schema: named('SimulationBehaviours', BehavioursSchema), required: true },
+    success: [answer('SimulationBehaviours', A.SimulationBehavioursAnswerSchema, 'The behaviours now in force')],
   }),
 ];

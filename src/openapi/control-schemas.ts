@@ -6,6 +6,7 @@ import { ApprovalResponseSchema } from '../schemas/approvals.js';
 import { DesiredStateHeadSchema, DesiredStateSchema, SemanticChangeSchema } from '../schemas/desired-state.js';
 import { ReleaseResponseSchema } from '../schemas/releases.js';
 import { RunDetailResponseSchema, RunSurface } from '../schemas/runs.js';
+import { BehavioursSchema, EventKind, SimulationMode, TrafficSchema } from '../schemas/simulation.js';
 
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const Counts = v.record(v.string(), Count);
@@ -55,6 +56,8 @@ export const CoverageReportSchema = v.object({
   operations: v.array(
     v.object({ operation: v.string(), method: v.string(), path: v.string(), requests: Count, exercised: Exercise, missing: Exercise }),
   ),
+  /** What the simulation did, apart from client traffic: events executed (by kind) and the transitions they made. */
+  simulated: v.object({ events: Count, by_kind: Counts, transitions: v.array(v.string()) }),
   summary: v.object({
     operations: Tally,
     statuses: Tally,
@@ -84,3 +87,36 @@ export const ControlRunSchema = v.object({
 });
 
 export const MintedCodeSchema = v.object({ code: v.string(), principal_id: Uuid, scopes: v.array(v.string()), expires_at: Timestamp });
+
+/** One pending simulated event. */
+export const SimEventViewSchema = v.object({
+  at: Timestamp,
+  kind: EventKind,
+  project_id: v.optional(Uuid),
+  run_id: v.optional(Uuid),
+  job_id: v.optional(Uuid),
+  approval_id: v.optional(v.string()),
+});
+export const SimulationAnswerSchema = v.object({
+  mode: SimulationMode,
+  /** Simulated ms per real ms of a running clock. */
+  speed: v.number(),
+  now: Timestamp,
+  clock: v.picklist(['frozen', 'running']),
+  pending_count: Count,
+  /** The next events in time order, at most 100. */
+  pending: v.array(SimEventViewSchema),
+  behaviours: BehavioursSchema,
+  traffic: v.array(TrafficSchema),
+});
+export const SimulationStepAnswerSchema = v.object({ executed: v.nullable(SimEventViewSchema), now: Timestamp, pending_count: Count });
+export const SimulationRunAnswerSchema = v.object({
+  executed: Count,
+  by_kind: Counts,
+  from: Timestamp,
+  now: Timestamp,
+  pending_count: Count,
+  /** Real time the run took. */
+  elapsed_ms: Count,
+});
+export const SimulationBehavioursAnswerSchema = BehavioursSchema;
