@@ -18,6 +18,7 @@ import { controlGuard } from './middleware/control-guard.js';
 import type { Deps } from './deps.js';
 import { inProcess, type InProcess } from './inprocess/index.js';
 import { Simulation, type SimulationProgress } from './simulation/index.js';
+import type { WriteScope } from './storage/store.js';
 import type { SimulationMode } from './schemas/simulation.js';
 
 export interface CreateAppOptions {
@@ -112,21 +113,19 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     },
   };
   const report = options.onError ?? ((err: unknown) => console.error(err));
-  const simulation = new Simulation(deps, {
+  const simulation: Simulation = new Simulation(deps, {
     defaultMode: options.simulation?.mode ?? 'off',
     seed: options.seed !== undefined ? String(options.seed) : undefined,
     maxEvents: options.simulation?.maxEvents,
     onProgress: options.simulation?.onProgress,
     onError: (err) => report(err, undefined as never),
-    onExecuted: (kind, transitions) => control.coverageTracker.recordSimulated(kind, transitions),
+    scope: (): WriteScope => control.coverageTracker.simulatedScope,
+    onExecuted: (kind) => control.coverageTracker.recordSimulated(kind),
   });
   deps.runHooks = simulation.engine;
-  const control = new MockControl(deps, seed, options.seed, options.journal, simulation);
-  // Transitions for the coverage report are observed where they happen: at commit; the simulation's heap follows its events there too.
-  store.observer = (c, before, after, scope) => {
-    control.coverageTracker.onWrite(c, before, after, scope);
-    simulation.onWrite(c, before, after);
-  };
+  const control: MockControl = new MockControl(deps, seed, options.seed, options.journal, simulation);
+  // Transitions for the coverage report are observed where they happen: at commit.
+  store.observer = (c, before, after, scope) => control.coverageTracker.onWrite(c, before, after, scope);
   await simulation.load(!existing);
   const readBody = bodyReader(deps.config.bodyLimit);
 

@@ -149,6 +149,25 @@ test('a restart resumes the same future: pending events are in the data file', a
   await second.close();
 });
 
+test('on the JSON data file a long run ends in the same state as in memory: the engine runs ahead of storage, which stores it in groups', async () => {
+  const fixture = simFixture({ traffic: [{ binding_id: DEMO.connections.chatBinding, messages_per_hour: 20 }] });
+  const finalState = async (storage: 'memory' | JsonFileAdapter) => {
+    const mock = await createApp({ storage, fixtures: fixture, seed: 8, simulation: { mode: 'auto' } });
+    await mock.control.runSimulation({ until: '2026-11-21T12:00:00.000Z' });
+    await mock.control.advanceClock(HOUR);
+    const state = JSON.stringify(mock.control.exportState());
+    await mock.close();
+    return state;
+  };
+  const file = join(mkdtempSync(join(tmpdir(), 'prm-sim-')), 'db.json');
+  const onDisk = await finalState(new JsonFileAdapter(file));
+  assert.is(onDisk, await finalState('memory'));
+  assert.ok(onDisk.includes('"traffic.message"'));
+  const reloaded = await createApp({ storage: new JsonFileAdapter(file), fixtures: fixture, seed: 8 });
+  assert.is(JSON.stringify(reloaded.control.exportState()), onDisk, 'and the file holds all of it');
+  await reloaded.close();
+});
+
 test('a running clock fires events as real time passes, at `speed`; close() stops it', async () => {
   const fixture = simFixture({ behaviours: { projects: [{ project_id: P, queue_wait_ms: 1000, steps: [{ name: 'answer', step_type: 'model', duration_ms: 3000 }] }] } }, (f) => delete f.now);
   const m = await freshMock({ fixtures: fixture, seed: 1, simulation: { mode: 'auto' } });

@@ -91,11 +91,23 @@ export class CoverageTracker {
   private readonly simulatedKinds = new Map<string, number>();
   private readonly simulatedTransitions = new Set<string>();
 
-  /** One executed simulation event and the transitions its transaction made (bounded: kinds and transitions are finite sets). */
-  recordSimulated(kind: string, transitions: string[]): void {
+  /**
+   * The write scope of the simulation's transactions: the store's observer adds their transitions here when they are
+   * stored (which may be after the event ran), and they move into the report's set at the next event or report.
+   */
+  readonly simulatedScope: WriteScope = { transitions: [] };
+
+  /** One executed simulation event (kinds and transitions are finite sets, so this stays bounded). */
+  recordSimulated(kind: string): void {
     this.simulatedEvents++;
     this.simulatedKinds.set(kind, (this.simulatedKinds.get(kind) ?? 0) + 1);
-    for (const t of transitions) this.simulatedTransitions.add(t);
+    this.drainSimulated();
+  }
+
+  private drainSimulated(): void {
+    const seen = this.simulatedScope.transitions!;
+    for (const t of seen) this.simulatedTransitions.add(t);
+    seen.length = 0;
   }
 
   /** The store observer: adds a committed write's transitions to the request it was made for. */
@@ -117,9 +129,11 @@ export class CoverageTracker {
     this.simulatedEvents = 0;
     this.simulatedKinds.clear();
     this.simulatedTransitions.clear();
+    this.simulatedScope.transitions!.length = 0;
   }
 
   report(): CoverageReport {
+    this.drainSimulated();
     const totals = { statuses: [0, 0], reason_codes: [0, 0], transitions: [0, 0] };
     const operations = OPERATIONS.map((spec: OperationSpec): OperationCoverage => {
       const s = this.seen.get(spec.operation);

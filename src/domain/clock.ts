@@ -31,7 +31,11 @@ export class MockClock {
   private parsed: { iso: string; ms: number } | null = null;
 
   nowMs(): number {
-    const s = this.state();
+    return this.nowMsOf(this.state());
+  }
+
+  /** What the clock would read in state `s` (the simulation computes where a clock move lands before it is stored). */
+  nowMsOf(s: ClockState): number {
     if (!s.frozen_at) {
       // A sped-up clock: simulated time runs `rate` times as fast as real time since its anchor.
       const anchor = s.anchor_ms ?? 0;

@@ -1,7 +1,7 @@
 // The engine: pending events live in the store (collection simulation_events) and in a heap; each runs as one transaction at its due time.
 import type { Deps, RunHooks } from '../deps.js';
-import type { Transaction } from '../storage/store.js';
-import type { CollectionName, RecordOf } from '../schemas/state.js';
+import { Transaction, type WriteScope } from '../storage/store.js';
+import type { RecordOf } from '../schemas/state.js';
 import { SIMULATION_RECORD_ID, type SimEventRecord, type SimulationMode, type SimulationRecord } from '../schemas/simulation.js';
 import { ApiError } from '../errors.js';
 import { retryRunTx } from '../domain/run-operations.js';
@@ -23,28 +23,40 @@ export interface EngineOptions {
   /** createApp's seed: the simulation's draws derive from it unless the fixture names one. */
   seed?: string;
   onError(err: unknown): void;
-  /** Each executed event, with the transitions its transaction made (the coverage report). */
-  onExecuted?(kind: string, transitions: string[]): void;
-  /** A new event was stored (the driver re-arms its timer). */
+  /** The write scope events run in (the coverage report collects the simulation's transitions there). */
+  scope?(): WriteScope;
+  /** Each executed event, by kind (the coverage report). */
+  onExecuted?(kind: string): void;
+  /** A new event was scheduled, inside the transaction that writes it (the driver re-arms its timer after it). */
   onScheduled?(atMs: number): void;
 }
 
 export class Engine implements RunHooks {
   private readonly heap = new EventHeap();
-  /** Pending events that belong to runs (starts, steps, approvals, job retries): `run {idle}` waits for them. */
-  private runWork = 0;
+  /**
+   * Keys of events that belong to runs (starts, steps, approvals, job retries): `run {idle}` waits for them. Keys
+   * are added when scheduled and dropped lazily once no such event exists any more.
+   */
+  private readonly runWork = new Set<string>();
+  /**
+   * The newest state, writes still being stored included, read as a transaction reads it: the engine runs ahead of
+   * storage (a long run is stored in a few group writes), so what it executes next must see what it just did.
+   */
+  private readonly view: Transaction;
   /** True while an event executes: runs it creates are simulated whatever the mode. */
   executing = false;
 
   constructor(
     readonly deps: Deps,
     private readonly options: EngineOptions,
-  ) {}
+  ) {
+    this.view = new Transaction(deps.store);
+  }
 
   // ---- settings ----
 
   record(tx?: Transaction): SimulationRecord | undefined {
-    return (tx ?? this.deps.store).get('simulation', SIMULATION_RECORD_ID);
+    return (tx ?? this.view).get('simulation', SIMULATION_RECORD_ID);
   }
 
   mode(tx?: Transaction): SimulationMode {
@@ -61,38 +73,33 @@ export class Engine implements RunHooks {
 
   // ---- scheduling (always inside a transaction) ----
 
+  /**
+   * Writes an event in `tx` and adds it to the heap at once. An entry whose transaction is later discarded or
+   * rolled back never matches a stored event, and is dropped when it comes up.
+   */
   schedule(tx: Transaction, ev: NewEvent): void {
     const r = this.settings(tx);
     tx.put('simulation', { ...r, next_seq: r.next_seq + 1 });
-    tx.put(EVENTS, { ...ev, at: iso(ev.at), seq: r.next_seq } as SimEventRecord);
+    const record = tx.put(EVENTS, { ...ev, at: iso(ev.at), seq: r.next_seq } as SimEventRecord);
+    const entry = this.entryOf(record);
+    this.heap.push(entry);
+    if (isRunWork(record.key)) this.runWork.add(record.key);
+    this.options.onScheduled?.(entry.at);
   }
 
   remove(tx: Transaction, key: string): void {
     if (tx.get(EVENTS, key)) tx.delete(EVENTS, key);
   }
 
-  // ---- the heap follows the store ----
+  // ---- the heap ----
 
-  /** The store observer: every committed write of an event (whoever made it) reaches the heap here. */
-  onWrite(c: CollectionName, before: unknown, after: unknown): void {
-    if (c !== EVENTS) return;
-    const b = before as SimEventRecord | undefined;
-    const a = after as SimEventRecord | undefined;
-    if (b && isRunWork(b.key)) this.runWork--;
-    if (!a) return;
-    if (isRunWork(a.key)) this.runWork++;
-    const entry = this.entryOf(a);
-    this.heap.push(entry);
-    this.options.onScheduled?.(entry.at);
-  }
-
-  /** After a bulk load (reset, fixtures, restore, a data file), the heap is rebuilt from the stored events. */
+  /** After a bulk load (reset, fixtures, restore, a data file) or a rolled-back write, the heap is rebuilt from the events. */
   rebuild(): void {
     this.heap.clear();
-    this.runWork = 0;
-    for (const e of this.deps.store.values(EVENTS)) {
+    this.runWork.clear();
+    for (const e of this.view.filter(EVENTS, () => true)) {
       this.heap.push(this.entryOf(e));
-      if (isRunWork(e.key)) this.runWork++;
+      if (isRunWork(e.key)) this.runWork.add(e.key);
     }
   }
 
@@ -100,9 +107,10 @@ export class Engine implements RunHooks {
     return { at: Date.parse(e.at), rank: e.kind === 'budget.rollover' ? 0 : 1, seq: e.seq, key: e.key };
   }
 
+  /** The event an entry stands for, if it is still the one stored under its key. */
   private current(entry: HeapEntry): SimEventRecord | undefined {
-    const r = this.deps.store.get(EVENTS, entry.key);
-    return r && r.seq === entry.seq ? r : undefined;
+    const r = this.view.get(EVENTS, entry.key);
+    return r && r.seq === entry.seq && Date.parse(r.at) === entry.at ? r : undefined;
   }
 
   /** The next pending event; heap entries of events since replaced or removed are dropped on the way. */
@@ -130,16 +138,20 @@ export class Engine implements RunHooks {
   }
 
   get pendingCount(): number {
-    return this.deps.store.count(EVENTS);
+    return this.view.filter(EVENTS, () => true).length;
   }
 
   get runWorkPending(): boolean {
-    return this.runWork > 0;
+    for (const key of this.runWork) {
+      if (this.view.get(EVENTS, key)) return true;
+      this.runWork.delete(key);
+    }
+    return false;
   }
 
-  /** The stored events and the heap disagree after a write the observer never saw (a bulk load): rebuild then. */
+  /** Fewer heap entries than stored events means a load the engine was not told of: rebuild then. */
   inSync(): boolean {
-    return this.heap.size >= this.pendingCount;
+    return this.heap.size >= this.deps.store.count(EVENTS);
   }
 
   // ---- execution ----
@@ -150,7 +162,7 @@ export class Engine implements RunHooks {
     if (!ev) return undefined;
     this.heap.pop();
     const ms = Date.parse(ev.at);
-    const scope = { transitions: [] as string[] };
+    const scope = this.options.scope?.() ?? {};
     const store = this.deps.store;
     const done = (tx: Transaction) => {
       // Unless the handler scheduled the same key anew, the event is spent.
@@ -171,7 +183,7 @@ export class Engine implements RunHooks {
     } finally {
       this.executing = false;
     }
-    this.options.onExecuted?.(ev.kind, scope.transitions);
+    this.options.onExecuted?.(ev.kind);
     return ev;
   }
 

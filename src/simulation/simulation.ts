@@ -1,7 +1,8 @@
 // The simulation as the control surface drives it: modes, clock moves, step and run (bounded), and a timer for a running clock.
 import { performance } from 'node:perf_hooks';
 import type { Deps } from '../deps.js';
-import type { ClockState, CollectionName } from '../schemas/state.js';
+import type { ClockState } from '../schemas/state.js';
+import type { WriteScope } from '../storage/store.js';
 import { type SimEventRecord, type SimulationMode, type SimulationRecord } from '../schemas/simulation.js';
 import { invalid } from '../errors.js';
 import { Engine } from './engine.js';
@@ -26,7 +27,9 @@ export interface SimulationOptions {
   /** Called about four times a second during a long run, and once at its end. */
   onProgress?(p: SimulationProgress & { done: boolean }): void;
   onError?(err: unknown): void;
-  onExecuted?(kind: string, transitions: string[]): void;
+  /** The write scope events run in, and each executed event's kind (the coverage report). */
+  scope?(): WriteScope;
+  onExecuted?(kind: string): void;
 }
 
 /** One pending event as GET /_mock/simulation shows it. */
@@ -55,6 +58,7 @@ export class Simulation {
       defaultMode: options.defaultMode ?? 'off',
       seed: options.seed,
       onError: (err) => (options.onError ?? ((e) => console.error(e)))(err),
+      scope: options.scope,
       onExecuted: options.onExecuted,
       // Called while a transaction commits (its event is not yet readable): the timer is re-armed just after.
       onScheduled: (at) => {
@@ -66,11 +70,6 @@ export class Simulation {
         });
       },
     });
-  }
-
-  /** For createApp's store observer. */
-  onWrite(c: CollectionName, before: unknown, after: unknown): void {
-    this.engine.onWrite(c, before, after);
   }
 
   mode(): SimulationMode {
@@ -149,7 +148,7 @@ export class Simulation {
     const at = Date.parse(next.at);
     if (at > clock.nowMs()) await store.setClock(clock.advanced(at - clock.nowMs()));
     this.engine.executeNext();
-    await store.flush();
+    await this.settle();
     this.arm();
     return { executed: eventView(next), now: clock.nowIso(), pending_count: this.engine.pendingCount };
   }
@@ -167,7 +166,7 @@ export class Simulation {
     const counts = await this.bounded(loc, () => this.drain(until, until === null, input.until ?? null));
     const target = until ?? Math.max(from, counts.lastAt);
     if (target > clock.nowMs()) await store.setClock(clock.advanced(target - clock.nowMs()));
-    await store.flush();
+    await this.settle();
     this.arm();
     return {
       executed: counts.executed,
@@ -188,19 +187,22 @@ export class Simulation {
       return;
     }
     await this.bounded(loc, async () => {
+      // The clock move is stored with the events it lets happen; until then the clock still reads the old time.
       const saved = store.setClock(next);
       try {
-        this.drain(clock.nowMs(), false, null);
+        this.drain(clock.nowMsOf(next), false, null);
       } finally {
-        await saved;
+        await saved.catch(() => {});
       }
     });
-    await store.flush();
+    await this.settle();
     this.arm();
   }
 
   /** Runs `work`; past the event bound, everything it did (clock included) is rolled back and the request is a 422. */
   private async bounded<T>(loc: (string | number)[], work: () => T | Promise<T>): Promise<T> {
+    // A snapshot holds stored state only: everything applied so far is stored first.
+    await this.settle();
     this.resync();
     const before = this.deps.store.snapshot();
     try {
@@ -239,6 +241,16 @@ export class Simulation {
     return { executed, byKind, lastAt };
   }
 
+  /** Waits until what the engine applied is stored; a refused write rolls it back, and the heap with it. */
+  private async settle(): Promise<void> {
+    try {
+      await this.deps.store.flush();
+    } catch (err) {
+      this.engine.rebuild();
+      throw err;
+    }
+  }
+
   private resync(): void {
     if (!this.engine.inSync()) this.engine.rebuild();
   }
@@ -275,7 +287,7 @@ export class Simulation {
       this.engine.executeNext();
       n++;
     }
-    if (n > 0) this.deps.store.flush().catch((err) => (this.options.onError ?? console.error)(err));
+    if (n > 0) this.settle().catch((err) => (this.options.onError ?? console.error)(err));
     // Nothing was due yet (a coarse timer, or a clock source that does not advance): wait a little before looking again.
     if (n < 2000) return this.arm(n === 0 ? 10 : 0);
     this.armedFor = now;
