@@ -160,7 +160,7 @@ test('fixtures: the simulation key is validated with path-named errors, referenc
   };
   assert.ok(problems(simFixture({ mode: 'sometimes' })).some((p) => p.startsWith('simulation.mode: ')));
   const badStep = simFixture({ behaviours: { projects: [{ project_id: P, steps: [{ name: 'x', step_type: 'model' }] }] } });
-  assert.ok(problems(badStep).includes('simulation.behaviours.projects[0].steps[0].duration_ms: field required'), problems(badStep).join('\n'));
+  assert.ok(problems(badStep).includes('simulation.behaviours.projects[0].steps[0].duration_ms: Field required'), problems(badStep).join('\n'));
   const unknown = simFixture({ behaviours: { projects: [{ project_id: '2b0c7a43-51a8-4e5f-9d3c-0f6f7f3e1a01' }] } });
   assert.equal(problems(unknown), ['simulation.behaviours.projects[0].project_id: unknown project']);
   assert.equal(problems(simFixture({ traffic: [{ binding_id: DEMO.connections.crm, messages_per_hour: 1 }] })), ['simulation.traffic[0].binding_id: connection binding of kind oauth, not chatapp']);

@@ -1,13 +1,13 @@
 // The simulation's documents and stored records (issue 12): behaviours, synthetic traffic, settings, pending events, per-user spend.
 import * as v from 'valibot';
-import { NonEmptyString, Timestamp, Uuid } from './common.js';
+import { Bool, Float, Int, NonEmptyString, Timestamp, Uuid, model } from './common.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Durations and waits: whole milliseconds, at most a year (a bound, so no sum overflows or loops for ever). */
-const Ms = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(366 * DAY_MS));
-const Count = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1e9));
-const Usd = v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1e6));
-const Probability = v.pipe(v.number(), v.finite(), v.minValue(0));
+const Ms = v.pipe(Int, v.minValue(0), v.maxValue(366 * DAY_MS));
+const Count = v.pipe(Int, v.minValue(0), v.maxValue(1e9));
+const Usd = v.pipe(Float, v.minValue(0), v.maxValue(1e6));
+const Probability = v.pipe(Float, v.minValue(0), v.maxValue(1e6));
 
 export const SimulationMode = v.picklist(['auto', 'step', 'off']);
 export type SimulationMode = v.InferOutput<typeof SimulationMode>;
@@ -15,7 +15,7 @@ export const SimStepType = v.picklist(['model', 'tool', 'skill', 'memory']);
 export type SimStepType = v.InferOutput<typeof SimStepType>;
 
 /** A gate before a tool step: a pending approval, and what the simulated reviewer does with it. */
-export const SimApprovalSchema = v.object({
+export const SimApprovalSchema = model({
   tool_id: v.optional(NonEmptyString),
   action_summary: v.optional(v.string(), 'Simulated tool call awaiting approval'),
   expires_in_ms: v.optional(Ms, 60 * 60 * 1000),
@@ -24,7 +24,7 @@ export const SimApprovalSchema = v.object({
   decide_after_ms: v.optional(Ms, 60 * 1000),
 });
 
-export const SimStepSchema = v.object({
+export const SimStepSchema = model({
   name: NonEmptyString,
   step_type: SimStepType,
   duration_ms: Ms,
@@ -36,10 +36,10 @@ export const SimStepSchema = v.object({
 export type SimStep = v.InferOutput<typeof SimStepSchema>;
 
 /** How a run ends once its steps are done: a fixed status, or weights drawn from the seeded generator. */
-export const SimOutcomeSchema = v.object({
+export const SimOutcomeSchema = model({
   status: v.optional(v.picklist(['succeeded', 'failed']), 'succeeded'),
   error: v.optional(NonEmptyString, 'simulated_failure'),
-  probabilities: v.optional(v.object({ succeeded: v.optional(Probability, 0), failed: v.optional(Probability, 0) })),
+  probabilities: v.optional(model({ succeeded: v.optional(Probability, 0), failed: v.optional(Probability, 0) })),
 });
 
 /** Every field optional: an agent's fields override its project's, a project's override the default's. */
@@ -48,18 +48,18 @@ const behaviourFields = {
   steps: v.optional(v.pipe(v.array(SimStepSchema), v.maxLength(100))),
   outcome: v.optional(SimOutcomeSchema),
 };
-export const BehaviourPartSchema = v.object(behaviourFields);
+export const BehaviourPartSchema = model(behaviourFields);
 export type BehaviourPart = v.InferOutput<typeof BehaviourPartSchema>;
 
-export const AgentBehaviourSchema = v.object({ agent_id: NonEmptyString, ...behaviourFields });
-export const ProjectBehaviourSchema = v.object({
+export const AgentBehaviourSchema = model({ agent_id: NonEmptyString, ...behaviourFields });
+export const ProjectBehaviourSchema = model({
   project_id: Uuid,
   ...behaviourFields,
   agents: v.optional(v.array(AgentBehaviourSchema), []),
 });
 
 /** PUT /_mock/simulation/behaviours and the fixture's `simulation.behaviours`. */
-export const BehavioursSchema = v.object({
+export const BehavioursSchema = model({
   default: v.optional(BehaviourPartSchema, {}),
   projects: v.optional(v.array(ProjectBehaviourSchema), []),
 });
@@ -74,21 +74,21 @@ export interface Behaviour {
 }
 
 /** Synthetic chat messages on one chat binding, as if users sent them to the webhook. */
-export const TrafficSchema = v.object({
+export const TrafficSchema = model({
   binding_id: Uuid,
-  messages_per_hour: v.pipe(v.number(), v.finite(), v.minValue(0.001), v.maxValue(360_000)),
-  senders: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000)), 20),
+  messages_per_hour: v.pipe(Float, v.minValue(0.001), v.maxValue(360_000)),
+  senders: v.optional(v.pipe(Int, v.minValue(1), v.maxValue(100_000)), 20),
   texts: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(4096))), v.minLength(1), v.maxLength(1000))),
 });
 export type Traffic = v.InferOutput<typeof TrafficSchema>;
 
-export const Speed = v.pipe(v.number(), v.finite(), v.minValue(0.001), v.maxValue(1_000_000));
+export const Speed = v.pipe(Float, v.minValue(0.001), v.maxValue(1_000_000));
 
 /** The fixture's top-level `simulation` key. */
-export const SimulationFixtureSchema = v.object({
+export const SimulationFixtureSchema = model({
   mode: v.optional(SimulationMode),
   speed: v.optional(Speed),
-  seed: v.optional(v.union([v.string(), v.number()])),
+  seed: v.optional(v.union([v.string(), Int])),
   /** `running`: in auto mode, a clock the fixture froze at `now` starts running from there (a demo that lives). */
   clock: v.optional(v.picklist(['frozen', 'running']), 'frozen'),
   behaviours: v.optional(BehavioursSchema, {}),
@@ -101,14 +101,14 @@ export type SimulationFixture = v.InferOutput<typeof SimulationFixtureSchema>;
 export const SIMULATION_RECORD_ID = 'settings';
 
 /** The one settings record (collection `simulation`); absent = the instance's defaults. */
-export const SimulationRecordSchema = v.object({
+export const SimulationRecordSchema = model({
   id: v.literal(SIMULATION_RECORD_ID),
   /** Absent: the instance's default (createApp: off, CLI: auto). */
   mode: v.optional(SimulationMode),
   seed: v.optional(v.string()),
   clock: v.optional(v.picklist(['frozen', 'running']), 'frozen'),
   /** Orders events due at the same millisecond: the order in which they were scheduled. */
-  next_seq: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
+  next_seq: v.optional(v.pipe(Int, v.minValue(0)), 0),
   behaviours: v.optional(BehavioursSchema, {}),
   traffic: v.optional(v.array(TrafficSchema), []),
 });
@@ -127,16 +127,16 @@ export const EVENT_KINDS = [
 export const EventKind = v.picklist(EVENT_KINDS);
 export type EventKind = v.InferOutput<typeof EventKind>;
 
-const ResolvedBehaviourSchema = v.object({ queue_wait_ms: Ms, steps: v.array(SimStepSchema), outcome: SimOutcomeSchema });
+const ResolvedBehaviourSchema = model({ queue_wait_ms: Ms, steps: v.array(SimStepSchema), outcome: SimOutcomeSchema });
 
 /**
  * One pending event. Keys name what it belongs to (`run:<id>`, `job:<id>`, `traffic:<n>`, `budget:<project>`),
  * so each run, job, traffic source and budget has at most one, and replacing or removing it is one write.
  */
-export const SimEventRecordSchema = v.object({
+export const SimEventRecordSchema = model({
   key: v.string(),
   at: Timestamp,
-  seq: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  seq: v.pipe(Int, v.minValue(0)),
   kind: EventKind,
   project_id: v.optional(Uuid),
   run_id: v.optional(Uuid),
@@ -144,40 +144,40 @@ export const SimEventRecordSchema = v.object({
   approval_id: v.optional(v.string()),
   approval_record_id: v.optional(Uuid),
   /** Index of the behaviour step the event concerns (run events). */
-  step: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  step: v.optional(v.pipe(Int, v.minValue(0))),
   step_id: v.optional(Uuid),
   gate_step_id: v.optional(Uuid),
   /** When the current wait (queue or approval) began. */
   since: v.optional(Timestamp),
   /** Messages sent so far (traffic) or attempts made (job retries). */
-  count: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-  traffic: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  count: v.optional(v.pipe(Int, v.minValue(0))),
+  traffic: v.optional(v.pipe(Int, v.minValue(0))),
   behaviour: v.optional(ResolvedBehaviourSchema),
 });
 export type SimEventRecord = v.InferOutput<typeof SimEventRecordSchema>;
 
 /** A user's spend in the current UTC day and month (a project's lives in its budget). */
-export const UserSpendRecordSchema = v.object({
+export const UserSpendRecordSchema = model({
   key: v.string(),
   project_id: Uuid,
   user_id: Uuid,
   day: v.string(),
-  daily_usd: v.number(),
+  daily_usd: Float,
   month: v.string(),
-  monthly_usd: v.number(),
+  monthly_usd: Float,
 });
 
 // ---- control requests ----
 
-export const SimulationSettingsRequestSchema = v.object({
+export const SimulationSettingsRequestSchema = model({
   mode: v.optional(SimulationMode),
   speed: v.optional(Speed),
   traffic: v.optional(v.array(TrafficSchema)),
 });
 export type SimulationSettingsRequest = v.InferInput<typeof SimulationSettingsRequestSchema>;
 
-export const SimulationRunRequestSchema = v.object({
+export const SimulationRunRequestSchema = model({
   until: v.optional(Timestamp),
-  idle: v.optional(v.boolean()),
+  idle: v.optional(Bool),
 });
 export type SimulationRunRequest = v.InferInput<typeof SimulationRunRequestSchema>;

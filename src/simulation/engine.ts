@@ -5,6 +5,7 @@ import type { RecordOf } from '../schemas/state.js';
 import { SIMULATION_RECORD_ID, type SimEventRecord, type SimulationMode, type SimulationRecord } from '../schemas/simulation.js';
 import { ApiError } from '../errors.js';
 import { retryRunTx } from '../domain/run-operations.js';
+import { MAX_TIMESTAMP_MS } from '../domain/clock.js';
 import { EventHeap, type HeapEntry } from './heap.js';
 import { behaviourFor } from './behaviours.js';
 import { decideApproval, expireApproval, finishStep, runKey, startRun, timingAtCancel, timingAtRequeue, type NewEvent, type RunContext } from './runs.js';
@@ -80,7 +81,8 @@ export class Engine implements RunHooks {
   schedule(tx: Transaction, ev: NewEvent): void {
     const r = this.settings(tx);
     tx.put('simulation', { ...r, next_seq: r.next_seq + 1 });
-    const record = tx.put(EVENTS, { ...ev, at: iso(ev.at), seq: r.next_seq } as SimEventRecord);
+    // Past the last datetime an event would never fire anyway (the clock stops at 9999-01-01): it waits there.
+    const record = tx.put(EVENTS, { ...ev, at: iso(Math.min(ev.at, MAX_TIMESTAMP_MS)), seq: r.next_seq } as SimEventRecord);
     const entry = this.entryOf(record);
     this.heap.push(entry);
     if (isRunWork(record.key)) this.runWork.add(record.key);

@@ -9,6 +9,7 @@ import * as v from 'valibot';
 import { isLegalTransition, LIFECYCLE_EVENT, pendingApproval } from '../domain/run-lifecycle.js';
 import { denyApprovalTx } from '../domain/approval-operations.js';
 import { seededFraction } from '../domain/ids.js';
+import { MAX_TIMESTAMP_MS } from '../domain/clock.js';
 import { accrue, fromMicros, limitCrossed, toMicros } from './spend.js';
 
 type Run = RecordOf<'runs'>;
@@ -125,7 +126,9 @@ function beginStep(ctx: RunContext, tx: Transaction, run: Run, b: Behaviour, i: 
 function openGate(ctx: RunContext, tx: Transaction, run: Run, b: Behaviour, i: number, ms: number): void {
   const s = b.steps[i];
   const a = s.approval!;
-  const input = v.parse(ApprovalInputSchema, { tool_id: a.tool_id ?? s.name, action_summary: a.action_summary, expires_in_ms: a.expires_in_ms, tool_arguments: { step: s.name } });
+  // An expiry past the last datetime is cut to it (the clock never gets there).
+  const expiresIn = Math.min(a.expires_in_ms, MAX_TIMESTAMP_MS - ms);
+  const input = v.parse(ApprovalInputSchema, { tool_id: a.tool_id ?? s.name, action_summary: a.action_summary, expires_in_ms: expiresIn, tool_arguments: { step: s.name } });
   const approval = tx.put('approvals', pendingApproval(ctx.deps, run, input, ms));
   const seq = nextSequence(run);
   const gate = newStep(ctx.deps, run, {
@@ -138,11 +141,11 @@ function openGate(ctx: RunContext, tx: Transaction, run: Run, b: Behaviour, i: n
   const tool = newStep(ctx.deps, run, { name: s.name, status: 'pending', step_type: 'tool', metadata: { simulated: true, gated_by: approval.approval_id } }, ms, seq + 1);
   const waiting = move({ ...run, steps: [...run.steps, gate, tool] }, 'waiting_approval', ms, [{ type: 'approval.requested', at: iso(ms), approval_id: approval.approval_id }]);
   tx.put('runs', waiting);
-  const decides = a.decision !== 'none' && a.decide_after_ms < a.expires_in_ms;
+  const decides = a.decision !== 'none' && a.decide_after_ms < expiresIn;
   ctx.schedule(tx, {
     key: runKey(run.id),
     kind: decides ? 'approval.decide' : 'approval.expire',
-    at: ms + (decides ? a.decide_after_ms : a.expires_in_ms),
+    at: ms + (decides ? a.decide_after_ms : expiresIn),
     run_id: run.id,
     project_id: run.project_id,
     approval_id: approval.approval_id,
