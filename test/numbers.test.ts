@@ -14,6 +14,7 @@ import { ApiError } from '../src/errors.js';
 import { ValidationError } from '../src/validation.js';
 import { freshMock, stateOf } from './helpers/app.js';
 import { DEMO } from './helpers/demo.js';
+import { propertyRuns } from './runner/config.mjs';
 
 const P = DEMO.projects.support;
 const MAX_SAFE = 9007199254740991;
@@ -123,7 +124,7 @@ test('property: random control writes, saved to a data file and loaded again, gi
         assert.is(JSON.stringify(again.store.toData()), before);
         await again.close();
       }),
-      { numRuns: Math.max(10, Math.ceil(Number(process.env.PROPERTY_RUNS ?? 80) / 4)) },
+      { numRuns: Math.max(10, Math.ceil(propertyRuns() / 4)) },
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -10,8 +10,9 @@ import { JsonFileAdapter, MemoryAdapter, type StorageAdapter } from '../src/stor
 import type { Snapshot } from '../src/storage/store.js';
 import { DEMO, bearer } from './helpers/demo.js';
 import { tmpDataFile } from './helpers/disk.js';
+import { propertyRuns } from './runner/config.mjs';
 
-const RUNS = Math.max(1, Math.ceil(Number(process.env.PROPERTY_RUNS ?? 80) / 4));
+const RUNS = Math.max(1, Math.ceil(propertyRuns() / 4));
 const P = DEMO.projects.support;
 const operator = bearer(DEMO.tokens.operator);
 const owner = bearer(DEMO.tokens.owner);
