@@ -16,6 +16,7 @@ import { coverageMiddleware } from './middleware/coverage.js';
 import { faultMiddleware } from './middleware/faults.js';
 import { controlGuard } from './middleware/control-guard.js';
 import type { Deps } from './deps.js';
+import { RetentionTracker } from './domain/retention.js';
 import { inProcess, type InProcess } from './inprocess/index.js';
 import { Simulation, type SimulationProgress } from './simulation/index.js';
 import type { WriteScope } from './storage/store.js';
@@ -103,6 +104,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     clock: new MockClock(options.clock ?? Date.now, () => store.clock),
     ids: options.ids ?? (options.seed !== undefined ? seededIds(options.seed) : randomIds),
     tokens: options.tokens ?? (options.seed !== undefined ? seededTokens(options.seed) : randomTokens),
+    retention: new RetentionTracker(),
     config: {
       auth: options.auth ?? 'on',
       control: options.control ?? true,

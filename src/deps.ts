@@ -3,6 +3,7 @@ import type { Store, Transaction } from './storage/store.js';
 import type { RecordOf } from './schemas/state.js';
 import type { MockClock } from './domain/clock.js';
 import type { IdGenerator, TokenGenerator } from './domain/ids.js';
+import type { RetentionTracker } from './domain/retention.js';
 
 export interface RuntimeConfig {
   auth: 'on' | 'off';
@@ -40,4 +41,6 @@ export interface Deps {
   config: RuntimeConfig;
   /** The simulation's hooks, set by createApp. */
   runHooks?: RunHooks;
+  /** When the tables that only grow (tokens, codes, dedupe keys) were last pruned. */
+  retention: RetentionTracker;
 }

@@ -7,6 +7,7 @@ import { FreeObject, NonEmptyString, Timestamp, Uuid, model } from '../schemas/c
 import type { RecordOf } from '../schemas/state.js';
 import { parse } from '../validation.js';
 import { secretEquals } from './auth.js';
+import { noteRetainedInserts } from './retention.js';
 
 export const BROKER_EVENT_TYPES = ['connection.authorized', 'connection.refreshed', 'connection.error', 'connection.revoked'] as const;
 
@@ -73,7 +74,7 @@ function applyEvent(c: RecordOf<'connections'>, e: BrokerEvent, now: string): Re
 
 /** Applies one verified event in one transaction; repeats and unknown (or archived) connections change nothing. */
 export async function reconcileBrokerEvent(deps: Deps, event: BrokerEvent): Promise<BrokerCallbackResult> {
-  return deps.store.transact((tx): BrokerCallbackResult => {
+  const result = await deps.store.transact((tx): BrokerCallbackResult => {
     if (tx.get('broker_events', event.event_id)) return { accepted: true, stored: false };
     // An archived project is read-only: its connections are treated like unknown ones (accepted,
     // not stored), so the broker stops retrying and nothing changes.
@@ -87,4 +88,6 @@ export async function reconcileBrokerEvent(deps: Deps, event: BrokerEvent): Prom
     tx.put('broker_events', { event_id: event.event_id, connection_resource_id: event.connection_resource_id, event_type: event.event_type, received_at: now });
     return { accepted: true, stored: true };
   });
+  if (result.stored) await noteRetainedInserts(deps, 1);
+  return result;
 }

@@ -8,6 +8,7 @@ import type { Transaction } from '../storage/store.js';
 import type { RecordOf } from '../schemas/state.js';
 import { secretEquals } from './auth.js';
 import { writableProject } from './write-guard.js';
+import { noteRetainedInserts } from './retention.js';
 
 /** The chat platform's update; only the fields the mock acts on are read, the rest is ignored. */
 export const ChatUpdateSchema = model({
@@ -92,7 +93,9 @@ function upsertSender(deps: Deps, tx: Transaction, binding: RecordOf<'connection
 /** Applies one verified update in one transaction: duplicate check, user upsert, run, full-content trace. */
 export async function acceptChatUpdate(deps: Deps, binding: RecordOf<'connections'>, update: ChatUpdate): Promise<ChatWebhookResult> {
   const nowMs = deps.clock.nowMs();
-  return deps.store.transact((tx) => acceptChatUpdateTx(deps, tx, binding, update, nowMs));
+  const result = await deps.store.transact((tx) => acceptChatUpdateTx(deps, tx, binding, update, nowMs));
+  if (!result.duplicate) await noteRetainedInserts(deps, 1);
+  return result;
 }
 
 /**

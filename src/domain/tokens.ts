@@ -5,6 +5,7 @@ import { ApiError, ValidationError, invalid, type ValidationItem } from '../erro
 import type { Transaction } from '../storage/store.js';
 import type { RecordOf } from '../schemas/state.js';
 import { secretEquals } from './auth.js';
+import { noteRetainedInserts } from './retention.js';
 import { msAfter } from './clock.js';
 
 /** Access tokens live one hour by the mock clock: long enough for a test, short enough to test expiry. */
@@ -136,6 +137,7 @@ export async function exchangeToken(deps: Deps, req: TokenRequest, received: unk
     req.grant_type === 'authorization_code' ? exchangeCode(deps, tx, req.code!, req.code_verifier!, nowMs) : rotateRefresh(deps, tx, req.refresh_token!, nowMs),
   );
   if ('fail' in outcome) throw invalidGrant(outcome.fail);
+  await noteRetainedInserts(deps, 2);
   return outcome.ok;
 }
 
@@ -170,5 +172,6 @@ export async function mintAuthorizationCode(deps: Deps, input: MintCodeInput): P
     if (!tx.get('principals', input.principal_id)) throw new ApiError('principal_not_found', { affected_resource: `principal:${input.principal_id}` });
     tx.put('authorization_codes', { code, principal_id: input.principal_id, code_challenge: input.code_challenge, scopes, expires_at, used: false, family_id: null });
   });
+  await noteRetainedInserts(deps, 1);
   return { code, principal_id: input.principal_id, scopes: [...scopes], expires_at };
 }
