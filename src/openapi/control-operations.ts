@@ -26,7 +26,8 @@ const ctl = (
   path: string,
   summary: string,
   description: string,
-  extra: Partial<OperationSpec> = {},
+  // Every control row names its answer's schema: the typed client and the tests' response check read it.
+  extra: Partial<OperationSpec> & Pick<OperationSpec, 'success'>,
 ): OperationSpec => ({
   operationId,
   method,
@@ -36,7 +37,6 @@ const ctl = (
   description,
   // Required only when the mock runs with a control token (build.ts drops it otherwise).
   security: ['controlToken'],
-  success: [],
   ...extra,
   errors: [...GUARD, ...(extra.errors ?? (method === 'get' ? READ : WRITE))],
 });
