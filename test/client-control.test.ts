@@ -125,6 +125,32 @@ test('a mock with a control token: the client sends it on /_mock only, and a cli
   }
 });
 
+test('the simulation through the client against the CLI: settings, behaviours, step, run', async () => {
+  const own = await startCli(['--memory', '--port', '0']);
+  try {
+    const sim = createClient({ baseUrl: own.url, token: DEMO.tokens.owner });
+    assert.is((await sim.control.setSimulation({ mode: 'step' })).mode, 'step');
+    const behaviours = await sim.control.setBehaviours({ projects: [{ project_id: P, queue_wait_ms: 10, steps: [{ name: 'only', step_type: 'model', duration_ms: 20 }] }] });
+    assert.is(behaviours.projects?.[0].steps?.[0].name, 'only');
+    const chat = await sim.chatWebhook(DEMO.connections.chatBinding, { update_id: 777001, message: { from: { id: 5 }, text: 'hi' } }, DEMO.chatSecret);
+    const runId = chat.data!.run_id;
+    assert.is((await sim.getRun(P, runId)).data?.status, 'queued');
+    assert.ok((await sim.control.simulation()).pending.some((e) => e.run_id === runId && e.kind === 'run.start'), 'its start is pending');
+    // In step mode the clock moving fires nothing; run executes up to a time (queue 10 ms, then the 20 ms step).
+    const done = await sim.control.runSimulation({ until: '2026-11-20T12:00:00.030Z' });
+    assert.is(done.now, '2026-11-20T12:00:00.030Z');
+    assert.ok(done.executed >= 2, `${done.executed} events executed`);
+    const run = (await sim.getRun(P, runId)).data;
+    assert.equal([run?.status, (run?.steps ?? []).map((st) => [st.name, st.status])], ['succeeded', [['only', 'succeeded']]]);
+    assert.is((await sim.control.simulation()).pending.some((e) => e.run_id === runId), false);
+    const step = await sim.control.stepSimulation();
+    assert.ok(step.executed === null || typeof step.executed.kind === 'string');
+    assert.type(step.pending_count, 'number');
+  } finally {
+    await own.stop();
+  }
+});
+
 test('in process: the client over mock.fetch, no socket', async () => {
   const mock = await createApp({ storage: 'memory', fixtures: demoFixture() });
   const inProcess = createClient({ baseUrl: 'http://localhost', token: DEMO.tokens.owner, fetch: mock.fetch });
