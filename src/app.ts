@@ -23,7 +23,10 @@ import type { WriteScope } from './storage/store.js';
 import type { SimulationMode } from './schemas/simulation.js';
 
 export interface CreateAppOptions {
-  /** Where state lives: an adapter (lowdb's Adapter interface), 'memory', or by default the JSON file `.data/db.json`. */
+  /**
+   * Where state lives: an adapter (lowdb's Adapter interface), 'memory', `postgresStorage({ connectionString })` (several
+   * instances share one PostgreSQL database), or by default the JSON file `.data/db.json`.
+   */
   storage?: StorageAdapter | 'memory';
   /** A fixture document (object); the default is an empty state. Use `demoFixture()` for the bundled demo. */
   fixtures?: unknown;
@@ -96,8 +99,12 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   const seed = stateFromFixture(options.fixtures ?? EMPTY_FIXTURE);
   const existing = options.reset ? null : await adapter.read();
   const store = new Store(adapter, existing ? existing.state : seed, existing?.seq ?? 0);
-  // A first save that fails stops start-up with the storage's own reason (a 503 is for requests).
-  if (!existing) await store.save().catch((err: { cause?: unknown }) => Promise.reject(err.cause ?? err));
+  // A first save that fails stops start-up with the storage's own reason (a 503 is for requests). Shared storage that
+  // another instance seeded meanwhile keeps that state; a reset replaces whatever is stored.
+  if (!existing) {
+    const seeded = await store.save({ ifEmpty: !options.reset }).catch((err: { cause?: unknown }) => Promise.reject(err.cause ?? err));
+    if (seeded) await store.writeResetState(seed);
+  }
 
   const deps: Deps = {
     store,
@@ -125,7 +132,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     onExecuted: (kind) => control.coverageTracker.recordSimulated(kind),
   });
   deps.runHooks = simulation.engine;
-  const control: MockControl = new MockControl(deps, seed, options.seed, options.journal, simulation);
+  // Instances sharing storage seal exported secrets with one key, so a state exported from one imports into another.
+  const sealSeed = options.seed ?? (await store.secret());
+  const control: MockControl = new MockControl(deps, seed, sealSeed, options.journal, simulation);
   // Transitions for the coverage report are observed where they happen: at commit.
   store.observer = (c, before, after, scope) => control.coverageTracker.onWrite(c, before, after, scope);
   await simulation.load(!existing);
@@ -141,6 +150,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   app.use(errorMiddleware(options.onError));
   // Every /_mock path, whichever module serves it, passes the admin-API checks first.
   if (deps.config.control) app.use(controlGuard({ allowedHosts: options.allowedHosts, controlToken: options.controlToken }));
+  // Shared storage: first apply what other instances stored, so a request sees every write acknowledged before it began.
+  if (store.shared) app.use(async (_ctx, next) => (await store.sync(), next()));
   const router = new Router();
   for (const routes of deps.config.control ? [...V3_ROUTES, ...CONTROL_ROUTES] : V3_ROUTES) {
     const r = routes(deps, readBody, control);

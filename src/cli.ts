@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { networkInterfaces } from 'node:os';
 import { createApp } from './app.js';
 import { DataFileError, JsonFileAdapter, MemoryAdapter, type StorageReporter } from './storage/adapters.js';
+import { DatabaseSchemaError, postgresStorage, redactUrl } from './storage/postgres/index.js';
 import { acquireLock, LockError, realDataPath } from './storage/lock.js';
 import { hostName, isLoopback } from './middleware/control-guard.js';
 import { DEMO_FIXTURE_PATH, FixtureError, loadFixtureFile, stateFromFixture } from './fixtures.js';
@@ -16,6 +17,7 @@ const USAGE = `Usage: project-runtime-mock [options]
   --host HOST          interface to bind (default 127.0.0.1)
   --data PATH          JSON data file (default .data/db.json)
   --memory             keep state in memory only (no data file)
+  --database URL       keep state in PostgreSQL (postgres://user:pass@host:port/db); instances on one database share it
   --fixtures PATH      fixture document to seed from (default: the bundled demo)
   --admin-key KEY      admin key accepted in X-Admin-Key (default: the fixture's)
   --broker-secret S    HMAC secret of the broker webhook (default: the fixture's)
@@ -80,6 +82,7 @@ function flags() {
         host: { type: 'string', default: '127.0.0.1' },
         data: { type: 'string' },
         memory: { type: 'boolean', default: false },
+        database: { type: 'string' },
         fixtures: { type: 'string' },
         'admin-key': { type: 'string' },
         'broker-secret': { type: 'string' },
@@ -110,6 +113,8 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got ${f.port}`, 2);
   if (f.auth !== 'on' && f.auth !== 'off') fail(`--auth must be on or off, got ${f.auth}`, 2);
   if (f.memory && f.data) fail('--memory and --data exclude each other', 2);
+  if (f.database !== undefined && (f.memory || f.data)) fail(`--database excludes ${f.memory ? '--memory' : '--data'}`, 2);
+  if (f.database !== undefined && !/^postgres(ql)?:\/\//.test(f.database)) fail(`--database must be a postgres:// URL, got ${f.database}`, 2);
   if (f['control-token'] === '') fail('--control-token must not be empty', 2);
   const headersTimeout = Number(f['headers-timeout-ms']);
   const requestTimeout = Number(f['request-timeout-ms']);
@@ -135,6 +140,7 @@ async function main(): Promise<void> {
   let storage;
   let dataFile: string | undefined;
   if (f.memory) storage = new MemoryAdapter();
+  else if (f.database !== undefined) storage = postgresStorage({ connectionString: f.database });
   else {
     const file = resolve(f.data ?? '.data/db.json');
     try {
@@ -160,7 +166,9 @@ async function main(): Promise<void> {
     controlToken: f['control-token'],
     allowedHosts: [...boundHosts(f.host), ...f['allowed-host']],
   }).catch((err) => {
-    if (err instanceof DataFileError || err instanceof FixtureError) throw err;
+    if (err instanceof DataFileError || err instanceof FixtureError || err instanceof DatabaseSchemaError) throw err;
+    // A database that cannot be reached at start: say which (without its password) and why, in one line.
+    if (f.database !== undefined) fail(`cannot use database ${redactUrl(f.database)}: ${rootCause(err)}`);
     // Seeding a new data file writes it: a full or read-only disk fails here. One line, naming the file.
     fail(`${dataFile ? `cannot start with data file ${dataFile}` : 'cannot start'}: ${rootCause(err)}`);
   });
@@ -202,6 +210,6 @@ async function main(): Promise<void> {
 
 // Every start-up failure is one line naming the file and the cause, and exit 1; never a stack trace.
 main().catch((err) => {
-  if (err instanceof DataFileError || err instanceof LockError || err instanceof FixtureError) fail(err.message);
+  if (err instanceof DataFileError || err instanceof LockError || err instanceof FixtureError || err instanceof DatabaseSchemaError) fail(err.message);
   fail(`start-up failed: ${(err as Error)?.message ?? String(err)}`);
 });

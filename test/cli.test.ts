@@ -95,6 +95,23 @@ test('cli: --fixtures loads another fixture file; a bad one is refused with its 
   await cli.stop();
 });
 
+test('cli: --database excludes --data and --memory, takes a postgres URL, and names an unreachable database without its password', async () => {
+  const url = 'postgres://mock:s3cretpw@127.0.0.1:1/mockdb';
+  for (const [args, message] of [
+    [['--database', url, '--memory'], '--database excludes --memory'],
+    [['--database', url, '--data', 'x.json'], '--database excludes --data'],
+    [['--database', 'mysql://x/y'], '--database must be a postgres:// URL, got mysql://x/y'],
+  ] as const) {
+    const { code, stderr } = await runCliToExit([...args]);
+    assert.is(code, 2, args.join(' '));
+    assert.ok(stderr.startsWith(`project-runtime-mock: ${message}\n`), stderr);
+  }
+  const down = await runCliToExit(['--port', '0', '--database', url], 30_000);
+  assert.is(down.code, 1);
+  assert.match(down.stderr, /^project-runtime-mock: cannot use database postgres:\/\/mock:\*\*\*@127\.0\.0\.1:1\/mockdb: .*ECONNREFUSED/);
+  assert.not.match(down.stderr, /s3cretpw/);
+});
+
 test('cli: bad flags exit 2 with usage; --help prints usage', async () => {
   for (const args of [['--port', 'abc'], ['--auth', 'maybe'], ['--bogus'], ['--memory', '--data', 'x.json']]) {
     const { code, stderr } = await runCliToExit(args);

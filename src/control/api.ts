@@ -55,7 +55,8 @@ export class MockControl {
     this.journal.clear();
     this.faultRegistry.clear();
     this.coverageTracker.clear();
-    await this.deps.store.replace(this.seed);
+    // Shared storage keeps what reset returns to, so every instance resets to the fixtures last loaded through any of them.
+    await this.deps.store.replace((await this.deps.store.readResetState()) ?? this.seed);
     await this.sim.load(true);
   }
 
@@ -67,6 +68,7 @@ export class MockControl {
     const state = validateFixture(fixture);
     this.seed = state;
     await this.deps.store.replace(state);
+    await this.deps.store.writeResetState(state);
     await this.sim.load(true);
   }
 

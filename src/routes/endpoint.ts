@@ -67,8 +67,6 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
 ): Middleware {
   return async (ctx) => {
     ctx.state.operation = spec.operation;
-    // Shared storage: first apply what other instances stored, so a client reads its own writes made through them.
-    if (deps.store.shared) await deps.store.sync();
     const actor =
       spec.level === 'public'
         ? (undefined as unknown as Actor)

@@ -1,6 +1,6 @@
 // The storage seam: what a committed transaction changed (a change set), and the optional adapter capability that persists change sets.
 import type { Adapter } from 'lowdb';
-import type { ClockState, CollectionName, DataFile, RecordOf, Settings } from '../schemas/state.js';
+import type { ClockState, CollectionName, DataFile, RecordOf, Settings, StateData } from '../schemas/state.js';
 
 /** One record written (`record`) or deleted (`record: null`) by a transaction. */
 export type Change = { [C in CollectionName]: { collection: C; key: string; record: RecordOf<C> | null } }[CollectionName];
@@ -39,12 +39,38 @@ export interface CommittedState {
  *   lowdb's `write(data)`, with `data.seq` the replacement's position in the same order.
  */
 export interface ChangeSetCapability {
-  appendChangeSets(group: readonly ChangeSet[], committed: CommittedState): void | Promise<void>;
-  /** Shared storage only: the change sets others committed after `seq`, in order. The store calls it before each request (read-your-writes across instances) and after a conflict. */
-  changesSince?(seq: number): Promise<readonly ChangeSet[]>;
+  /**
+   * `rebase` is offered to shared storage: an adapter that finds its log moved on may, while it still holds its
+   * lock, call `rebase(missed)` with what others committed since; the store applies it, runs the group's
+   * transactions again on it and returns the group to store instead (possibly empty). The adapter stores that
+   * group and resolves, so a writer that lost a race wins its second try instead of racing again.
+   */
+  appendChangeSets(group: readonly ChangeSet[], committed: CommittedState, rebase?: Rebase): void | Promise<void>;
+  /**
+   * Shared storage only: what others committed after `seq`, in order: change sets, or a whole state (a data file
+   * with its `seq`) when the log no longer reaches back that far or the state was replaced. The store calls it
+   * before each request (read-your-writes across instances) and after a conflict.
+   */
+  changesSince?(seq: number): Promise<readonly CaughtUp[]>;
   /** Called when the app closes, after every write is stored: finish background work (the JSON file compacts). */
   close?(committed: CommittedState): Promise<void>;
+  /** Shared storage: calls `onChange` when another instance may have committed (with its seq when known); the store then catches up in the background. */
+  watch?(onChange: (seq?: number) => void): void;
+  /** Shared storage: whether this instance is the one that does the work only one may do (fire simulated events). */
+  leads?(): boolean;
+  /** Shared storage: a random secret made with the storage, the same for every instance: it seals the secrets in exported state, so that any instance unseals them. */
+  secret?(): Promise<string>;
+  /** Shared storage: the state a reset returns to, kept with the data so that every instance resets alike. */
+  readResetState?(): Promise<StateData | null>;
+  writeResetState?(state: StateData): Promise<void>;
 }
+
+/** What catching up yields: a change set, or a whole state at its `seq`. */
+export type CaughtUp = ChangeSet | DataFile;
+export const isWholeState = (x: CaughtUp): x is DataFile => 'state' in x;
+
+/** The store's answer to a lost race: applies `missed`, runs the group's transactions again, and returns the group to store now. */
+export type Rebase = (missed: readonly CaughtUp[]) => readonly ChangeSet[];
 
 /** A storage adapter: lowdb's whole-document `Adapter`, optionally with the change-set capability. */
 export type StorageAdapter = Adapter<DataFile> & Partial<ChangeSetCapability>;

@@ -2,7 +2,7 @@
 import { COLLECTION_NAMES, DATA_FILE_FORMAT, DATA_FILE_VERSION, PRIMARY_KEYS, type ClockState, type CollectionName, type DataFile, type RecordOf, type Settings, type StateData } from '../schemas/state.js';
 import { ApiError } from '../errors.js';
 import { sameJson } from '../json.js';
-import { ChangeSetConflict, persistsChangeSets, type ChangeSet, type ChangeSetAdapter, type CommittedState, type StorageAdapter } from './change-sets.js';
+import { ChangeSetConflict, isWholeState, persistsChangeSets, type CaughtUp, type ChangeSet, type ChangeSetAdapter, type CommittedState, type StorageAdapter } from './change-sets.js';
 import { wholeDocument } from './lowdb-adapter.js';
 import { emptyMaps, PendingLayer, type Maps, type Replacement } from './pending.js';
 import { Transaction, type StateView } from './transaction.js';
@@ -26,6 +26,8 @@ export interface WriteScope {
 interface Pending {
   fn?: (tx: Transaction) => unknown;
   replacement?: Replacement;
+  /** The first save of a seeded state: when shared storage already holds state, that state is kept instead. */
+  ifEmpty?: boolean;
   observe: boolean;
   scope: WriteScope | undefined;
   seq: number;
@@ -34,6 +36,8 @@ interface Pending {
   attempts: number;
   state: 'pending' | 'stored' | 'failed';
   error?: unknown;
+  /** An `ifEmpty` save that found state already stored. */
+  dropped?: boolean;
   waiters?: (() => void)[];
 }
 
@@ -60,6 +64,13 @@ export class Store implements CommittedState, StateView {
   private pending: Pending[] = [];
   /** How many entries at the head of `pending` are being stored (-1: catching up after a conflict). */
   private writing = 0;
+  /** The group being stored (replaced when the adapter rebases it). */
+  private inFlight: Pending[] = [];
+  /** Called when the group being stored settles (stored, refused or conflicting). */
+  private groupEnds: (() => void)[] = [];
+  /** Shared storage: the look at the storage on its way, and the one queued behind it. */
+  private looking: Promise<void> | null = null;
+  private nextLook: Promise<void> | null = null;
   private readonly versions = new Map<string, number>();
   private readonly derived = new Map<string, { stamp: string; value: unknown }>();
   /** Sees every stored record write (before, after; undefined = absent) with the scope it was made in: the coverage report derives transitions from it. */
@@ -72,6 +83,10 @@ export class Store implements CommittedState, StateView {
     this.clockState = data.clock;
     this.settingsState = data.settings;
     this.committedSeq = this.lastSeq = seq;
+    // Shared storage: others' commits are applied as they are announced, so an idle instance stays current.
+    this.adapter.watch?.((at) => {
+      if (at === undefined || at > this.committedSeq) this.sync().catch(noop);
+    });
   }
 
   // ---- reads (stored state only) ----
@@ -154,9 +169,39 @@ export class Store implements CommittedState, StateView {
   }
 
   /** Stores the whole state as it is (a store seeded from fixtures is saved before the first request). */
-  async save(): Promise<void> {
+  async save(options: { ifEmpty?: boolean } = {}): Promise<boolean> {
     await this.flush();
-    await this.settled(this.enqueue({ replacement: { maps: this.maps, clock: this.clockState, settings: this.settingsState }, observe: false, scope: undefined, seq: 0, attempts: 0, state: 'pending' }));
+    const p = this.enqueue({ replacement: { maps: this.maps, clock: this.clockState, settings: this.settingsState }, ifEmpty: options.ifEmpty, observe: false, scope: undefined, seq: 0, attempts: 0, state: 'pending' });
+    await this.settled(p);
+    return !p.dropped;
+  }
+
+  /** The state a reset returns to, when the storage keeps it for every instance (shared storage); else null. */
+  async readResetState(): Promise<StateData | null> {
+    if (!this.adapter.readResetState) return null;
+    try {
+      return await this.adapter.readResetState();
+    } catch (err) {
+      throw storageUnavailable(err);
+    }
+  }
+
+  /** The storage's shared secret (shared storage only; see ChangeSetCapability.secret). */
+  async secret(): Promise<string | undefined> {
+    try {
+      return await this.adapter.secret?.();
+    } catch (err) {
+      throw storageUnavailable(err);
+    }
+  }
+
+  /** Keeps `state` as what a reset returns to, for every instance (shared storage only). */
+  async writeResetState(state: StateData): Promise<void> {
+    try {
+      await this.adapter.writeResetState?.(state);
+    } catch (err) {
+      throw storageUnavailable(err);
+    }
   }
 
   async setClock(clock: ClockState): Promise<void> {
@@ -201,12 +246,58 @@ export class Store implements CommittedState, StateView {
     return typeof this.adapter.changesSince === 'function';
   }
 
-  /** Shared storage: applies what other instances stored since this one last looked (call before answering a request). */
-  async sync(): Promise<void> {
-    if (!this.shared) return;
-    await this.flush().catch(() => {});
-    for (const set of await this.adapter.changesSince!(this.committedSeq)) this.fold({ set, seq: set.seq, observe: false, scope: undefined, attempts: 0, state: 'pending' });
-    if (this.pending.length === 0) this.lastSeq = this.committedSeq;
+  /** Shared storage: whether this instance does the work only one may do (fire simulated events); always true otherwise. */
+  get leads(): boolean {
+    return this.adapter.leads?.() ?? true;
+  }
+
+  /**
+   * Shared storage: applies what other instances stored before this call (call it before answering a request;
+   * 503 `storage_unavailable` when the storage cannot be read). Concurrent callers share looks: a caller joins the
+   * next look to start, never one already on its way (that one may have missed a write acknowledged just now).
+   */
+  sync(): Promise<void> {
+    if (!this.shared) return Promise.resolve();
+    if (!this.looking) return this.look();
+    return (this.nextLook ??= this.looking.then(noop, noop).then(() => {
+      this.nextLook = null;
+      return this.look();
+    }));
+  }
+
+  private look(): Promise<void> {
+    const p = (async () => {
+      let found: readonly CaughtUp[];
+      try {
+        found = await this.adapter.changesSince!(this.committedSeq);
+      } catch (err) {
+        throw storageUnavailable(err);
+      }
+      // A group being stored may hold some of these seqs (ours, or ours to be refused as conflicting): let it settle first.
+      // (Catching up after a conflict needs no wait: folds skip what is already applied, and the retry runs again.)
+      if (found.length && this.writing > 0) await new Promise<void>((resolve) => this.groupEnds.push(resolve));
+      this.catchUp(found);
+    })().finally(() => {
+      if (this.looking === p) this.looking = null;
+    });
+    this.looking = p;
+    return p;
+  }
+
+  /** Applies what others committed, skipping what this store already holds (looks and retries may overlap). */
+  private catchUp(found: readonly CaughtUp[]): void {
+    for (const item of found) {
+      const seq = item.seq ?? 0;
+      if (seq <= this.committedSeq) continue;
+      if (isWholeState(item)) {
+        const maps = mapsFromData(item.state);
+        this.fold({ replacement: { maps, clock: item.state.clock, settings: item.state.settings }, seq, observe: false, scope: undefined, attempts: 0, state: 'pending' });
+      } else {
+        if (seq !== this.committedSeq + 1) throw storageUnavailable(new Error(`change set ${seq} does not follow ${this.committedSeq}`));
+        this.fold({ set: item, seq, observe: false, scope: undefined, attempts: 0, state: 'pending' });
+      }
+    }
+    if (this.pending.length === 0 && this.writing === 0) this.lastSeq = this.committedSeq;
   }
 
   // ---- group commit ----
@@ -280,17 +371,57 @@ export class Store implements CommittedState, StateView {
     const first = this.pending[0];
     let n = 1;
     if (!first.replacement) while (n < this.pending.length && !this.pending[n].replacement) n++;
-    const group = this.pending.slice(0, n);
+    this.inFlight = this.pending.slice(0, n);
     this.writing = n;
     let done: void | Promise<void>;
     try {
-      done = first.replacement ? this.adapter.write(this.documentOf(first)) : this.adapter.appendChangeSets(group.map((p) => p.set!), this);
+      done = first.replacement
+        ? this.adapter.write(this.documentOf(first))
+        : this.adapter.appendChangeSets(
+            this.inFlight.map((p) => p.set!),
+            this,
+            this.shared ? (missed) => this.rebase(missed) : undefined,
+          );
     } catch (err) {
       this.failed(err);
       return;
     }
-    if (done && typeof done.then === 'function') done.then(() => this.stored(group), (err) => this.failed(err));
-    else this.stored(group);
+    if (done && typeof done.then === 'function') done.then(() => this.stored(this.inFlight), (err) => this.failed(err));
+    else this.stored(this.inFlight);
+  }
+
+  /**
+   * The adapter lost a race and still holds its lock: apply what it missed, run every pending transaction again
+   * on it (as a conflict would, but without letting go), and hand back the group to store now.
+   */
+  private rebase(missed: readonly CaughtUp[]): readonly ChangeSet[] {
+    this.catchUp(missed); // throwing refuses the group (and everything pending) as storage that failed
+    const all = this.pending;
+    this.pending = [];
+    this.layer.clear();
+    this.lastSeq = this.committedSeq;
+    for (const p of all) this.rerun(p);
+    let n = 0;
+    while (n < this.pending.length && !this.pending[n].replacement) n++;
+    this.inFlight = this.pending.slice(0, n);
+    this.writing = n;
+    return this.inFlight.map((p) => p.set!);
+  }
+
+  /** Runs a pending transaction again on the caught-up state (enqueueing it, or settling it when it now fails or is empty). */
+  private rerun(p: Pending): void {
+    if (p.replacement) {
+      if (p.ifEmpty) {
+        p.dropped = true; // another instance stored state first: that state stays
+        this.settle(p, 'stored');
+      } else this.enqueue(p);
+      return;
+    }
+    try {
+      this.run(p);
+    } catch (err) {
+      this.settle(p, 'failed', err instanceof NotADiff ? storageUnavailable(err) : err);
+    }
   }
 
   private documentOf(p: Pending): DataFile {
@@ -302,9 +433,17 @@ export class Store implements CommittedState, StateView {
 
   private stored(group: Pending[]): void {
     this.writing = 0;
+    this.inFlight = [];
     this.pending.splice(0, group.length);
     for (const p of group) this.fold(p);
+    this.endGroup();
     this.pump();
+  }
+
+  private endGroup(): void {
+    const ends = this.groupEnds;
+    this.groupEnds = [];
+    for (const resolve of ends) resolve();
   }
 
   /** Makes a stored change set (or replacement) visible to readers. */
@@ -334,24 +473,29 @@ export class Store implements CommittedState, StateView {
   private failed(err: unknown): void {
     const all = this.pending;
     this.pending = [];
+    this.inFlight = [];
     this.layer.clear();
     this.lastSeq = this.committedSeq;
     if (err instanceof ChangeSetConflict && this.adapter.changesSince) {
       this.writing = -1;
+      this.endGroup();
       void this.retry(all);
       return;
     }
     this.writing = 0;
     const refusal = storageUnavailable(err);
     for (const p of all) this.settle(p, 'failed', refusal);
+    this.endGroup();
   }
 
   private async retry(all: Pending[]): Promise<void> {
     try {
-      for (const set of await this.adapter.changesSince!(this.committedSeq)) this.fold({ set, seq: set.seq, observe: false, scope: undefined, attempts: 0, state: 'pending' });
+      this.catchUp(await this.adapter.changesSince!(this.committedSeq));
     } catch (err) {
       all.push(...this.pending);
       this.pending = [];
+      this.layer.clear();
+      this.lastSeq = this.committedSeq;
       this.writing = 0;
       for (const p of all) this.settle(p, 'failed', storageUnavailable(err));
       return;
@@ -364,14 +508,7 @@ export class Store implements CommittedState, StateView {
     this.writing = 0;
     for (const p of all) {
       if (++p.attempts >= MAX_ATTEMPTS) this.settle(p, 'failed', storageUnavailable(new ChangeSetConflict('the change kept conflicting with other writers')));
-      else if (p.replacement) this.enqueue(p);
-      else {
-        try {
-          this.run(p);
-        } catch (err) {
-          this.settle(p, 'failed', err instanceof NotADiff ? storageUnavailable(err) : err);
-        }
-      }
+      else this.rerun(p);
     }
     this.pump();
   }
@@ -394,6 +531,7 @@ export class Store implements CommittedState, StateView {
 }
 
 class NotADiff extends Error {}
+const noop = () => {};
 
 /** The answer to a write that could not be stored: 503, and never a file path or a storage message. */
 function storageUnavailable(cause: unknown): ApiError {

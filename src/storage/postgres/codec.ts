@@ -1,0 +1,71 @@
+// Change sets as the change table holds them (the JSON log's line format), and a group's net effect on the record rows.
+import type { ClockState, CollectionName, Settings } from '../../schemas/state.js';
+import type { Change, ChangeSet } from '../change-sets.js';
+
+/** `{"seq":N,"changes":[[collection,key,record|null],...],"clock"?,"settings"?}`, as a line of the JSON file's log. */
+export function encodeSet(set: ChangeSet): string {
+  const line: { seq: number; changes: [string, string, unknown][]; clock?: ClockState; settings?: Settings } = {
+    seq: set.seq,
+    changes: set.changes.map((c) => [c.collection, c.key, c.record]),
+  };
+  if (set.clock) line.clock = set.clock;
+  if (set.settings) line.settings = set.settings;
+  return JSON.stringify(line);
+}
+
+export function decodeSet(body: string): ChangeSet {
+  const line = JSON.parse(body) as { seq: number; changes: [CollectionName, string, unknown][]; clock?: ClockState; settings?: Settings };
+  const set: { seq: number; changes: Change[]; clock?: ClockState; settings?: Settings } = {
+    seq: line.seq,
+    changes: line.changes.map(([collection, key, record]) => ({ collection, key, record }) as Change),
+  };
+  if (line.clock) set.clock = line.clock;
+  if (line.settings) set.settings = line.settings;
+  return set;
+}
+
+/** Column arrays for one `unnest` insert. */
+export interface RecordRows {
+  collection: string[];
+  key: string[];
+  ordSeq: number[];
+  ordI: number[];
+  record: string[];
+}
+
+/**
+ * What a group does to the record rows. A record keeps its place when it is updated, and goes last when it is new or
+ * was deleted and written again (as a Map does): so keys deleted anywhere in the group are deleted first, then the
+ * rows written, new ones placed by the change set that put them last.
+ */
+export function netEffect(group: readonly ChangeSet[]): { deletes: { collection: string[]; key: string[] }; upserts: RecordRows } {
+  const final = new Map<string, { collection: string; key: string; record: unknown; seq: number; i: number }>();
+  const deleted = new Map<string, { collection: string; key: string }>();
+  for (const set of group) {
+    set.changes.forEach((c, i) => {
+      const id = `${c.collection}\u0000${c.key}`;
+      if (c.record === null) {
+        final.delete(id);
+        deleted.set(id, { collection: c.collection, key: c.key });
+      } else {
+        const had = final.get(id);
+        if (had) had.record = c.record; // updated in place: its place is where it was put first
+        else final.set(id, { collection: c.collection, key: c.key, record: c.record, seq: set.seq, i });
+      }
+    });
+  }
+  const deletes = { collection: [] as string[], key: [] as string[] };
+  for (const d of deleted.values()) {
+    deletes.collection.push(d.collection);
+    deletes.key.push(d.key);
+  }
+  const upserts: RecordRows = { collection: [], key: [], ordSeq: [], ordI: [], record: [] };
+  for (const r of final.values()) {
+    upserts.collection.push(r.collection);
+    upserts.key.push(r.key);
+    upserts.ordSeq.push(r.seq);
+    upserts.ordI.push(r.i);
+    upserts.record.push(JSON.stringify(r.record));
+  }
+  return { deletes, upserts };
+}

@@ -1,0 +1,293 @@
+// PostgreSQL storage: several instances share one state through a totally ordered change table, caught up on before
+// each request, with an optimistic append that detects a concurrent writer and rebases on it under the head lock.
+import pg from 'pg';
+import { DATA_FILE_FORMAT, DATA_FILE_VERSION, PRIMARY_KEYS, type CollectionName, type DataFile, type StateData } from '../../schemas/state.js';
+import { ChangeSetConflict, type CaughtUp, type ChangeSet, type ChangeSetAdapter, type CommittedState, type Rebase } from '../change-sets.js';
+import { RecordChecker, finishState } from '../data-file.js';
+import { decodeSet, encodeSet, netEffect } from './codec.js';
+import { ensureSchema, tables, type Tables } from './schema.js';
+import { Session } from './session.js';
+
+export { DatabaseSchemaError, SCHEMA_VERSION } from './schema.js';
+
+export interface PostgresOptions {
+  /** `postgres://user:password@host:port/database` (libpq's URL form; `?host=/socket/dir` for a Unix socket). */
+  connectionString: string;
+  /** The PostgreSQL schema that holds the tables (default `public`): one database can hold several independent mocks. */
+  schema?: string;
+  /** Connections in the pool (default 8). */
+  poolSize?: number;
+  /** Change sets kept for instances that catch up (default 10,000); one further behind reloads the whole state. */
+  keepChangeSets?: number;
+}
+
+const PAGE = 5_000; // records per query when the whole state is read
+const INSERT_BATCH = 2_000; // records per statement when a whole state is written
+
+/** Takes `connectionString` and gives the adapter for `createApp({ storage })`. */
+export function postgresStorage(options: PostgresOptions): PostgresAdapter {
+  return new PostgresAdapter(options);
+}
+
+/** The connection string without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'the given database';
+  }
+}
+
+export class PostgresAdapter implements ChangeSetAdapter {
+  readonly #pool: pg.Pool;
+  readonly #t: Tables;
+  readonly #schema: string;
+  readonly #keep: number;
+  readonly #session: Session;
+  readonly #name: string;
+  #ready: Promise<void> | null = null;
+  #onChange: ((seq?: number) => void) | null = null;
+  #appends = 0;
+
+  constructor(options: PostgresOptions) {
+    this.#schema = options.schema ?? 'public';
+    this.#t = tables(this.#schema);
+    this.#keep = options.keepChangeSets ?? 10_000;
+    this.#name = redactUrl(options.connectionString);
+    const config: pg.PoolConfig = { connectionString: options.connectionString, keepAlive: true, connectionTimeoutMillis: 5_000, query_timeout: 30_000, application_name: 'project-runtime-mock' };
+    this.#pool = new pg.Pool({ ...config, max: options.poolSize ?? 8, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
+    // An idle connection the server dropped (a restart): the pool discards it and the next query connects again.
+    this.#pool.on('error', () => {});
+    this.#session = new Session({
+      config,
+      lockKey: `project-runtime-mock leader ${this.#schema}`,
+      channel: `prm_changes_${hashName(this.#schema)}`,
+      onNotify: (payload) => this.#onChange?.(payload === undefined ? undefined : Number(payload)),
+      retryMs: 1_000,
+    });
+  }
+
+  /** The tables exist and are this layout (created on first use). */
+  #init(): Promise<void> {
+    this.#ready ??= this.#withClient((c) => ensureSchema(c, this.#schema, this.#name)).catch((err) => {
+      this.#ready = null;
+      throw err;
+    });
+    return this.#ready;
+  }
+
+  /** Runs `fn` on a pooled connection; a connection that broke meanwhile is discarded, not reused. */
+  async #withClient<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.#pool.connect();
+    let broken: Error | undefined;
+    const onError = (err: Error) => (broken = err);
+    client.on('error', onError);
+    try {
+      return await fn(client);
+    } catch (err) {
+      broken ??= isConnectionError(err) ? (err as Error) : undefined;
+      throw err;
+    } finally {
+      client.off('error', onError);
+      client.release(broken);
+    }
+  }
+
+  /** Runs `fn` in one transaction (rolled back when it throws). */
+  #transaction<T>(fn: (c: pg.PoolClient) => Promise<T>, mode = ''): Promise<T> {
+    return this.#withClient(async (c) => {
+      await c.query(`BEGIN ${mode}`);
+      try {
+        const out = await fn(c);
+        await c.query('COMMIT');
+        return out;
+      } catch (err) {
+        await c.query('ROLLBACK').catch(() => {});
+        throw err;
+      }
+    });
+  }
+
+  async read(): Promise<DataFile | null> {
+    await this.#init();
+    return this.#transaction((c) => this.#readState(c), 'ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  }
+
+  /** The whole state in one snapshot, records in the store's order, checked as a data file's records are. */
+  async #readState(c: pg.ClientBase): Promise<DataFile | null> {
+    const head = (await c.query<{ seq: string; clock: unknown; settings: unknown }>(`SELECT seq, clock, settings FROM ${this.#t.head} WHERE id = 1`)).rows[0];
+    const seq = Number(head.seq);
+    if (seq === 0) return null;
+    const state: Record<string, unknown> = { clock: head.clock ?? undefined, settings: head.settings ?? undefined };
+    const checker = new RecordChecker();
+    let after: [string, string, string] = ['', '-1', '-1'];
+    for (;;) {
+      const { rows } = await c.query<{ collection: string; ord_seq: string; ord_i: number; record: unknown }>(
+        `SELECT collection, ord_seq, ord_i, record FROM ${this.#t.records} WHERE (collection, ord_seq, ord_i) > ($1, $2, $3) ORDER BY collection, ord_seq, ord_i LIMIT ${PAGE}`,
+        after,
+      );
+      for (const r of rows) {
+        const list = (state[r.collection] ??= []) as unknown[];
+        list.push(checker.record(r.collection, `${r.collection}[${list.length}]`, r.record));
+      }
+      if (rows.length < PAGE) break;
+      const last = rows[rows.length - 1];
+      after = [last.collection, last.ord_seq, String(last.ord_i)];
+    }
+    finishState(`${this.#name} (schema ${this.#t.schema})`, state, checker);
+    return { format: DATA_FILE_FORMAT, format_version: DATA_FILE_VERSION, seq, state: state as StateData };
+  }
+
+  /** A whole new state (the first save, a reset or import too large for a change set), at `data.seq`. */
+  async write(data: DataFile): Promise<void> {
+    await this.#init();
+    const seq = data.seq ?? 0;
+    await this.#transaction(async (c) => {
+      const current = await this.#lockHead(c);
+      if (current !== seq - 1) throw new ChangeSetConflict(`the database is at change set ${current}, not ${seq - 1}`);
+      await c.query(`DELETE FROM ${this.#t.records}`);
+      const state = data.state as Record<string, unknown>;
+      for (const collection of Object.keys(PRIMARY_KEYS) as CollectionName[]) {
+        const list = (state[collection] ?? []) as unknown[];
+        const key = PRIMARY_KEYS[collection] as (r: unknown) => string;
+        for (let start = 0; start < list.length; start += INSERT_BATCH) {
+          const part = list.slice(start, start + INSERT_BATCH);
+          await c.query(
+            `INSERT INTO ${this.#t.records} (collection, key, ord_seq, ord_i, record) SELECT $1, k, $2, i, r::json FROM unnest($3::text[], $4::int[], $5::text[]) AS t(k, i, r)`,
+            [collection, seq, part.map(key), part.map((_, i) => start + i), part.map((r) => JSON.stringify(r))],
+          );
+        }
+      }
+      // Older change sets describe a state that is gone: an instance behind this one reloads the whole state.
+      await c.query(`DELETE FROM ${this.#t.changes} WHERE seq < $1`, [seq]);
+      await c.query(`INSERT INTO ${this.#t.changes} (seq, body) VALUES ($1, NULL)`, [seq]);
+      await this.#setHead(c, seq, data.state.clock, data.state.settings);
+    });
+  }
+
+  /**
+   * One transaction per group: lock the head row, check that no one appended since this instance last looked
+   * (else rebase on what it missed, still holding the lock), append the change sets and apply them to the rows.
+   */
+  async appendChangeSets(group: readonly ChangeSet[], committed: CommittedState, rebase?: Rebase): Promise<void> {
+    await this.#init();
+    await this.#transaction(async (c) => {
+      const current = await this.#lockHead(c);
+      let sets = group;
+      if (current !== group[0].seq - 1) {
+        if (!rebase) throw new ChangeSetConflict(`the database is at change set ${current}, not ${group[0].seq - 1}`);
+        sets = rebase(await this.#since(c, committed.seq));
+        if (sets.length === 0) return;
+        if (sets[0].seq !== current + 1) throw new ChangeSetConflict(`the rebased group starts at ${sets[0].seq}, not ${current + 1}`);
+      }
+      const last = sets[sets.length - 1];
+      await c.query(`INSERT INTO ${this.#t.changes} (seq, body) SELECT * FROM unnest($1::bigint[], $2::text[])`, [sets.map((s) => s.seq), sets.map(encodeSet)]);
+      const { deletes, upserts } = netEffect(sets);
+      if (deletes.key.length) {
+        await c.query(`DELETE FROM ${this.#t.records} r USING unnest($1::text[], $2::text[]) AS d(c, k) WHERE r.collection = d.c AND r.key = d.k`, [deletes.collection, deletes.key]);
+      }
+      if (upserts.key.length) {
+        await c.query(
+          `INSERT INTO ${this.#t.records} (collection, key, ord_seq, ord_i, record) SELECT c, k, s, i, r::json FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[], $5::text[]) AS t(c, k, s, i, r)
+           ON CONFLICT (collection, key) DO UPDATE SET record = EXCLUDED.record`,
+          [upserts.collection, upserts.key, upserts.ordSeq, upserts.ordI, upserts.record],
+        );
+      }
+      let clock: unknown, settings: unknown;
+      for (const s of sets) {
+        if (s.clock) clock = s.clock;
+        if (s.settings) settings = s.settings;
+      }
+      await this.#setHead(c, last.seq, clock, settings);
+      if (++this.#appends % 256 === 0) await c.query(`DELETE FROM ${this.#t.changes} WHERE seq <= $1`, [last.seq - this.#keep]);
+    });
+  }
+
+  /** What others committed after `seq`: the change sets, or the whole state when the table no longer reaches back that far. */
+  changesSince(seq: number): Promise<readonly CaughtUp[]> {
+    return this.#withClient((c) => this.#since(c, seq));
+  }
+
+  async #since(c: pg.ClientBase, seq: number): Promise<readonly CaughtUp[]> {
+    const { rows } = await c.query<{ seq: string; body: string | null }>({
+      name: `prm_since_${hashName(this.#schema)}`,
+      text: `SELECT seq, body FROM ${this.#t.changes} WHERE seq > $1 ORDER BY seq LIMIT ${this.#keep + 1}`,
+      values: [seq],
+    });
+    if (rows.length === 0) return [];
+    if (Number(rows[0].seq) !== seq + 1 || rows.length > this.#keep || rows.some((r) => r.body === null)) {
+      const whole = await this.#readState(c);
+      return whole ? [whole] : [];
+    }
+    return rows.map((r) => decodeSet(r.body!));
+  }
+
+  /** The head row, locked until the transaction ends: appends are serialized here, and seq is their order. */
+  async #lockHead(c: pg.ClientBase): Promise<number> {
+    const { rows } = await c.query<{ seq: string }>(`SELECT seq FROM ${this.#t.head} WHERE id = 1 FOR UPDATE`);
+    return Number(rows[0].seq);
+  }
+
+  async #setHead(c: pg.ClientBase, seq: number, clock: unknown, settings: unknown): Promise<void> {
+    await c.query(`UPDATE ${this.#t.head} SET seq = $1, clock = COALESCE($2::json, clock), settings = COALESCE($3::json, settings) WHERE id = 1`, [
+      seq,
+      clock === undefined ? null : JSON.stringify(clock),
+      settings === undefined ? null : JSON.stringify(settings),
+    ]);
+    await c.query('SELECT pg_notify($1, $2)', [`prm_changes_${hashName(this.#schema)}`, String(seq)]);
+  }
+
+  /** Shared: calls `onChange` when another instance may have committed (the store then catches up in the background). */
+  watch(onChange: (seq?: number) => void): void {
+    this.#onChange = onChange;
+    this.#session.start();
+  }
+
+  leads(): boolean {
+    return this.#session.leader;
+  }
+
+  async secret(): Promise<string> {
+    await this.#init();
+    const { rows } = await this.#pool.query<{ secret: string }>(`SELECT secret FROM ${this.#t.meta} WHERE id = 1`);
+    return rows[0].secret;
+  }
+
+  async readResetState(): Promise<StateData | null> {
+    await this.#init();
+    const { rows } = await this.#pool.query<{ state: StateData }>(`SELECT state FROM ${this.#t.reset} WHERE id = 1`);
+    return rows[0]?.state ?? null;
+  }
+
+  async writeResetState(state: StateData): Promise<void> {
+    await this.#init();
+    await this.#pool.query(`INSERT INTO ${this.#t.reset} (id, state) VALUES (1, $1::json) ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state`, [JSON.stringify(state)]);
+  }
+
+  /** Ends the connections (after every write is stored). */
+  async close(): Promise<void> {
+    // Idle connections do not hold the process open (allowExitOnIdle), so closing them must: else it exits half-way.
+    const hold = setInterval(() => {}, 1_000);
+    try {
+      await this.#session.close();
+      await this.#pool.end();
+    } finally {
+      clearInterval(hold);
+    }
+  }
+}
+
+/** A short stable name for per-schema channels and statements. */
+function hashName(s: string): string {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  return (h >>> 0).toString(36);
+}
+
+/** Errors after which a connection is not reused: the socket is gone or the server is shutting down. */
+function isConnectionError(err: unknown): boolean {
+  const code = (err as { code?: string }).code ?? '';
+  return code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || /ECONN|EPIPE|terminated|timeout/i.test(String((err as Error).message));
+}
