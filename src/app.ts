@@ -137,6 +137,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   const control: MockControl = new MockControl(deps, seed, sealSeed, options.journal, simulation);
   // Transitions for the coverage report are observed where they happen: at commit.
   store.observer = (c, before, after, scope) => control.coverageTracker.onWrite(c, before, after, scope);
+  // Instances on one database: events others schedule reach this one's heap (the leader fires them on time).
+  store.onCaughtUp = (found) => simulation.othersWrote(found);
   await simulation.load(!existing);
   const readBody = bodyReader(deps.config.bodyLimit);
 

@@ -12,6 +12,8 @@ import { isWholeState } from '../src/storage/change-sets.js';
 import { adapterContract } from './helpers/adapter-contract.js';
 import { DATABASE_URL, admin, dropCreated, freshSchema, needsPostgres, proxy } from './helpers/postgres.js';
 import { DEMO, bearer } from './helpers/demo.js';
+import { chat, getRun, simFixture } from './helpers/simulation.js';
+import type { TestMock } from './helpers/app.js';
 
 needsPostgres();
 const P = DEMO.projects.support;
@@ -179,6 +181,27 @@ test('leadership: exactly one app on a schema leads; when it closes another take
   const [leader, other] = a.store.leads ? [a, b] : [b, a];
   await leader.close();
   assert.ok(await until(() => other.store.leads), 'the other app did not take over');
+});
+
+test('simulation: with a running clock only the leader fires events; a run queued through the other one completes', async () => {
+  const schema = freshSchema();
+  const fixture = simFixture({ behaviours: { projects: [{ project_id: P, queue_wait_ms: 1000, steps: [{ name: 'answer', step_type: 'model', duration_ms: 3000 }] }] } }, (f) => delete f.now);
+  const [a, b] = [await app(schema, { fixtures: fixture, simulation: { mode: 'auto' } }), await app(schema, { fixtures: fixture, simulation: { mode: 'auto' } })];
+  for (let i = 0; i < 100 && !a.store.leads && !b.store.leads; i++) await wait(100);
+  const [leader, other] = a.store.leads ? [a, b] : [b, a];
+  assert.ok(leader.store.leads && !other.store.leads);
+  const through = { http: request(other.callback()) } as unknown as TestMock;
+  assert.is((await through.http.put('/_mock/simulation').send({ speed: 1000 })).status, 200);
+  const id = await chat(through);
+  let run = await getRun(through, id);
+  for (let i = 0; i < 200 && run.status !== 'succeeded'; i++) {
+    await wait(25);
+    run = await getRun(through, id);
+  }
+  assert.is(run.status, 'succeeded');
+  assert.equal([run.timing.queue_wait_ms, run.timing.model_ms, run.timing.end_to_end_ms], [1000, 3000, 4000]);
+  assert.ok(leader.control.coverage().simulated.events >= 3, 'the leader fired the run\'s events');
+  assert.is(other.control.coverage().simulated.events, 0, 'the other instance fired none');
 });
 
 test('database down: writes and reads answer 503 storage_unavailable without a crash; both work again once it is back', async () => {

@@ -105,6 +105,14 @@ export class Engine implements RunHooks {
     }
   }
 
+  /** Shared storage: events another instance stored join this heap (ones it removed are dropped when they come up). */
+  adopt(events: Iterable<SimEventRecord>): void {
+    for (const e of events) {
+      this.heap.push(this.entryOf(e));
+      if (isRunWork(e.key)) this.runWork.add(e.key);
+    }
+  }
+
   private entryOf(e: SimEventRecord): HeapEntry {
     return { at: Date.parse(e.at), rank: e.kind === 'budget.rollover' ? 0 : 1, seq: e.seq, key: e.key };
   }

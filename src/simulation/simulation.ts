@@ -6,6 +6,7 @@ import type { WriteScope } from '../storage/store.js';
 import { type SimEventRecord, type SimulationMode, type SimulationRecord } from '../schemas/simulation.js';
 import { invalid } from '../errors.js';
 import { Engine } from './engine.js';
+import { isWholeState, type CaughtUp, type ChangeSet } from '../storage/change-sets.js';
 
 export const MAX_EVENTS_PER_RUN = 1_000_000;
 
@@ -255,6 +256,16 @@ export class Simulation {
     if (!this.engine.inSync()) this.engine.rebuild();
   }
 
+  /**
+   * Shared storage: another instance's writes were applied here. The events it scheduled join the heap and the timer is
+   * set anew, so the instance that leads fires them on time.
+   */
+  othersWrote(found: readonly CaughtUp[]): void {
+    if (found.some(isWholeState)) this.engine.rebuild();
+    else for (const set of found as readonly ChangeSet[]) this.engine.adopt(set.changes.flatMap((c) => (c.collection === 'simulation_events' && c.record ? [c.record] : [])));
+    this.arm();
+  }
+
   // ---- a running clock: a timer per instance, unref'd, cleared by close() ----
 
   private disarm(): void {
@@ -280,6 +291,8 @@ export class Simulation {
     this.timer = null;
     this.armedFor = Infinity;
     if (this.closed || this.mode() !== 'auto' || this.deps.clock.frozen) return;
+    // Instances on one database: only the one that leads fires events as time passes; the others look again each second.
+    if (!this.deps.store.leads) return this.arm(1_000);
     this.resync();
     const now = this.deps.clock.nowMs();
     let n = 0;

@@ -73,6 +73,8 @@ export class Store implements CommittedState, StateView {
   private nextLook: Promise<void> | null = null;
   private readonly versions = new Map<string, number>();
   private readonly derived = new Map<string, { stamp: string; value: unknown }>();
+  /** Shared storage: sees what was applied from other instances (change sets, or a whole state). */
+  onCaughtUp: ((found: readonly CaughtUp[]) => void) | null = null;
   /** Sees every stored record write (before, after; undefined = absent) with the scope it was made in: the coverage report derives transitions from it. */
   observer: ((c: CollectionName, before: unknown, after: unknown, scope: WriteScope | undefined) => void) | null = null;
   private scope: WriteScope | undefined;
@@ -286,6 +288,7 @@ export class Store implements CommittedState, StateView {
 
   /** Applies what others committed, skipping what this store already holds (looks and retries may overlap). */
   private catchUp(found: readonly CaughtUp[]): void {
+    const applied: CaughtUp[] = [];
     for (const item of found) {
       const seq = item.seq ?? 0;
       if (seq <= this.committedSeq) continue;
@@ -296,8 +299,10 @@ export class Store implements CommittedState, StateView {
         if (seq !== this.committedSeq + 1) throw storageUnavailable(new Error(`change set ${seq} does not follow ${this.committedSeq}`));
         this.fold({ set: item, seq, observe: false, scope: undefined, attempts: 0, state: 'pending' });
       }
+      applied.push(item);
     }
     if (this.pending.length === 0 && this.writing === 0) this.lastSeq = this.committedSeq;
+    if (applied.length) this.onCaughtUp?.(applied);
   }
 
   // ---- group commit ----
