@@ -175,9 +175,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     control,
     store,
     deps,
-    close: () => {
-      simulation.close();
-      return store.close();
+    close: async () => {
+      await simulation.close();
+      await store.close();
     },
   };
 }

@@ -5,7 +5,9 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { networkInterfaces } from 'node:os';
-import { createApp } from './app.js';
+import { createApp, type MockApp } from './app.js';
+import type { SimulationProgress } from './simulation/index.js';
+import type { SimulationMode } from './schemas/simulation.js';
 import { DataFileError, JsonFileAdapter, MemoryAdapter, type StorageReporter } from './storage/adapters.js';
 import { DatabaseSchemaError, postgresStorage, redactUrl } from './storage/postgres/index.js';
 import { acquireLock, LockError, realDataPath } from './storage/lock.js';
@@ -26,6 +28,9 @@ const USAGE = `Usage: project-runtime-mock [options]
   --control-token T    every /_mock request must send header X-Mock-Control-Token: T
   --allowed-host HOST  a Host name /_mock answers to besides loopback and --host (repeatable; * = any)
   --reset              reseed an existing data file from the fixtures
+  --simulation MODE    auto, step or off: how simulated runs, jobs and spend move (default auto)
+  --speed N            run the clock N times as fast as real time (a fixture's frozen clock starts from its now)
+  --traffic N          synthetic chat traffic: N messages an hour on each chat binding of the fixture
   --headers-timeout-ms N  cut off a client whose request headers take longer (default 10000)
   --request-timeout-ms N  cut off a client whose whole request takes longer (default 30000)
   -h, --help           show this help`;
@@ -74,6 +79,28 @@ function reporter(): StorageReporter {
   };
 }
 
+/** A long POST /_mock/simulation/run shows its progress on a TTY and ends with one summary line. */
+function simulationProgress(report: StorageReporter) {
+  return (p: SimulationProgress & { done: boolean }) => {
+    const rate = p.elapsed_ms > 0 ? Math.round((p.executed / p.elapsed_ms) * 1000) : p.executed;
+    if (!p.done) report.progress?.(`simulation: ${p.executed.toLocaleString('en')} events, at ${p.at}${p.until ? ` of ${p.until}` : ''}`);
+    else report.summary?.(`simulation: ${p.executed.toLocaleString('en')} events in ${(p.elapsed_ms / 1000).toFixed(1)} s (${rate.toLocaleString('en')}/s), up to ${p.at}`);
+  };
+}
+
+/** --simulation, --speed and --traffic, applied over what the fixture or the data file holds. */
+async function configureSimulation(mock: MockApp, mode: SimulationMode | undefined, speed: number | undefined, traffic: number | undefined): Promise<void> {
+  const input: Parameters<MockApp['control']['setSimulation']>[0] = {};
+  if (mode !== undefined) input.mode = mode;
+  if (speed !== undefined) Object.assign(input, { speed, clock: 'running' });
+  if (traffic !== undefined) {
+    const bindings = [...mock.store.values('connections')].filter((c) => c.kind === 'chatapp').map((c) => c.id);
+    const current = mock.control.simulation().traffic.filter((t) => !bindings.includes(t.binding_id));
+    input.traffic = [...current, ...bindings.map((binding_id) => ({ binding_id, messages_per_hour: traffic }))];
+  }
+  if (Object.keys(input).length > 0) await mock.control.setSimulation(input);
+}
+
 function flags() {
   try {
     return parseArgs({
@@ -91,6 +118,9 @@ function flags() {
         'control-token': { type: 'string' },
         'allowed-host': { type: 'string', multiple: true, default: [] },
         reset: { type: 'boolean', default: false },
+        simulation: { type: 'string' },
+        speed: { type: 'string' },
+        traffic: { type: 'string' },
         'headers-timeout-ms': { type: 'string', default: '10000' },
         'request-timeout-ms': { type: 'string', default: '30000' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -116,6 +146,11 @@ async function main(): Promise<void> {
   if (f.database !== undefined && (f.memory || f.data)) fail(`--database excludes ${f.memory ? '--memory' : '--data'}`, 2);
   if (f.database !== undefined && !/^postgres(ql)?:\/\//.test(f.database)) fail(`--database must be a postgres:// URL, got ${f.database}`, 2);
   if (f['control-token'] === '') fail('--control-token must not be empty', 2);
+  if (f.simulation !== undefined && !['auto', 'step', 'off'].includes(f.simulation)) fail(`--simulation must be auto, step or off, got ${f.simulation}`, 2);
+  const speed = f.speed === undefined ? undefined : Number(f.speed);
+  if (speed !== undefined && !(speed >= 0.001 && speed <= 1_000_000)) fail(`--speed must be a number from 0.001 to 1000000, got ${f.speed}`, 2);
+  const traffic = f.traffic === undefined ? undefined : Number(f.traffic);
+  if (traffic !== undefined && !(traffic >= 0.001 && traffic <= 360_000)) fail(`--traffic must be a number of messages an hour from 0.001 to 360000, got ${f.traffic}`, 2);
   const headersTimeout = Number(f['headers-timeout-ms']);
   const requestTimeout = Number(f['request-timeout-ms']);
   if (!Number.isInteger(headersTimeout) || headersTimeout < 1) fail(`--headers-timeout-ms must be a positive integer, got ${f['headers-timeout-ms']}`, 2);
@@ -165,6 +200,8 @@ async function main(): Promise<void> {
     control: !f['no-control'],
     controlToken: f['control-token'],
     allowedHosts: [...boundHosts(f.host), ...f['allowed-host']],
+    // The server is for trying things out: the simulation runs unless the fixture, the data file or --simulation says otherwise.
+    simulation: { mode: 'auto', onProgress: simulationProgress(report) },
   }).catch((err) => {
     if (err instanceof DataFileError || err instanceof FixtureError || err instanceof DatabaseSchemaError) throw err;
     // A database that cannot be reached at start: say which (without its password) and why, in one line.
@@ -172,6 +209,7 @@ async function main(): Promise<void> {
     // Seeding a new data file writes it: a full or read-only disk fails here. One line, naming the file.
     fail(`${dataFile ? `cannot start with data file ${dataFile}` : 'cannot start'}: ${rootCause(err)}`);
   });
+  await configureSimulation(mock, f.simulation as SimulationMode | undefined, speed, traffic);
   // One line, before anything listens: an open control surface on a reachable address lets anyone reset or read the state.
   if (!f['no-control'] && f['control-token'] === undefined && !isLoopback(hostName(f.host))) {
     process.stderr.write(

@@ -9,7 +9,7 @@ import { createClient } from '../src/client/index.js';
 
 const NOW = DEMO.now;
 
-test('embedded default: mode off; a chat run stays queued however far the clock moves, and no simulation record appears', async () => {
+test('embedded default: mode off; a chat run stays queued however far the clock moves, and nothing is scheduled', async () => {
   const m = await freshMock();
   const before = m.mock.control.exportState();
   const id = await chat(m);
@@ -18,8 +18,11 @@ test('embedded default: mode off; a chat run stays queued however far the clock 
   const sim = (await m.http.get('/_mock/simulation')).body;
   assert.equal([sim.mode, sim.pending_count, sim.pending], ['off', 0, []]);
   const after = m.mock.control.exportState();
-  assert.equal([after.simulation, after.simulation_events, after.user_spend], [[], [], []]);
-  assert.equal(before.simulation, []);
+  assert.equal([after.simulation_events, after.user_spend], [[], []]);
+  // The demo's behaviours are in its settings record, untouched: no mode, no seed drawn, no event counted.
+  assert.equal(after.simulation, before.simulation);
+  assert.equal(Object.keys(after.simulation[0]).sort(), ['behaviours', 'clock', 'id', 'next_seq', 'traffic']);
+  assert.is(after.simulation[0].next_seq, 0);
 });
 
 test('step mode: a test holds the run between two transitions; each step executes exactly one event and the clock jumps to it', async () => {

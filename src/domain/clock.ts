@@ -80,14 +80,14 @@ export class MockClock {
     if (s.frozen_at) return { ...s, rate };
     const now = this.nowMs();
     const anchor = this.source();
-    return { frozen_at: null, offset_ms: now - anchor, rate, anchor_ms: anchor };
+    return { frozen_at: null, offset_ms: Math.round(now - anchor), rate, anchor_ms: anchor };
   }
 
   /** A clock that runs from `ms` on, at the current rate. */
   runningFrom(ms: number): ClockState {
     const anchor = this.source();
     const rate = this.state().rate;
-    return { frozen_at: null, offset_ms: ms - anchor, ...(rate !== undefined ? { rate, anchor_ms: anchor } : {}) };
+    return { frozen_at: null, offset_ms: Math.round(ms - anchor), ...(rate !== undefined ? { rate, anchor_ms: anchor } : {}) };
   }
 
   get frozen(): boolean {

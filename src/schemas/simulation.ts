@@ -172,6 +172,8 @@ export const UserSpendRecordSchema = model({
 export const SimulationSettingsRequestSchema = model({
   mode: v.optional(SimulationMode),
   speed: v.optional(Speed),
+  /** `running`: a frozen clock starts running from where it stands; `frozen`: a running clock stops where it is. */
+  clock: v.optional(v.picklist(['running', 'frozen'])),
   traffic: v.optional(v.array(TrafficSchema)),
 });
 export type SimulationSettingsRequest = v.InferInput<typeof SimulationSettingsRequestSchema>;

@@ -98,9 +98,16 @@ export class Simulation {
     this.arm();
   }
 
-  close(): void {
+  /**
+   * Stops the timer. A sped-up clock is frozen where it stands, so a restart does not jump by `speed` times the
+   * time the mock was down (`--speed` on the next start runs it again from there).
+   */
+  async close(): Promise<void> {
     this.closed = true;
     this.disarm();
+    const { store, clock } = this.deps;
+    const rate = store.clock.rate;
+    if (!clock.frozen && rate !== undefined && rate !== 1) await store.setClock(clock.frozenAt(clock.nowIso()));
   }
 
   status() {
@@ -118,7 +125,7 @@ export class Simulation {
   }
 
   /** PUT /_mock/simulation: mode, speed (the clock's rate) and the traffic sources. */
-  async configure(input: { mode?: SimulationMode; speed?: number; traffic?: SimulationRecord['traffic'] }) {
+  async configure(input: { mode?: SimulationMode; speed?: number; clock?: 'running' | 'frozen'; traffic?: SimulationRecord['traffic'] }) {
     const { store, clock } = this.deps;
     const before = this.mode();
     store.apply((tx) => {
@@ -129,7 +136,10 @@ export class Simulation {
       if (this.engine.mode(tx) !== 'off' && (before === 'off' || input.traffic !== undefined)) this.engine.ensureSources(tx, clock.nowMs());
     });
     if (input.speed !== undefined) await store.setClock(clock.withRate(input.speed));
-    await store.flush();
+    // A frozen clock starts running from where it stands (at the speed), a running one stops where it is.
+    if (input.clock === 'running' && clock.frozen) await store.setClock(clock.runningFrom(clock.nowMs()));
+    if (input.clock === 'frozen' && !clock.frozen) await store.setClock(clock.frozenAt(clock.nowIso()));
+    await this.settle();
     this.arm();
     return this.status();
   }
@@ -236,7 +246,8 @@ export class Simulation {
         this.options.onProgress({ executed, at: ev.at, until: untilIso, elapsed_ms: Math.round(reported - started), done: false });
       }
     }
-    if (this.options.onProgress && reported !== started) {
+    // Long work ends with a summary: a second or more, or ten thousand events.
+    if (this.options.onProgress && (performance.now() - started >= 1000 || executed >= 10_000)) {
       this.options.onProgress({ executed, at: new Date(lastAt).toISOString(), until: untilIso, elapsed_ms: Math.round(performance.now() - started), done: true });
     }
     return { executed, byKind, lastAt };
