@@ -226,6 +226,8 @@ async function main(): Promise<void> {
     const actual = typeof addr === 'object' && addr ? addr.port : port;
     const host = f.host.includes(':') ? `[${f.host}]` : f.host;
     process.stdout.write(`listening on http://${host}:${actual}\n`);
+    // The second line: where the inspector page is (the control surface serves it).
+    if (!f['no-control']) process.stdout.write(`inspector: http://${host}:${actual}/_mock/ui\n`);
   });
   server.on('error', (err) => fail(err.message));
 

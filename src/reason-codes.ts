@@ -35,6 +35,7 @@ export const REASON_CODES = {
   workspace_not_found: { status: 404, message: 'Workspace not found.' },
   principal_not_found: { status: 404, message: 'Principal not found.' },
   route_not_found: { status: 404, message: 'No route matches this path.' },
+  request_not_found: { status: 404, message: 'No such request in the journal: never recorded, or no longer held.' },
 
   // 405
   method_not_allowed: { status: 405, message: 'This method is not allowed on this path.' },

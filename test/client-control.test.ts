@@ -85,6 +85,38 @@ test('control: state export and import, fixtures, desired state, releases, runs;
   }
 });
 
+test('control: the project views in pages and one journal entry (what the inspector page reads)', async () => {
+  await mock.client.control.reset();
+  const projects = await mock.client.control.projects({ limit: 2 });
+  assert.is(projects.items.length, 2);
+  assert.type(projects.next_cursor, 'string');
+  const rest = await mock.client.control.projects({ limit: 10, cursor: projects.next_cursor! });
+  assert.equal(rest.next_cursor, null);
+  assert.ok([...projects.items, ...rest.items].some((p) => p.id === P));
+  const overview = await mock.client.control.projectOverview(P);
+  assert.equal(overview.targets, { live: DEMO.releases.gen3Live, candidate: DEMO.releases.gen4Candidate });
+  const waiting = await mock.client.control.runs(P, { status: 'waiting_approval' });
+  assert.equal(waiting.items.map((r) => r.id), [DEMO.runs.waitingApproval]);
+  const run = await mock.client.control.run(P, DEMO.runs.waitingApproval);
+  assert.equal(run.approvals.map((a) => a.approval_id), [DEMO.approvals.pendingWaiting]);
+  assert.equal((await mock.client.control.approvals(P, { status: 'denied' })).items.map((a) => a.approval_id), [DEMO.approvals.denied]);
+  assert.is((await mock.client.control.users(P, { limit: 5 })).items.length, 5);
+  assert.ok((await mock.client.control.jobs(P)).items.length > 0);
+  assert.is((await mock.client.control.releases(P, { limit: 1 })).items[0].id, DEMO.releases.gen4Candidate);
+
+  await mock.client.getRun(P, DEMO.runs.failedApi);
+  const [last] = await mock.client.control.requests({ limit: 1, summary: true });
+  assert.equal([last.path, last.status, 'request' in last], [`/api/v3/projects/${P}/runs/${DEMO.runs.failedApi}`, 200, false]);
+  const entry = await mock.client.control.journalEntry(last.id);
+  assert.equal([entry.id, (entry as { request?: { headers: Record<string, unknown> } }).request?.headers.authorization], [last.id, '[redacted]']);
+  try {
+    await mock.client.control.journalEntry(last.id + 1000);
+    assert.unreachable('a missing entry is refused');
+  } catch (err) {
+    assert.is((err as ControlError).status, 404);
+  }
+});
+
 test('the client has a method for every v3 and control operation of the document', () => {
   const v3 = Object.keys(OPERATIONS).filter((id) => !id.startsWith('control'));
   assert.is(v3.length, 20);
@@ -98,6 +130,8 @@ test('the client has a method for every v3 and control operation of the document
     controlMintCode: 'mintAuthorizationCode',
     controlGetSimulation: 'simulation', controlSetSimulation: 'setSimulation', controlStepSimulation: 'stepSimulation', controlRunSimulation: 'runSimulation',
     controlSetBehaviours: 'setBehaviours',
+    controlGetRequest: 'journalEntry', controlListProjects: 'projects', controlGetProject: 'projectOverview', controlListRuns: 'runs', controlGetRun: 'run',
+    controlListApprovals: 'approvals', controlListUsers: 'users', controlListJobs: 'jobs', controlListReleases: 'releases',
   };
   const control = Object.keys(OPERATIONS).filter((id) => id.startsWith('control'));
   assert.equal(control.filter((id) => !byOperation[id]), [], 'a control operation without a client method');

@@ -39,6 +39,9 @@ export function controlOperations(api: Client<paths>) {
     /** Journal entries, oldest first, filtered by method, path (substring or glob) and status (`404`, `4xx`). */
     requests: async (filter?: Query<'controlListRequests'>, opts?: CallOptions) =>
       (await answer('GET /_mock/requests', api.GET('/_mock/requests', { params: { query: filter }, ...opts }))).items,
+    /** One journal entry in full (redacted); ControlError 404 `request_not_found` once it has left the journal. */
+    journalEntry: (request_id: number, opts?: CallOptions) =>
+      answer('GET /_mock/requests/{request_id}', api.GET('/_mock/requests/{request_id}', { params: { path: { request_id } }, ...opts })),
     /** Empties the journal; resolves with how many entries it held. */
     clearRequests: async (opts?: CallOptions) => (await answer('DELETE /_mock/requests', api.DELETE('/_mock/requests', { ...opts }))).cleared,
     coverage: (opts?: CallOptions) => answer('GET /_mock/coverage', api.GET('/_mock/coverage', { ...opts })),
@@ -71,6 +74,29 @@ export function controlOperations(api: Client<paths>) {
     /** An authorization code for a principal and PKCE S256 challenge, to exchange at endpoint 1. */
     mintAuthorizationCode: (input: S['ControlAuthCodeRequest'], opts?: CallOptions) =>
       answer('POST /_mock/auth/codes', api.POST('/_mock/auth/codes', { body: input, ...opts })),
+    /** Every project, newest first, in keyset pages (`limit`, `cursor` = the previous page's `next_cursor`). */
+    projects: (query?: Query<'controlListProjects'>, opts?: CallOptions) => answer('GET /_mock/projects', api.GET('/_mock/projects', { params: { query }, ...opts })),
+    /** One project at a glance: budget, runs, approvals and jobs by status, users, releases, targets. */
+    projectOverview: (project_id: string, opts?: CallOptions) =>
+      answer('GET /_mock/projects/{project_id}', api.GET('/_mock/projects/{project_id}', { params: { path: { project_id } }, ...opts })),
+    /** The project's runs, newest first, optionally of one `status`, in pages. */
+    runs: (project_id: string, query?: Query<'controlListRuns'>, opts?: CallOptions) =>
+      answer('GET /_mock/projects/{project_id}/runs', api.GET('/_mock/projects/{project_id}/runs', { params: { path: { project_id }, query }, ...opts })),
+    /** One run in full, with its surface, user and approvals. */
+    run: (project_id: string, run_id: string, opts?: CallOptions) =>
+      answer('GET /_mock/projects/{project_id}/runs/{run_id}', api.GET('/_mock/projects/{project_id}/runs/{run_id}', { params: { path: { project_id, run_id } }, ...opts })),
+    /** The project's approvals, optionally of one `status` as read now (`expired` once past expiry), in pages. */
+    approvals: (project_id: string, query?: Query<'controlListApprovals'>, opts?: CallOptions) =>
+      answer('GET /_mock/projects/{project_id}/approvals', api.GET('/_mock/projects/{project_id}/approvals', { params: { path: { project_id }, query }, ...opts })),
+    /** The project's app users, newest first, in pages. */
+    users: (project_id: string, query?: Query<'controlListUsers'>, opts?: CallOptions) =>
+      answer('GET /_mock/projects/{project_id}/users', api.GET('/_mock/projects/{project_id}/users', { params: { path: { project_id }, query }, ...opts })),
+    /** The project's jobs, optionally of one `status`, in pages. */
+    jobs: (project_id: string, query?: Query<'controlListJobs'>, opts?: CallOptions) =>
+      answer('GET /_mock/projects/{project_id}/jobs', api.GET('/_mock/projects/{project_id}/jobs', { params: { path: { project_id }, query }, ...opts })),
+    /** The project's releases, newest generation first, with their targets, in pages. */
+    releases: (project_id: string, query?: Query<'controlListReleases'>, opts?: CallOptions) =>
+      answer('GET /_mock/projects/{project_id}/releases', api.GET('/_mock/projects/{project_id}/releases', { params: { path: { project_id }, query }, ...opts })),
     /** The simulation: mode, speed, and the next pending events (at most 100) in time order. */
     simulation: (opts?: CallOptions) => answer('GET /_mock/simulation', api.GET('/_mock/simulation', { ...opts })),
     /** Sets the mode (`auto`, `step`, `off`), the speed of a running clock, and the synthetic chat traffic. */

@@ -2,8 +2,9 @@
 import type { Deps } from '../deps.js';
 import type { Snapshot } from '../storage/store.js';
 import { CompleteStateDataSchema, type StateData } from '../schemas/state.js';
-import { invalid, ValidationError } from '../errors.js';
-import { Journal, type JournalEntry, type JournalFilter, type JournalLimits } from './journal.js';
+import { ApiError, invalid, ValidationError } from '../errors.js';
+import { Journal, type JournalEntry, type JournalFilter, type JournalLimits, type JournalSummary } from './journal.js';
+import { ProjectReads } from './project-reads.js';
 import { FaultRegistry, type Fault, type FaultSpec } from './faults.js';
 import { CoverageTracker, type CoverageReport } from './coverage.js';
 import { Sealer } from './sealing.js';
@@ -26,9 +27,9 @@ import {
 } from '../schemas/simulation.js';
 import { checkBehaviourReferences, checkTrafficReferences, type Simulation } from '../simulation/index.js';
 
-export class MockControl {
+export class MockControl extends ProjectReads {
   constructor(
-    protected readonly deps: Deps,
+    deps: Deps,
     /** The state the fixtures describe: what reset returns to. */
     protected seed: StateData,
     /** createApp's `seed`: derives the key that seals secrets in exported state (random without one). */
@@ -38,6 +39,7 @@ export class MockControl {
     /** The simulation engine (issue 12). */
     protected readonly sim: Simulation,
   ) {
+    super(deps);
     this.sealer = new Sealer(sealSeed);
     this.journal = new Journal(journalLimits);
   }
@@ -94,7 +96,6 @@ export class MockControl {
   exportStateStream(): Readable {
     return sealedStateStream(this.deps.store.toData(), this.sealer);
   }
-
 
   /**
    * Replaces the stored state with a whole document from exportState, sealed or clear: every key must be present
@@ -203,9 +204,22 @@ export class MockControl {
     return this.faultRegistry.clear();
   }
 
-  /** Journal entries, oldest first (bounded to the last 1000), filtered by method, path (substring or glob) and status. */
-  requests(filter: JournalFilter = {}): JournalEntry[] {
-    return this.journal.list(filter);
+  /**
+   * Journal entries, oldest first (bounded to the last 1000), filtered by method, path (substring or glob), status, `after`
+   * an id and `limit` (the newest N); `summary: true` leaves out query, headers and bodies.
+   */
+  requests(filter?: JournalFilter & { summary?: false }): JournalEntry[];
+  requests(filter: JournalFilter & { summary: true }): JournalSummary[];
+  requests(filter: JournalFilter & { summary?: boolean }): JournalEntry[] | JournalSummary[];
+  requests(filter: JournalFilter & { summary?: boolean } = {}): JournalEntry[] | JournalSummary[] {
+    return filter.summary ? this.journal.summaries(filter) : this.journal.list(filter);
+  }
+
+  /** One journal entry in full (redacted); 404 `request_not_found` once it has left the journal. */
+  journalEntry(id: number): JournalEntry {
+    const e = this.journal.get(id);
+    if (!e) throw new ApiError('request_not_found', { affected_resource: `request:${id}` });
+    return e;
   }
 
   /** Empties the journal; answers how many entries it held. */

@@ -1,7 +1,7 @@
 // The request journal: a bounded, per-instance record of the v3 traffic; entries are redacted whenever they are read.
 import { compileGlob, isGlob } from './glob.js';
-import { redactDeep, redactHeaders } from './redact.js';
-import { textPrefix, truncationMarker, type BodyText } from './journal-text.js';
+import { textPrefix, type BodyText } from './journal-text.js';
+import { shown, summary } from './journal-view.js';
 
 export interface FaultMarker {
   id: string;
@@ -43,7 +43,14 @@ export interface JournalFilter {
   path?: string;
   /** An exact status (404) or a class ('4xx'). */
   status?: number | string;
+  /** Only entries with a greater id (a poller passes the last id it saw): costs what the newer entries cost, not the journal. */
+  after?: number;
+  /** At most this many: the newest of the matching entries (still oldest first). */
+  limit?: number;
 }
+
+/** An entry without its query, headers and bodies: what a list of requests shows, cheap to poll. */
+export type JournalSummary = Pick<JournalEntry, 'id' | 'at' | 'method' | 'path' | 'status' | 'duration_ms' | 'operation' | 'fault'>;
 
 /** How much the journal keeps: entries, bytes in all, bytes per body. */
 export interface JournalLimits {
@@ -75,7 +82,8 @@ export interface JournalRecord {
   fault?: FaultMarker;
 }
 
-interface Stored extends JournalRecord {
+/** A record as the journal holds it. */
+export interface Stored extends JournalRecord {
   id: number;
   size: number;
 }
@@ -166,20 +174,37 @@ export class Journal {
 
   /** Oldest first, filtered; each entry redacted as it is read. */
   list(filter: JournalFilter = {}): JournalEntry[] {
+    return this.select(filter).map(shown);
+  }
+
+  /** As list(), without query, headers and bodies (nothing to redact). */
+  summaries(filter: JournalFilter = {}): JournalSummary[] {
+    return this.select(filter).map(summary);
+  }
+
+  /** The matching stored entries, oldest first: from just after `after`, and scanned from the newest when `limit` is set. */
+  private select(filter: JournalFilter): Stored[] {
     const method = filter.method?.toUpperCase();
     const path = filter.path;
     const pathRe = path && isGlob(path) ? compileGlob(path) : null;
     const status = filter.status === undefined ? undefined : String(filter.status).toLowerCase();
     const statusClass = status && /^[1-5]xx$/.test(status) ? status[0] : null;
-    const out: JournalEntry[] = [];
-    for (let i = this.head; i < this.entries.length; i++) {
-      const e = this.entries[i];
-      if (method && e.method !== method) continue;
-      if (path && !(pathRe ? pathRe.test(e.path) : e.path.includes(path))) continue;
-      if (status && !(statusClass ? String(e.status)[0] === statusClass : String(e.status) === status)) continue;
-      out.push(shown(e));
+    const matches = (e: Stored) =>
+      (!method || e.method === method) &&
+      (!path || (pathRe ? pathRe.test(e.path) : e.path.includes(path))) &&
+      (!status || (statusClass ? String(e.status)[0] === statusClass : String(e.status) === status));
+    let start = this.head;
+    const first = this.entries[this.head]?.id;
+    // Ids are consecutive from the oldest held entry, so `after` is a position.
+    if (filter.after !== undefined && first !== undefined && filter.after >= first) start = Math.min(this.entries.length, this.head + (filter.after - first) + 1);
+    const out: Stored[] = [];
+    const limit = filter.limit ?? Infinity;
+    if (limit === Infinity) {
+      for (let i = start; i < this.entries.length; i++) if (matches(this.entries[i])) out.push(this.entries[i]);
+      return out;
     }
-    return out;
+    for (let i = this.entries.length - 1; i >= start && out.length < limit; i--) if (matches(this.entries[i])) out.push(this.entries[i]);
+    return out.reverse();
   }
 
   /** One entry by id, redacted; undefined once it has left the journal. */
@@ -198,49 +223,4 @@ export class Journal {
     this.total = 0;
     return n;
   }
-}
-
-/** The body as it may be shown: parsed JSON with its secrets replaced, or text ending with the truncation marker. */
-function shownBody(b: BodyText | null): { body: unknown; truncated?: { bytes?: number } } {
-  if (b === null) return { body: null };
-  if (b.truncatedFrom !== undefined) {
-    const truncated = b.truncatedFrom >= 0 ? { bytes: b.truncatedFrom } : {};
-    return { body: b.text + truncationMarker(b.truncatedFrom), truncated };
-  }
-  if (!b.json) return { body: b.text };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(b.text);
-  } catch {
-    return { body: b.text };
-  }
-  return { body: b.redacted ? parsed : redactDeep(parsed) };
-}
-
-function shown(e: Stored): JournalEntry {
-  const entry: JournalEntry = {
-    id: e.id,
-    at: new Date(e.atMs).toISOString(),
-    method: e.method,
-    path: e.path,
-    query: redactDeep(parseQuery(e.querystring)) as Record<string, unknown>,
-    status: e.status,
-    duration_ms: e.duration_ms,
-    operation: e.operation,
-    request: { headers: redactHeaders(e.requestHeaders), ...shownBody(e.requestBody) },
-    response: { headers: redactHeaders(e.responseHeaders), ...shownBody(e.responseBody) },
-  };
-  if (e.fault) entry.fault = e.fault;
-  return entry;
-}
-
-/** The query as Koa's ctx.query shows it: repeated keys become arrays. */
-function parseQuery(qs: string): Record<string, unknown> {
-  const out: Record<string, unknown> = Object.create(null);
-  if (!qs) return out;
-  for (const [k, v] of new URLSearchParams(qs)) {
-    const prev = out[k];
-    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-  }
-  return out;
 }

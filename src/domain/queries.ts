@@ -22,6 +22,30 @@ function byProject<C extends CollectionName>(store: Store, c: C, keyOf: (r: Reco
 export const userKey = (u: RecordOf<'users'>): SortKey => [u.created_at, u.id];
 export const releaseKey = (r: RecordOf<'releases'>): SortKey => [r.generation];
 
+export const runKey = (r: RecordOf<'runs'>): SortKey => [r.created_at, r.id];
+export const projectKey = (p: RecordOf<'projects'>): SortKey => [p.created_at, p.id];
+
+/** Every project, newest first. */
+export const projectsSorted = (store: Store) => store.derive('projects:sorted', ['projects'], () => sortDesc([...store.values('projects')], projectKey));
+
+/** A project's runs newest first, all of them and per status (one index, rebuilt only when runs change). */
+export function runsOf(store: Store, projectId: string): { all: RecordOf<'runs'>[]; byStatus: Map<string, RecordOf<'runs'>[]> } {
+  const index = store.derive('runs:by-project-status', ['runs'], () => {
+    const out = new Map<string, { all: RecordOf<'runs'>[]; byStatus: Map<string, RecordOf<'runs'>[]> }>();
+    for (const [pid, all] of byProject(store, 'runs', runKey)) {
+      const byStatus = new Map<string, RecordOf<'runs'>[]>();
+      for (const r of all) {
+        let g = byStatus.get(r.status);
+        if (!g) byStatus.set(r.status, (g = []));
+        g.push(r);
+      }
+      out.set(pid, { all, byStatus });
+    }
+    return out;
+  });
+  return index.get(projectId) ?? { all: [], byStatus: new Map() };
+}
+
 export const usersOf = (store: Store, projectId: string) => byProject(store, 'users', userKey, (u) => u.status !== 'deleted').get(projectId) ?? [];
 export const releasesOf = (store: Store, projectId: string) => byProject(store, 'releases', releaseKey).get(projectId) ?? [];
 export const jobsOf = (store: Store, projectId: string) => byProject(store, 'jobs', (j) => [j.created_at, j.id]).get(projectId) ?? [];

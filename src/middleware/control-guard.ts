@@ -19,6 +19,12 @@ export interface ControlGuardOptions {
 }
 
 const CONTROL_PATH = /^\/_mock(?:\/|$)/i;
+/**
+ * The inspector page's shell and its built files (GET /_mock/ui, /_mock/ui/page.js, ...): static, the same bytes for
+ * everyone, no state and no secret. A browser cannot add a header to a navigation, so these reads need no control token;
+ * the page asks for the token and sends it on each of its own requests. Host, content type and Origin still apply.
+ */
+const PAGE_PATH = /^\/_mock\/ui(?:\/[^/]*)?$/i;
 
 /**
  * The host part of a Host header or an allowed-host entry, lowercased, without port, IPv6 brackets
@@ -81,7 +87,7 @@ export function controlGuard(options: ControlGuardOptions = {}): Middleware {
       throw new ApiError('origin_not_allowed', { message: `Requests from origin ${origin} are not allowed on the control surface.` });
     }
 
-    if (token !== undefined) {
+    if (token !== undefined && !((ctx.method === 'GET' || ctx.method === 'HEAD') && PAGE_PATH.test(ctx.path))) {
       const given = ctx.get(CONTROL_TOKEN_HEADER);
       // Compare even when absent, so a missing token costs what a wrong one does.
       if (!secretEquals(given, token) || given === '') throw new ApiError('control_token_invalid');

@@ -1,7 +1,8 @@
 // Catalog rows of the /_mock control surface (CONTRACT section 8; not part of v3). A new /_mock route gets its row here.
 import { ApplyDesiredStateSchema, CompileReleaseSchema } from '../schemas/control-desired-state.js';
 import { BehavioursSchema, SimulationRunRequestSchema, SimulationSettingsRequestSchema } from '../schemas/simulation.js';
-import { AuthCodeRequestSchema, ClockRequestSchema, CreateRunSchema, FaultRequestSchema, JournalQuerySchema, TransitionSchema } from '../schemas/control.js';
+import { AuthCodeRequestSchema, ClockRequestSchema, CreateRunSchema, FaultRequestSchema, JournalQuerySchema, RequestPath, TransitionSchema } from '../schemas/control.js';
+import { ControlApprovalPageQuerySchema, ControlJobPageQuerySchema, ControlPageQuerySchema, ControlRunPageQuerySchema } from '../schemas/control-projects.js';
 import { FixtureSchema } from '../schemas/fixtures.js';
 import { ProjectPath, RunPath } from '../routes/path-params.js';
 import * as A from './control-schemas.js';
@@ -58,9 +59,13 @@ export const CONTROL_OPERATIONS: OperationSpec[] = [
     body: { schema: named('StateSnapshot', A.StateSnapshotSchema), required: true },
     success: [answer('ControlRestoredAnswer', A.RestoredAnswerSchema)],
   }),
-  ctl('controlListRequests', 'get', '/requests', 'The request journal (secrets redacted), filtered by method, path and status', 'Oldest first, bounded. `path` is a substring or a glob (`*` one segment, `**` any); `status` an exact status or a class such as `4xx`.', {
+  ctl('controlListRequests', 'get', '/requests', 'The request journal (secrets redacted), filtered by method, path and status', 'Oldest first, bounded. `path` is a substring or a glob (`*` one segment, `**` any); `status` an exact status or a class such as `4xx`; `after` an id (only newer entries: what a poller passes); `limit` keeps the newest N; `summary=true` leaves out query, headers and bodies.', {
     query: JournalQuerySchema,
     success: [answer('ControlJournalPage', A.JournalPageSchema, 'The matching entries')],
+  }),
+  ctl('controlGetRequest', 'get', '/requests/{request_id}', 'One journal entry in full (secrets redacted)', 'The entry with this id, with its query, headers and bodies; 404 `request_not_found` once it has left the journal (or was never recorded).', {
+    pathParams: RequestPath,
+    success: [answer('ControlJournalEntry', A.JournalEntrySchema, 'The entry')],
   }),
   ctl('controlClearRequests', 'delete', '/requests', 'Clear the request journal', 'Answers how many entries were removed.', { success: [Cleared] }),
   ctl('controlCoverage', 'get', '/coverage', 'Which statuses, reason codes and transitions of the 20 operations the traffic has exercised', 'Per v3 operation: what the traffic so far produced against what the contract says it can produce. Reset clears it.', {
@@ -108,6 +113,44 @@ export const CONTROL_OPERATIONS: OperationSpec[] = [
   ctl('controlMintCode', 'post', '/auth/codes', 'Mint an authorization code for a principal and PKCE challenge', 'The code is exchanged at endpoint 1 with the matching `code_verifier` (PKCE S256).', {
     body: { schema: named('ControlAuthCodeRequest', AuthCodeRequestSchema), required: true },
     success: [answer('ControlMintedCode', A.MintedCodeSchema, 'The code')],
+  }),
+  ctl('controlListProjects', 'get', '/projects', 'Every project, newest first, in pages', 'Archived projects included. `limit` 1..200 (default 50); `cursor` is the `next_cursor` of the previous page.', {
+    query: ControlPageQuerySchema,
+    errors: [422],
+    success: [answer('ControlProjectPage', A.ProjectPageSchema, 'A page of projects')],
+  }),
+  ctl('controlGetProject', 'get', '/projects/{project_id}', 'One project at a glance', 'The project, its budget (the default one until a budget is set), runs and jobs by status, approvals by their status as read now, how many users and releases, and the releases the `live` and `candidate` targets point at.', {
+    pathParams: ProjectPath,
+    success: [answer('ControlProjectOverview', A.ProjectOverviewSchema, 'The project and its counts')],
+  }),
+  ctl('controlListRuns', 'get', '/projects/{project_id}/runs', "The project's runs, newest first, in pages", 'Optionally of one `status`. Each item is the run as endpoint 5 shows it, without steps, events and result.', {
+    pathParams: ProjectPath,
+    query: ControlRunPageQuerySchema,
+    success: [answer('ControlRunPage', A.RunPageSchema, 'A page of runs')],
+  }),
+  ctl('controlGetRun', 'get', '/projects/{project_id}/runs/{run_id}', 'One run in full, with its approvals', 'The run detail (steps, events, result), its surface and user, and every approval it asked for.', {
+    pathParams: RunPath,
+    success: [answer('ControlRunDetail', A.RunInspectSchema, 'The run')],
+  }),
+  ctl('controlListApprovals', 'get', '/projects/{project_id}/approvals', "The project's approvals, newest request first, in pages", '`status` filters by the status as read now: a pending approval past its expiry is `expired`.', {
+    pathParams: ProjectPath,
+    query: ControlApprovalPageQuerySchema,
+    success: [answer('ControlApprovalPage', A.ApprovalPageSchema, 'A page of approvals')],
+  }),
+  ctl('controlListUsers', 'get', '/projects/{project_id}/users', "The project's app users, newest first, in pages", 'Deleted users are left out, as endpoint 8 does.', {
+    pathParams: ProjectPath,
+    query: ControlPageQuerySchema,
+    success: [answer('ControlUserPage', A.UserPageSchema, 'A page of users')],
+  }),
+  ctl('controlListJobs', 'get', '/projects/{project_id}/jobs', "The project's jobs, newest first, in pages", 'Optionally of one `status`.', {
+    pathParams: ProjectPath,
+    query: ControlJobPageQuerySchema,
+    success: [answer('ControlJobPage', A.JobPageSchema, 'A page of jobs')],
+  }),
+  ctl('controlListReleases', 'get', '/projects/{project_id}/releases', "The project's releases, newest generation first, in pages", 'Each with the targets (`live`, `candidate`) that point at it.', {
+    pathParams: ProjectPath,
+    query: ControlPageQuerySchema,
+    success: [answer('ControlReleasePage', A.ReleasePageSchema, 'A page of releases')],
   }),
   ctl('controlGetSimulation', 'get', '/simulation', 'The simulation: mode, speed and the next pending events', 'Answers `{mode, speed, now, clock, pending_count, pending, behaviours, traffic}`; `pending` is at most 100 events in time order, each `{at, kind, project_id?, run_id?, job_id?, approval_id?}`.', {
     errors: [],

@@ -5,7 +5,10 @@ import { Timestamp, Uuid } from '../schemas/common.js';
 import { ApprovalResponseSchema } from '../schemas/approvals.js';
 import { DesiredStateHeadSchema, DesiredStateSchema, SemanticChangeSchema } from '../schemas/desired-state.js';
 import { ReleaseResponseSchema } from '../schemas/releases.js';
-import { RunDetailResponseSchema, RunSurface } from '../schemas/runs.js';
+import { RunDetailResponseSchema, RunResponseSchema, RunSurface } from '../schemas/runs.js';
+import { BudgetResponseSchema, ProjectResponseSchema } from '../schemas/projects.js';
+import { JobResponseSchema } from '../schemas/jobs.js';
+import { UserResponseSchema } from '../schemas/users.js';
 import { BehavioursSchema, EventKind, SimulationMode, TrafficSchema } from '../schemas/simulation.js';
 
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -35,6 +38,35 @@ export const JournalEntrySchema = v.looseObject({
   operation: v.nullable(v.string()),
 });
 export const JournalPageSchema = v.object({ items: v.array(JournalEntrySchema) });
+
+/** A keyset page of the control surface's project views: `next_cursor` fetches the next one (null: the last page). */
+const page = <S extends v.GenericSchema>(item: S) => v.object({ items: v.array(item), next_cursor: v.nullable(v.string()) });
+export const ProjectPageSchema = page(ProjectResponseSchema);
+export const RunPageSchema = page(RunResponseSchema);
+export const ApprovalPageSchema = page(ApprovalResponseSchema);
+export const UserPageSchema = page(UserResponseSchema);
+export const JobPageSchema = page(JobResponseSchema);
+export const ReleasePageSchema = page(ReleaseResponseSchema);
+
+/** One project at a glance: counts per status (every status named), the budget, and what the targets point at. */
+export const ProjectOverviewSchema = v.object({
+  project: ProjectResponseSchema,
+  budget: BudgetResponseSchema,
+  runs: Counts,
+  approvals: Counts,
+  jobs: Counts,
+  users: Count,
+  releases: Count,
+  targets: v.object({ live: v.nullable(Uuid), candidate: v.nullable(Uuid) }),
+});
+
+/** A run in full, with its surface, its user and every approval it asked for. */
+export const RunInspectSchema = v.object({
+  ...RunDetailResponseSchema.entries,
+  surface: RunSurface,
+  user_id: v.nullable(Uuid),
+  approvals: v.array(ApprovalResponseSchema),
+});
 
 export const FaultSchema = v.object({
   id: v.string(),

@@ -13,6 +13,6 @@ export const V3_OPERATIONS = [...V3_PUBLIC_OPERATIONS, ...V3_PROJECT_OPERATIONS,
 
 /**
  * Served but not described, as FastAPI serves its own /openapi.json and /docs outside the schema
- * (`include_in_schema=False`): this document and its Swagger UI page.
+ * (`include_in_schema=False`): this document, its Swagger UI page, and the inspector page (HTML for people, not an API).
  */
-export const UNDESCRIBED_PATHS = ['/openapi.json', '/docs', '/docs/{asset}'] as const;
+export const UNDESCRIBED_PATHS = ['/openapi.json', '/docs', '/docs/{asset}', '/_mock/ui', '/_mock/ui/{asset}'] as const;

@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import type { MockControl } from '../control/api.js';
 import { invalid } from '../errors.js';
-import { ClockRequestSchema, FaultRequestSchema, JournalQuerySchema } from '../schemas/control.js';
+import { ClockRequestSchema, FaultRequestSchema, JournalQuerySchema, RequestPath } from '../schemas/control.js';
 import { COLLECTION_NAMES } from '../schemas/state.js';
 import { bodyReader, endpoint, Reply, type ReadBody } from './endpoint.js';
 
@@ -57,6 +57,11 @@ export function controlRoutes(deps: Deps, readBody: ReadBody, control: MockContr
     endpoint(deps, readBody, { operation: 'controlListRequests', level: 'public', query: JournalQuerySchema }, ({ query }) => ({
       items: control.requests(query),
     })),
+  );
+
+  router.get(
+    '/_mock/requests/:request_id',
+    endpoint(deps, readBody, { operation: 'controlGetRequest', level: 'public', path: RequestPath }, ({ path }) => control.journalEntry(path.request_id)),
   );
 
   router.delete(

@@ -14,6 +14,8 @@ import { docsRoutes } from './docs.js';
 import { controlDesiredStateRoutes } from './control-desired-state.js';
 import { controlRoutes } from './control.js';
 import { controlRunRoutes } from './control-runs.js';
+import { controlProjectRoutes } from './control-projects.js';
+import { controlUiRoutes } from './control-ui.js';
 import { controlSimulationRoutes } from './control-simulation.js';
 import { runRoutes } from './runs.js';
 import { userRoutes } from './users.js';
@@ -38,4 +40,4 @@ export const V3_ROUTES: RouteModule[] = [
 ];
 
 /** The /_mock control surface (CONTRACT section 8): mounted only when `control` is on. */
-export const CONTROL_ROUTES: RouteModule[] = [controlRoutes, controlRunRoutes, controlDesiredStateRoutes, controlSimulationRoutes];
+export const CONTROL_ROUTES: RouteModule[] = [controlRoutes, controlRunRoutes, controlDesiredStateRoutes, controlSimulationRoutes, controlProjectRoutes, controlUiRoutes];

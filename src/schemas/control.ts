@@ -1,6 +1,6 @@
 // Request bodies of the /_mock control surface (CONTRACT section 8), validated like the v3 bodies.
 import * as v from 'valibot';
-import { FreeObject, Int, NonEmptyString, NonNegFloat, NonNegInt, RuntimeMode, Timestamp, Uuid, model } from './common.js';
+import { Bool, FreeObject, Int, NonEmptyString, NonNegFloat, NonNegInt, RuntimeMode, Timestamp, Uuid, model } from './common.js';
 import { GLOB_MAX_LENGTH } from '../control/glob.js';
 import { RunStatus, RunStepSchema, RunSurface, RunTimingSchema, StepStatus } from './runs.js';
 
@@ -27,7 +27,15 @@ export const JournalQuerySchema = model({
   method: v.optional(v.string()),
   path: v.optional(v.pipe(v.string(), GlobLength)),
   status: v.optional(v.pipe(v.string(), v.regex(/^([1-5]\d\d|[1-5]xx)$/i, 'Input should be a status like 404 or a class like 4xx'))),
+  /** Only entries with a greater id: a poller passes the last id it saw. */
+  after: v.optional(NonNegInt),
+  /** At most this many, the newest of the matching entries (still oldest first). */
+  limit: v.optional(v.pipe(Int, v.minValue(1), v.maxValue(1000))),
+  /** Entries without query, headers and bodies (id, at, method, path, status, duration_ms, operation, fault). */
+  summary: v.optional(Bool, false),
 });
+
+export const RequestPath = model({ request_id: v.pipe(Int, v.minValue(1)) });
 
 /** A step to append: only `name` is needed; the rest defaults from the run and the mock clock. */
 export const StepInputSchema = model({

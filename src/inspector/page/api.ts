@@ -1,0 +1,94 @@
+// The page's one way to the control surface: same-origin fetch with the control token (when one is set) as a header.
+// The token is asked for once, kept in sessionStorage (this tab only, gone when it closes), and never put in a URL.
+import type { components } from '../../client/generated.js';
+
+/** The control surface's answers, typed from the OpenAPI document (the same types as the typed client's). */
+export type S = components['schemas'];
+
+const TOKEN_KEY = 'project-runtime-mock.control-token';
+const HEADER = 'X-Mock-Control-Token';
+
+/** A refused call: the status and the mock's error body (management envelope or validation items). */
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(describe(status, body));
+  }
+}
+
+/** One line for people: the envelope's message, or each validation item as `loc: msg`. */
+function describe(status: number, body: unknown): string {
+  const detail = (body as { detail?: unknown } | null)?.detail;
+  if (Array.isArray(detail)) return detail.map((i: { loc?: unknown[]; msg?: string }) => `${(i.loc ?? []).join('.')}: ${i.msg}`).join('; ');
+  if (detail && typeof detail === 'object' && 'message' in detail) return `${(detail as { message: string }).message} (${status})`;
+  return `The mock answered ${status}.`;
+}
+
+type Listener = () => void;
+const tokenListeners = new Set<Listener>();
+let tokenWanted = false;
+
+export const storedToken = (): string | null => sessionStorage.getItem(TOKEN_KEY);
+export const needsToken = (): boolean => tokenWanted;
+export function onTokenNeeded(fn: Listener): () => void {
+  tokenListeners.add(fn);
+  return () => tokenListeners.delete(fn);
+}
+export function setToken(token: string): void {
+  sessionStorage.setItem(TOKEN_KEY, token);
+  tokenWanted = false;
+  for (const fn of tokenListeners) fn();
+}
+export function forgetToken(): void {
+  sessionStorage.removeItem(TOKEN_KEY);
+}
+
+/** Calls a /_mock route; resolves with the JSON answer, rejects with ApiFailure. `body` is sent as JSON (a string as is). */
+export async function call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = {};
+  const token = storedToken();
+  if (token) headers[HEADER] = token;
+  let payload: string | undefined;
+  if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    payload = typeof body === 'string' ? body : JSON.stringify(body);
+  }
+  const res = await fetch(path, { method, headers, body: payload, cache: 'no-store' });
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = text;
+  }
+  if (!res.ok) {
+    if (res.status === 401 && (json as { detail?: { reason_code?: string } })?.detail?.reason_code === 'control_token_invalid') {
+      if (!tokenWanted) {
+        tokenWanted = true;
+        for (const fn of tokenListeners) fn();
+      }
+    }
+    throw new ApiFailure(res.status, json);
+  }
+  return json as T;
+}
+
+/** A query string from the defined values. */
+export function qs(params: Record<string, string | number | boolean | undefined | null>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+/** Something changed the state (a clock move, a step, a reset): views that show state reload. */
+const changeListeners = new Set<Listener>();
+export function onStateChanged(fn: Listener): () => void {
+  changeListeners.add(fn);
+  return () => changeListeners.delete(fn);
+}
+export function stateChanged(): void {
+  for (const fn of changeListeners) fn();
+}

@@ -1,0 +1,139 @@
+// The request journal, live: summaries polled every half second (only entries after the last id seen), the full
+// redacted request and response fetched when one is opened.
+import { useEffect, useState } from 'preact/hooks';
+import { call, qs } from './api.js';
+import { html, pretty, when } from './html.js';
+import { usePoll } from './hooks.js';
+
+interface Summary {
+  id: number;
+  at: string;
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  operation: string | null;
+  fault?: { id: string; status?: number; delay_ms?: number };
+}
+
+/** How often the journal is polled: new requests show within a second. */
+export const JOURNAL_POLL_MS = 500;
+/** Rows the page keeps (the newest). */
+const KEEP = 500;
+
+const statusClass = (s: number) => (s >= 500 ? 's5' : s >= 400 ? 's4' : s >= 300 ? 's3' : 's2');
+
+export function JournalView({ active }: { active: boolean }) {
+  const [rows, setRows] = useState<Summary[]>([]);
+  const [last, setLast] = useState(0);
+  const [paused, setPaused] = useState(false);
+  const [filter, setFilter] = useState('');
+  const [open, setOpen] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  usePoll(
+    async () => {
+      try {
+        const page = await call<{ items: Summary[] }>('GET', `/_mock/requests${qs({ summary: true, after: last, limit: KEEP })}`);
+        setError(null);
+        if (page.items.length === 0) return;
+        setLast(page.items[page.items.length - 1].id);
+        setRows((old) => [...old, ...page.items].slice(-KEEP));
+      } catch (e) {
+        setError((e as Error).message);
+      }
+    },
+    JOURNAL_POLL_MS,
+    active && !paused,
+  );
+
+  const clear = async () => {
+    try {
+      await call('DELETE', '/_mock/requests');
+      setRows([]);
+      setOpen(null);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+
+  const needle = filter.trim().toLowerCase();
+  const shown = (needle ? rows.filter((r) => `${r.method} ${r.path} ${r.status} ${r.operation ?? ''}`.toLowerCase().includes(needle)) : rows).slice().reverse();
+
+  return html`
+    <section aria-labelledby="journal-title">
+      <h2 id="journal-title">Requests</h2>
+      <div class="toolbar">
+        <label>Filter <input type="search" value=${filter} onInput=${(e: Event) => setFilter((e.target as HTMLInputElement).value)} placeholder="method, path, status, operation" /></label>
+        <button type="button" aria-pressed=${paused} onClick=${() => setPaused(!paused)}>${paused ? 'Resume' : 'Pause'}</button>
+        <button type="button" onClick=${clear}>Clear journal</button>
+        <span class="muted" aria-live="polite">${paused ? 'paused' : 'live'} · ${rows.length} shown</span>
+      </div>
+      ${error && html`<p class="error" role="alert">${error}</p>`}
+      <div class="split">
+        <div class="scroll">
+          <table class="journal">
+            <caption class="sr-only">Requests, newest first</caption>
+            <thead><tr><th scope="col">Time</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col" class="wide">Duration</th><th scope="col" class="wide">Operation</th></tr></thead>
+            <tbody>
+              ${shown.map(
+                (r) => html`<tr key=${r.id} data-id=${r.id} class=${open === r.id ? 'selected' : ''}>
+                  <td>${when(r.at).slice(11, 19)}</td>
+                  <td>${r.method}</td>
+                  <td class="path"><button type="button" class="link" aria-expanded=${open === r.id} onClick=${() => setOpen(open === r.id ? null : r.id)}>${r.path}</button></td>
+                  <td><span class=${`status ${statusClass(r.status)}`}>${r.status}</span>${r.fault && html` <span class="badge" title="answered or delayed by fault ${r.fault.id}">fault</span>`}</td>
+                  <td class="wide num">${r.duration_ms.toFixed(1)} ms</td>
+                  <td class="wide">${r.operation ?? '—'}</td>
+                </tr>`,
+              )}
+            </tbody>
+          </table>
+          ${shown.length === 0 && html`<p class="muted">No requests yet: send one to /api/v3/… and it shows here.</p>`}
+        </div>
+        ${open !== null && html`<${EntryDetail} id=${open} onClose=${() => setOpen(null)} />`}
+      </div>
+    </section>
+  `;
+}
+
+interface Entry extends Summary {
+  query: Record<string, unknown>;
+  request: { headers: Record<string, unknown>; body: unknown };
+  response: { headers: Record<string, unknown>; body: unknown };
+}
+
+function EntryDetail({ id, onClose }: { id: number; onClose: () => void }) {
+  const [entry, setEntry] = useState<Entry | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    setEntry(null);
+    setError(null);
+    call<Entry>('GET', `/_mock/requests/${id}`).then(
+      (e) => live && setEntry(e),
+      (e: Error) => live && setError(e.message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [id]);
+  return html`
+    <aside class="detail" aria-labelledby="entry-title">
+      <div class="detail-head">
+        <h3 id="entry-title">Request #${id}</h3>
+        <button type="button" onClick=${onClose}>Close</button>
+      </div>
+      ${error && html`<p class="error" role="alert">${error}</p>`}
+      ${entry &&
+      html`
+        <p><strong>${entry.method} ${entry.path}</strong> → <span class=${`status ${statusClass(entry.status)}`}>${entry.status}</span> in ${entry.duration_ms} ms, at ${when(entry.at)}${entry.operation ? ` (${entry.operation})` : ''}</p>
+        ${entry.fault && html`<p class="badge-line">Fault ${entry.fault.id}: ${entry.fault.status ? `answered ${entry.fault.status}` : ''}${entry.fault.delay_ms ? ` delayed ${entry.fault.delay_ms} ms` : ''}</p>`}
+        ${Object.keys(entry.query).length > 0 && html`<h4>Query</h4><pre>${pretty(entry.query)}</pre>`}
+        <h4>Request headers</h4><pre>${pretty(entry.request.headers)}</pre>
+        <h4>Request body</h4><pre>${pretty(entry.request.body)}</pre>
+        <h4>Response headers</h4><pre>${pretty(entry.response.headers)}</pre>
+        <h4>Response body</h4><pre>${pretty(entry.response.body)}</pre>
+      `}
+    </aside>
+  `;
+}
