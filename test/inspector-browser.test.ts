@@ -49,7 +49,8 @@ const shot = (name: string) => page.screenshot({ path: join(OUT, `inspector-${na
 
 test.before(async () => {
   mkdirSync(OUT, { recursive: true });
-  cli = await startCli(['--memory', '--port', '0', '--control-token', TOKEN], 30_000);
+  // Simulation off at start: the clock test sees expiry by time alone; the simulation test sets a mode from the page.
+  cli = await startCli(['--memory', '--port', '0', '--control-token', TOKEN, '--simulation', 'off'], 30_000);
   profile = mkdtempSync(join(tmpdir(), 'inspector-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
