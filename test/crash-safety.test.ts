@@ -73,7 +73,7 @@ test('crash safety: SIGKILL mid-burst, restart on the same file: every acknowled
 
 test('crash safety: SIGKILL while the log is being compacted, restart: every acknowledged write is there', async () => {
   const file = tmpFile();
-  const tmp = join(dirname(file), `.${basename(file)}.tmp`);
+  const tmp = join(dirname(file), `.${basename(file)}.compacting.tmp`);
   const cli = await startCli(['--port', '0', '--data', file]);
   const acked: string[] = [];
   let killed = false;

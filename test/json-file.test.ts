@@ -200,6 +200,30 @@ test('compaction: a log that outgrows its threshold is folded into a fresh snaps
   assert.ok(made.every((w) => mock.store.get('workspaces', w.id)));
 });
 
+test('a whole new state written while a compaction streams (a reset) wins; the compaction gives up and the file stays whole', async () => {
+  const file = tmpDataFile();
+  const disk = new TestDisk();
+  const mock = await createApp({ storage: open(file, { fs: disk, compactBytes: 1_000 }), fixtures: demoFixture() });
+  const before = JSON.stringify(mock.store.toData());
+  disk.slowOn = '.compacting.tmp';
+  disk.slowMs = 300;
+  // Enough log to start a compaction (the demo snapshot is about 100 KB), which now writes slowly.
+  for (let i = 0; i < 80 && !filesBeside(file).includes('.db.json.compacting.tmp'); i++) {
+    await mock.store.transact((tx) => tx.put('workspaces', workspace(`c${i}-${'x'.repeat(2_000)}`)));
+  }
+  assert.ok(filesBeside(file).includes('.db.json.compacting.tmp'), 'no compaction is running');
+  await mock.control.reset(); // records were added, none moved: a change set
+  await mock.store.transact((tx) => tx.delete('projects', SALES));
+  await mock.control.reset(); // a record comes back in its place: a whole new snapshot, while the compaction still streams
+  assert.is(JSON.stringify(mock.store.toData()), before);
+  disk.slowOn = null;
+  await (mock.store as unknown as { adapter: JsonFileAdapter }).adapter.idle();
+  assert.not.ok(filesBeside(file).some((f) => f.endsWith('.tmp')), 'a temp file is left');
+  assert.is(await stateJson(file), before);
+  await mock.store.transact((tx) => tx.put('workspaces', workspace('after')));
+  assert.is(await stateJson(file), JSON.stringify(mock.store.toData()));
+});
+
 test('a change set larger than one log part is written in parts and replayed whole', async () => {
   const { file, mock } = await withLog();
   const big = Array.from({ length: 3_000 }, (_, i) => workspace(`big-${i}-${'y'.repeat(2_000)}`));

@@ -94,7 +94,7 @@ test('a read-only disk refuses a whole-state write (reset to a bigger change tha
 test('a compaction that fails leaves every change in the log, warns once, and succeeds later', async () => {
   const { file, disk, lines, mock } = await fileMock({ compactBytes: 1_000 });
   disk.fail = 'write';
-  disk.failOn = '.db.json.tmp';
+  disk.failOn = '.db.json.compacting.tmp';
   // The demo snapshot is about 100 KB: the log outgrows it after some 60 writes of 2 KB.
   const name = (i: number) => `w${i}${'x'.repeat(2_000)}`;
   for (let i = 0; i < 80; i++) await mock.store.transact((tx) => tx.put('workspaces', { id: crypto.randomUUID(), name: name(i) }));

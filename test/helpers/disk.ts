@@ -12,6 +12,9 @@ export class TestDisk implements FileSystem {
   /** When set, only operations on paths containing this fail. */
   failOn: string | null = null;
   code: 'ENOSPC' | 'EROFS' | 'EACCES' = 'ENOSPC';
+  /** Writes to paths containing `slowOn` wait `slowMs` first (to hold a compaction open while other writes happen). */
+  slowOn: string | null = null;
+  slowMs = 0;
   datasyncs = 0;
   fileSyncs = 0;
   dirSyncs = 0;
@@ -30,6 +33,7 @@ export class TestDisk implements FileSystem {
     return {
       write: async (buf, offset, length, position) => {
         this.check('write', path);
+        if (this.slowOn !== null && path.includes(this.slowOn)) await new Promise((r) => setTimeout(r, this.slowMs));
         this.writes++;
         return fh.write(buf, offset, length, position);
       },

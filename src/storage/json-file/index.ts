@@ -3,36 +3,19 @@ import { randomUUID } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { COLLECTION_NAMES, DATA_FILE_FORMAT, DATA_FILE_VERSION, PRIMARY_KEYS, type CollectionName, type DataFile, type StateData } from '../../schemas/state.js';
+import type { DataFile } from '../../schemas/state.js';
 import type { ChangeSet, ChangeSetAdapter, CommittedState } from '../change-sets.js';
-import { checkHeader, DataFileError, DATA_FILE_MAX_DEPTH, finishState, RecordChecker } from '../data-file.js';
-import { JsonStreamError, readJsonStreaming } from '../json-stream.js';
+import { DataFileError } from '../data-file.js';
 import { nodeFileSystem, removeIfPresent, syncDirectory, writeAt, type FileSystem, type Handle } from './fs.js';
-import { encodeGroup, logHeader, replayLog } from './log.js';
-import { streamSnapshot, type SnapshotSource } from './snapshot.js';
+import { copyTail, encodeGroup, logHeader } from './log.js';
+import { BIG_BYTES, loadDataFile } from './load.js';
+import { documentSource, liveSource, streamSnapshot, type SnapshotSource } from './snapshot.js';
+import type { JsonFileOptions, StorageReporter } from './options.js';
 
 export type { FileSystem, Handle } from './fs.js';
-
-/** Where the adapter reports long work and trouble; every method is optional. */
-export interface StorageReporter {
-  /** Progress of long work (loading, compaction), often: show it on a TTY. */
-  progress?(line: string): void;
-  /** One line with figures when long work ends. */
-  summary?(line: string): void;
-  /** One line per event: a torn log tail ignored, storage failing, storage recovered. Default: stderr. */
-  warn?(line: string): void;
-}
-
-export interface JsonFileOptions {
-  /** The file operations used for writing (tests inject a failing disk). */
-  fs?: FileSystem;
-  report?: StorageReporter;
-  /** The log is compacted once it outgrows max(this, the snapshot's size). Default 8 MiB. */
-  compactBytes?: number;
-}
+export type { StorageReporter, JsonFileOptions } from './options.js';
 
 const MB = 1024 * 1024;
-const BIG_BYTES = 8 * MB; // a load or compaction at least this large prints its summary line
 
 /**
  * The default storage: `file` is the snapshot (a JSON document people can read and edit after a clean
@@ -43,6 +26,8 @@ const BIG_BYTES = 8 * MB; // a load or compaction at least this large prints its
 export class JsonFileAdapter implements ChangeSetAdapter {
   readonly logFile: string;
   readonly #tmp: string;
+  /** Compaction streams to its own temp file: a snapshot written meanwhile (a reset) must never share one. */
+  readonly #compactTmp: string;
   readonly #logTmp: string;
   readonly #fs: FileSystem;
   readonly #report: StorageReporter;
@@ -66,6 +51,7 @@ export class JsonFileAdapter implements ChangeSetAdapter {
   ) {
     this.logFile = `${filename}.log`;
     this.#tmp = join(dirname(filename), `.${basename(filename)}.tmp`);
+    this.#compactTmp = join(dirname(filename), `.${basename(filename)}.compacting.tmp`);
     this.#logTmp = join(dirname(filename), `.${basename(filename)}.log.tmp`);
     this.#fs = options.fs ?? nodeFileSystem;
     this.#report = options.report ?? { warn: (line) => process.stderr.write(`project-runtime-mock: ${line}\n`) };
@@ -73,57 +59,15 @@ export class JsonFileAdapter implements ChangeSetAdapter {
   }
 
   async read(): Promise<DataFile | null> {
-    const size = await this.#fs.size(this.filename).catch((err: Error) => {
-      throw new DataFileError(this.filename, `it cannot be read (${err.message})`);
-    });
-    if (size === null) return null; // a log without its snapshot is replaced by the first write
-    const t0 = performance.now();
-    const checker = new RecordChecker();
-    const progress = this.#report.progress;
-    let doc: unknown;
-    try {
-      doc = await readJsonStreaming(this.filename, {
-        recordDepth: 3,
-        maxDepth: DATA_FILE_MAX_DEPTH,
-        map: (path, value, i) => (path[0] === 'state' ? checker.record(path[1], `state.${path[1]}[${i}]`, value) : value),
-        onProgress: progress && size >= BIG_BYTES ? (done) => progress(`loading ${this.filename}: ${Math.floor((done / size) * 100)}%`) : undefined,
-      });
-    } catch (err) {
-      if (err instanceof JsonStreamError) {
-        const nested = err.message.startsWith('it is nested');
-        throw new DataFileError(this.filename, nested ? err.message : `it is not valid JSON (${err.message}); it may be truncated or corrupt`);
-      }
-      throw new DataFileError(this.filename, `it cannot be read (${(err as Error).message})`);
-    }
-    const header = checkHeader(this.filename, doc);
-    const state = header.state;
-    finishState(this.filename, state, checker);
-
-    // The log: every change set stored after the snapshot's seq, applied in order.
-    const touched = new Map<CollectionName, Map<string, unknown>>();
-    let replayed = 0;
-    const replay = header.logId
-      ? await replayLog(this.logFile, header.logId, header.seq, checker, (set) => {
-          replayed++;
-          applyTo(state, touched, set);
-        })
-      : { validLength: 0, lastSeq: header.seq, torn: false, stale: (await this.#fs.size(this.logFile)) !== null };
-    for (const [c, m] of touched) state[c] = Array.from(m.values());
-    if (replay.stale) this.#warn(`ignoring ${this.logFile}: it belongs to an earlier state of ${this.filename}`);
-    if (replay.torn) this.#warn(`ignoring the torn end of ${this.logFile} (a write cut short by a crash, never acknowledged)`);
-
-    this.#logId = header.logId ?? '';
-    this.#needsSnapshot = header.logId === null;
-    this.#logSize = replay.stale ? 0 : replay.validLength;
-    this.#seq = replay.lastSeq;
-    this.#snapshotBytes = size;
-    const seconds = (performance.now() - t0) / 1000;
-    if (size >= BIG_BYTES || seconds >= 1 || replayed > 0) {
-      const records = COLLECTION_NAMES.reduce((n, c) => n + (state[c] as unknown[]).length, 0);
-      this.#report.summary?.(`loaded ${this.filename}: ${records.toLocaleString('en-US')} records (${(size / MB).toFixed(1)} MB) and ${replayed} logged change sets in ${seconds.toFixed(1)} s`);
-    }
-    await removeIfPresent(this.#fs, this.#tmp).catch(() => {});
-    return { format: DATA_FILE_FORMAT, format_version: DATA_FILE_VERSION, seq: this.#seq, state: state as unknown as StateData };
+    const loaded = await loadDataFile(this.filename, this.logFile, this.#fs, this.#report);
+    if (!loaded) return null;
+    this.#logId = loaded.logId ?? '';
+    this.#needsSnapshot = loaded.logId === null;
+    this.#logSize = loaded.logBytes;
+    this.#seq = loaded.doc.seq ?? 0;
+    this.#snapshotBytes = loaded.snapshotBytes;
+    for (const stale of [this.#tmp, this.#compactTmp, this.#logTmp]) await removeIfPresent(this.#fs, stale).catch(() => {});
+    return loaded.doc;
   }
 
   /** A whole new state (the first save, a large reset): a fresh snapshot with a new log id; the old log no longer applies. */
@@ -301,14 +245,14 @@ export class JsonFileAdapter implements ChangeSetAdapter {
     const logBytes = offset;
     let bytes: number;
     try {
-      bytes = await streamSnapshot(this.#fs, this.#tmp, liveSource(committed, seq, logId), this.#progress('compacting'));
+      bytes = await streamSnapshot(this.#fs, this.#compactTmp, liveSource(committed, seq, logId), this.#progress('compacting'));
     } catch (err) {
-      await removeIfPresent(this.#fs, this.#tmp).catch(() => {});
+      await removeIfPresent(this.#fs, this.#compactTmp).catch(() => {});
       throw err;
     }
     await this.#serial(async () => {
-      if (this.#generation !== generation || this.#needsSnapshot) return removeIfPresent(this.#fs, this.#tmp);
-      await this.#fs.rename(this.#tmp, this.filename);
+      if (this.#generation !== generation || this.#needsSnapshot) return removeIfPresent(this.#fs, this.#compactTmp);
+      await this.#fs.rename(this.#compactTmp, this.filename);
       await syncDirectory(this.#fs, this.filename);
       this.#snapshotBytes = bytes;
       this.#compactAt = 0;
@@ -323,63 +267,11 @@ export class JsonFileAdapter implements ChangeSetAdapter {
     if (tail === 0) return this.#dropLog();
     const header = logHeader(this.#logId);
     const source = this.#log ?? (this.#log = await this.#fs.open(this.logFile, 'r+'));
-    const out = await this.#fs.open(this.#logTmp, 'w');
-    try {
-      await writeAt(out, header, 0);
-      const buf = Buffer.allocUnsafe(Math.min(tail, 4 * MB));
-      for (let done = 0; done < tail; ) {
-        const { bytesRead } = await source.read(buf, 0, Math.min(buf.length, tail - done), offset + done);
-        if (bytesRead === 0) throw new Error(`${this.logFile} is shorter than expected`);
-        await writeAt(out, buf.subarray(0, bytesRead), header.length + done);
-        done += bytesRead;
-      }
-      await out.sync();
-    } catch (err) {
-      await out.close().catch(() => {});
-      await removeIfPresent(this.#fs, this.#logTmp).catch(() => {});
-      throw err;
-    }
-    await out.close();
+    await copyTail(this.#fs, source, offset, tail, this.#logTmp, header);
     await this.#fs.rename(this.#logTmp, this.logFile);
     await syncDirectory(this.#fs, this.logFile);
     await this.#log?.close().catch(() => {});
     this.#log = null;
     this.#logSize = header.length + tail;
   }
-}
-
-/** Applies a logged change set to the loaded state (collections it touches become maps until the end of the load). */
-function applyTo(state: Record<string, unknown>, touched: Map<CollectionName, Map<string, unknown>>, set: ChangeSet): void {
-  for (const ch of set.changes) {
-    let m = touched.get(ch.collection);
-    if (!m) {
-      const key = PRIMARY_KEYS[ch.collection] as (r: unknown) => string;
-      m = new Map((state[ch.collection] as unknown[]).map((r) => [key(r), r]));
-      touched.set(ch.collection, m);
-    }
-    if (ch.record === null) m.delete(ch.key);
-    else m.set(ch.key, ch.record);
-  }
-  if (set.clock) state.clock = set.clock;
-  if (set.settings) state.settings = set.settings;
-}
-
-function liveSource(committed: CommittedState, seq: number, logId: string): SnapshotSource {
-  return {
-    seq,
-    logId,
-    clock: committed.clock,
-    settings: committed.settings,
-    records: (c) => mapValues(committed.entries(c)),
-    count: (c) => committed.count(c),
-  };
-}
-
-function* mapValues<T>(entries: Iterable<[string, T]>): Generator<T> {
-  for (const [, v] of entries) yield v;
-}
-
-function documentSource(data: DataFile, logId: string): SnapshotSource {
-  const list = (c: CollectionName) => ((data.state as Record<string, unknown>)[c] as unknown[] | undefined) ?? [];
-  return { seq: data.seq ?? 0, logId, clock: data.state.clock, settings: data.state.settings, records: list, count: (c) => list(c).length };
 }

@@ -4,13 +4,35 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ClockStateSchema, COLLECTION_NAMES, PRIMARY_KEYS, SettingsSchema, type CollectionName } from '../../schemas/state.js';
 import type { Change, ChangeSet } from '../change-sets.js';
 import { DataFileError, DATA_FILE_MAX_DEPTH, type RecordChecker } from '../data-file.js';
-import { nestedDeeperThan } from '../json-stream.js';
+import { nestedDeeperThan } from '../json-document.js';
+import { removeIfPresent, writeAt, type FileSystem, type Handle } from './fs.js';
 
 export const LOG_FORMAT = 'project-runtime-mock-log';
 /** A change set larger than this is written as several lines (`"more": true` on all but the last). */
 const PART_BYTES = 4 * 1024 * 1024;
 const MAX_LINE_BYTES = 256 * 1024 * 1024;
 const COLLECTIONS = new Set<string>(COLLECTION_NAMES);
+
+/** Writes `header` and then `length` bytes of `source` from `offset` to a new, fsync'ed file `dest` (the log shortened by a compaction). */
+export async function copyTail(fs: FileSystem, source: Handle, offset: number, length: number, dest: string, header: Buffer): Promise<void> {
+  const out = await fs.open(dest, 'w');
+  try {
+    await writeAt(out, header, 0);
+    const buf = Buffer.allocUnsafe(Math.min(length, 4 * 1024 * 1024));
+    for (let done = 0; done < length; ) {
+      const { bytesRead } = await source.read(buf, 0, Math.min(buf.length, length - done), offset + done);
+      if (bytesRead === 0) throw new Error('the log is shorter than expected');
+      await writeAt(out, buf.subarray(0, bytesRead), header.length + done);
+      done += bytesRead;
+    }
+    await out.sync();
+  } catch (err) {
+    await out.close().catch(() => {});
+    await removeIfPresent(fs, dest).catch(() => {});
+    throw err;
+  }
+  await out.close();
+}
 
 export const logHeader = (logId: string): Buffer => Buffer.from(`${JSON.stringify({ format: LOG_FORMAT, log_id: logId })}\n`);
 

@@ -1,6 +1,7 @@
 // The snapshot: the data file as a readable JSON document, one record per line, written in chunks so request handling never waits long.
 import { performance } from 'node:perf_hooks';
-import { COLLECTION_NAMES, DATA_FILE_FORMAT, DATA_FILE_VERSION, type ClockState, type CollectionName, type Settings } from '../../schemas/state.js';
+import { COLLECTION_NAMES, DATA_FILE_FORMAT, DATA_FILE_VERSION, type ClockState, type CollectionName, type DataFile, type Settings } from '../../schemas/state.js';
+import type { CommittedState } from '../change-sets.js';
 import { writeAt, type FileSystem } from './fs.js';
 
 /** What a snapshot is written from: the live store (compaction) or a whole document (a replacement). */
@@ -66,4 +67,26 @@ export async function streamSnapshot(fs: FileSystem, tmp: string, source: Snapsh
     await fh.close();
   }
   return position;
+}
+
+/** The live store as a snapshot source: `seq` is the point the snapshot claims (later changes it may hold are in the log too). */
+export function liveSource(committed: CommittedState, seq: number, logId: string): SnapshotSource {
+  return {
+    seq,
+    logId,
+    clock: committed.clock,
+    settings: committed.settings,
+    records: (c) => mapValues(committed.entries(c)),
+    count: (c) => committed.count(c),
+  };
+}
+
+function* mapValues<T>(entries: Iterable<[string, T]>): Generator<T> {
+  for (const [, v] of entries) yield v;
+}
+
+/** A whole document (a replacement) as a snapshot source. */
+export function documentSource(data: DataFile, logId: string): SnapshotSource {
+  const list = (c: CollectionName) => ((data.state as Record<string, unknown>)[c] as unknown[] | undefined) ?? [];
+  return { seq: data.seq ?? 0, logId, clock: data.state.clock, settings: data.state.settings, records: list, count: (c) => list(c).length };
 }

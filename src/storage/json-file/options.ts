@@ -1,0 +1,20 @@
+// The JSON file adapter's options: an injectable file system, where it reports, when it compacts.
+import type { FileSystem } from './fs.js';
+
+/** Where the adapter reports long work and trouble; every method is optional. */
+export interface StorageReporter {
+  /** Progress of long work (loading, compaction), often: show it on a TTY. */
+  progress?(line: string): void;
+  /** One line with figures when long work ends. */
+  summary?(line: string): void;
+  /** One line per event: a torn log tail ignored, storage failing, storage recovered. Default: stderr. */
+  warn?(line: string): void;
+}
+
+export interface JsonFileOptions {
+  /** The file operations used for writing (tests inject a failing disk). */
+  fs?: FileSystem;
+  report?: StorageReporter;
+  /** The log is compacted once it outgrows max(this, the snapshot's size). Default 8 MiB. */
+  compactBytes?: number;
+}
