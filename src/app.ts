@@ -1,6 +1,5 @@
 // createApp: assembles storage, clock, ids and routes into one Koa app; no listen, no env, no globals.
 import Koa from 'koa';
-import Router from '@koa/router';
 import { appErrorListener, errorMiddleware, type ErrorReporter } from './errors.js';
 import { Store } from './storage/store.js';
 import { JsonFileAdapter, MemoryAdapter, type StorageAdapter } from './storage/adapters.js';
@@ -9,6 +8,7 @@ import { randomIds, randomTokens, seededIds, seededTokens, type IdGenerator, typ
 import { EMPTY_FIXTURE, stateFromFixture } from './fixtures.js';
 import { bodyReader } from './routes/endpoint.js';
 import { CONTROL_ROUTES, V3_ROUTES } from './routes/index.js';
+import { routeTable } from './routes/table.js';
 import { MockControl } from './control/api.js';
 import { journalMiddleware } from './middleware/journal.js';
 import type { JournalLimits } from './control/journal.js';
@@ -154,13 +154,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   if (deps.config.control) app.use(controlGuard({ allowedHosts: options.allowedHosts, controlToken: options.controlToken }));
   // Shared storage: first apply what other instances stored, so a request sees every write acknowledged before it began.
   if (store.shared) app.use(async (_ctx, next) => (await store.sync(), next()));
-  const router = new Router();
-  for (const routes of deps.config.control ? [...V3_ROUTES, ...CONTROL_ROUTES] : V3_ROUTES) {
-    const r = routes(deps, readBody, control);
-    router.use(r.routes());
-  }
-  app.use(router.routes());
-  app.use(router.allowedMethods());
+  // Every module's routes in one flat table (looked up by segments, not by walking each router's layers).
+  const modules = deps.config.control ? [...V3_ROUTES, ...CONTROL_ROUTES] : V3_ROUTES;
+  app.use(routeTable(modules.map((routes) => routes(deps, readBody, control))));
 
   // One request listener serves fetch, inject and interception alike (Koa builds it per callback() call).
   const dispatch = app.callback();
