@@ -7,6 +7,7 @@ import type { ReadBody } from '../body/index.js';
 import { authenticate, authorizeProject, type Actor, type LevelName } from '../domain/auth.js';
 import { parse } from '../validation.js';
 import type { RecordOf } from '../schemas/state.js';
+import { JsonText } from './json-text.js';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
 type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
@@ -112,7 +113,11 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
     }
     // Commits made while the handler runs synchronously (every transaction callback is) belong to this request.
     const result = await deps.store.attributeTo(ctx.state, () => handler({ actor, path, query, body, project, ctx } as Request<P, Q, B>));
-    if (result instanceof Reply) {
+    if (result instanceof JsonText) {
+      ctx.status = 200;
+      ctx.set('Content-Type', 'application/json; charset=utf-8');
+      ctx.body = result.text;
+    } else if (result instanceof Reply) {
       ctx.status = result.status;
       for (const [k, val] of Object.entries(result.headers)) ctx.set(k, val);
       ctx.body = result.body;

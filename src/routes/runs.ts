@@ -7,10 +7,13 @@ import { inProject } from '../domain/queries.js';
 import { runDetailView, runView } from '../domain/views.js';
 import { cancelRun, retryRun } from '../domain/run-operations.js';
 import { CancelRequestSchema, RetryRequestSchema, RunDetailQuerySchema } from '../schemas/runs.js';
+import { cachedJson } from './json-text.js';
 import { endpoint, Reply, type ReadBody } from './endpoint.js';
 import { RunPath } from './path-params.js';
 
 export function runRoutes(deps: Deps, readBody: ReadBody): Router {
+  // A record read again and again is serialized once (per instance; bounded).
+  const runDetailJson = cachedJson(runDetailView);
   const router = new Router();
   router.get(
     '/api/v3/projects/:project_id/runs/:run_id',
@@ -19,7 +22,7 @@ export function runRoutes(deps: Deps, readBody: ReadBody): Router {
       if (!run || (query.runtime_mode && run.runtime_mode !== query.runtime_mode)) {
         throw new ApiError('run_not_found', { affected_resource: `run:${path.run_id}` });
       }
-      return runDetailView(run);
+      return runDetailJson(run);
     }),
   );
   // Every field of the cancel, retry, deny and budget bodies is optional, so an absent body reads as {}.

@@ -7,10 +7,13 @@ import { keysetPage } from '../domain/pagination.js';
 import { userView } from '../domain/views.js';
 import { deleteUser } from '../domain/user-deletion.js';
 import { DeleteUserRequestSchema, UserPageQuerySchema } from '../schemas/users.js';
+import { cachedJson } from './json-text.js';
 import { endpoint, type ReadBody } from './endpoint.js';
 import { ProjectPath, UserPath } from './path-params.js';
 
 export function userRoutes(deps: Deps, readBody: ReadBody): Router {
+  // A record read again and again is serialized once (per instance; bounded).
+  const userJson = cachedJson(userView);
   const router = new Router();
   router.get(
     '/api/v3/projects/:project_id/users',
@@ -24,7 +27,7 @@ export function userRoutes(deps: Deps, readBody: ReadBody): Router {
     endpoint(deps, readBody, { operation: 'getUser', level: 'viewer', adminKey: true, project: true, path: UserPath }, ({ path }) => {
       const user = inProject(deps.store, 'users', path.user_id, path.project_id);
       if (!user || user.status === 'deleted') throw new ApiError('user_not_found', { affected_resource: `user:${path.user_id}` });
-      return userView(user);
+      return userJson(user);
     }),
   );
   router.delete(
