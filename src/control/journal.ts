@@ -101,8 +101,7 @@ function headerSize(headers: Record<string, unknown>): number {
 }
 
 /** Headers over the body limit (only possible in process: Node refuses them over HTTP) keep their names and cut values. */
-function boundedHeaders(headers: Record<string, unknown>, size: number, limit: number): Record<string, unknown> {
-  if (size <= limit) return headers;
+function boundedHeaders(headers: Record<string, unknown>, limit: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const each = Math.max(64, Math.floor(limit / Math.max(1, Object.keys(headers).length)));
   for (const [k, v] of Object.entries(headers)) out[k.slice(0, 256)] = textPrefix(String(v), each);
@@ -138,18 +137,16 @@ export class Journal {
   }
 
   add(record: JournalRecord): number {
+    const limit = this.limits.bodyBytes;
     const hReq = headerSize(record.requestHeaders);
     const hRes = headerSize(record.responseHeaders);
-    const limit = this.limits.bodyBytes;
-    const stored: Stored = {
-      ...record,
-      path: record.path.length > limit ? textPrefix(record.path, limit) : record.path,
-      querystring: record.querystring.length > limit ? textPrefix(record.querystring, limit) : record.querystring,
-      requestHeaders: boundedHeaders(record.requestHeaders, hReq, limit),
-      responseHeaders: boundedHeaders(record.responseHeaders, hRes, limit),
-      id: this.nextId++,
-      size: 0,
-    };
+    // The record becomes the stored entry (the middleware builds a fresh one per request): no copy.
+    const stored = record as Stored;
+    if (record.path.length > limit) stored.path = textPrefix(record.path, limit);
+    if (record.querystring.length > limit) stored.querystring = textPrefix(record.querystring, limit);
+    if (hReq > limit) stored.requestHeaders = boundedHeaders(record.requestHeaders, limit);
+    if (hRes > limit) stored.responseHeaders = boundedHeaders(record.responseHeaders, limit);
+    stored.id = this.nextId++;
     stored.size =
       ENTRY_OVERHEAD +
       stored.path.length +

@@ -40,6 +40,7 @@ export function journalMiddleware(journal: Journal, clock: MockClock): Middlewar
     } finally {
       const limit = journal.bodyBytes;
       const response = responseBody(ctx, limit); // first: it may turn an object body into the text Koa sends
+      // A fresh record per request: the journal keeps this very object as its entry.
       journal.add({
         atMs,
         method: ctx.method,
@@ -52,7 +53,7 @@ export function journalMiddleware(journal: Journal, clock: MockClock): Middlewar
         requestBody: requestBody(ctx, limit),
         responseHeaders: ctx.response.headers as Record<string, unknown>,
         responseBody: response,
-        ...(ctx.state.fault ? { fault: ctx.state.fault } : {}),
+        fault: ctx.state.fault,
       });
     }
   };
