@@ -77,8 +77,19 @@ function abortError(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 
-/** Runs one injected request; resolves with light-my-request's response. */
-function injectOnce(dispatch: RequestListener, options: InjectOptions): Promise<InjectResponse> {
+let sinceTurn = 0;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Runs one injected request; resolves with light-my-request's response. Its fake socket finishes each
+ * write in a setImmediate, which a tight `await` loop never lets run: every 64 requests wait one turn
+ * of the event loop so those callbacks (each holding a finished response) do not pile up.
+ */
+async function injectOnce(dispatch: RequestListener, options: InjectOptions): Promise<InjectResponse> {
+  if (++sinceTurn >= 64) {
+    sinceTurn = 0;
+    await nextTurn();
+  }
   return new Promise((resolve, reject) => {
     lightMyRequest(dispatch, options, (err, res) => (err ? reject(err) : resolve(res!)));
   });
