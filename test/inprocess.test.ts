@@ -126,6 +126,36 @@ test('mock.fetch: HEAD and null-body statuses have no body; an aborted signal re
   }
 });
 
+test('mock.fetch: the answer is a real Response: every body reader, bodyUsed, clone, the body stream', async () => {
+  const mock = await createApp({ storage: 'memory', fixtures: demoFixture() });
+  const res = await mock.fetch(runPath, { headers: owner });
+  assert.instance(res, Response);
+  assert.is(res.ok, true);
+  assert.is(res.statusText, 'OK');
+  const copy = res.clone();
+  const text = await res.text();
+  assert.is(res.bodyUsed, true);
+  await res.text().then(() => assert.unreachable('a body reads once'), (e: Error) => assert.instance(e, TypeError));
+  assert.throws(() => res.clone(), TypeError);
+  assert.equal(await copy.json(), JSON.parse(text));
+  const bytes = new Uint8Array(await (await mock.fetch(runPath, { headers: owner })).arrayBuffer());
+  assert.is(Buffer.from(bytes).toString('utf8'), text);
+  const blob = await (await mock.fetch(runPath, { headers: owner })).blob();
+  assert.is(await blob.text(), text);
+  // Through the stream, as a client library reading chunks would.
+  const streamed = await mock.fetch(runPath, { headers: owner });
+  const reader = streamed.body!.getReader();
+  const chunks: Uint8Array[] = [];
+  for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+  assert.is(Buffer.concat(chunks).toString('utf8'), text);
+  assert.is(streamed.bodyUsed, true);
+  const head = await mock.fetch(runPath, { method: 'HEAD', headers: owner });
+  assert.is(head.status, 200);
+  assert.is(head.body, null);
+  assert.is(await head.text(), '');
+  assert.is(head.headers.get('content-length'), String(Buffer.byteLength(text)));
+});
+
 test('mock.inject: the raw form answers with light-my-request responses', async () => {
   const mock = await createApp({ storage: 'memory', fixtures: demoFixture() });
   const res = await mock.inject({ method: 'GET', url: runPath, headers: owner });

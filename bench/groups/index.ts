@@ -7,6 +7,7 @@ import { fileWrites } from './file-writes.js';
 import { startTimes } from './start-times.js';
 import { memory } from './rss.js';
 import { storageLoads, storageWrites } from './storage.js';
+import { requestPath } from './request-path.js';
 
 export interface Group {
   /** The name `node --import tsx bench/run.ts <name> ...` selects it by. */
@@ -17,7 +18,8 @@ export interface Group {
 
 export const GROUPS: Group[] = [
   { name: 'f', what: 'in-process createApp and restore', run: inProcess },
-  { name: 'ab', what: 'GET run detail vs bare Koa', run: readThroughput },
+  { name: 'ab', what: 'GET run detail vs bare Koa and json-server', run: readThroughput },
+  { name: 'i', what: 'in-process fetch, inject and interception per request', run: requestPath },
   { name: 'c', what: 'memory-mode cancels vs bare Koa + koa-body', run: memoryWrites },
   { name: 'e', what: 'first vs last page of 100k users', run: lastPage },
   { name: 'd', what: 'JSON-file cancels vs json-server, 10k and 100k', run: async () => (await fileWrites(10_000), await fileWrites(100_000)) },

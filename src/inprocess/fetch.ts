@@ -2,6 +2,7 @@
 import type { RequestListener } from 'node:http';
 import { createRequire } from 'node:module';
 import type * as LightMyRequest from 'light-my-request';
+import { InProcessResponse } from './response.js';
 
 // light-my-request is CommonJS; require keeps the call synchronous and skips the ESM interop wrapper.
 const lightMyRequest = createRequire(import.meta.url)('light-my-request') as typeof LightMyRequest.inject;
@@ -12,9 +13,6 @@ export const DEFAULT_ORIGIN = 'http://localhost';
 export type InjectOptions = LightMyRequest.InjectOptions;
 export type InjectResponse = LightMyRequest.Response;
 export type FetchInput = string | URL | Request;
-
-/** Statuses whose Response must have a null body (Fetch standard). */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 interface Prepared {
   method: string;
@@ -59,19 +57,7 @@ async function prepare(input: FetchInput, init: RequestInit | undefined, origin:
   return { method: request.method, url: request.url, headers, payload };
 }
 
-function toResponse(res: InjectResponse, method: string, url: string): Response {
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(res.headers)) {
-    if (v === undefined) continue;
-    if (Array.isArray(v)) for (const x of v) headers.append(k, x);
-    else headers.set(k, String(v));
-  }
-  const empty = NULL_BODY.has(res.statusCode) || method === 'HEAD';
-  const response = new Response(empty ? null : res.rawPayload, { status: res.statusCode, statusText: res.statusMessage, headers });
-  // A real fetch answer knows its URL; the constructor cannot set it.
-  Object.defineProperty(response, 'url', { value: url });
-  return response;
-}
+const toResponse = (res: InjectResponse, method: string, url: string): Response => new InProcessResponse(res, method, url) as unknown as Response;
 
 function abortError(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
