@@ -1,23 +1,24 @@
-// Recipe (node:test): one mock per file, snapshot/restore before each test, the clock, faults and the journal; imports the built package.
+// Recipe (node:test): the client under test talks to the real base URL; mock.intercept answers it in process. One mock per
+// file, snapshot/restore before each test, the clock, faults and the journal; imports the built package.
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createApp, demoFixture } from '../dist/index.js';
+import { runsClient } from './runs-client.mjs';
 
+const BASE_URL = 'https://api.example.test'; // what the client is configured with in production
 const PROJECT = 'fe1868ee-d60e-4ce6-8db0-f4a764225229';
-const AUTH = { Authorization: 'Bearer demo-owner-token' };
+const client = runsClient({ baseUrl: BASE_URL, token: 'demo-owner-token' });
 
 describe('project-runtime-mock with node:test', () => {
-  let mock, server, base, clean;
+  let mock, intercepting, clean;
 
   before(async () => {
     mock = await createApp({ storage: 'memory', fixtures: demoFixture(), seed: 'node-test' });
-    server = (await import('node:http')).createServer(mock.callback());
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${server.address().port}`;
+    intercepting = mock.intercept(BASE_URL); // global fetch, node:http and node:https (axios, got, ...)
     clean = mock.control.snapshot(); // cheap: restore it before every test
   });
 
-  after(() => new Promise((resolve) => server.close(resolve)));
+  after(() => intercepting.restore()); // global fetch and http.request are exactly as before
 
   beforeEach(async () => {
     await mock.control.restore(clean);
@@ -27,26 +28,31 @@ describe('project-runtime-mock with node:test', () => {
 
   test('a queued run can be cancelled', async () => {
     const run = await mock.control.createRun(PROJECT, { status: 'queued' });
-    const res = await fetch(`${base}/api/v3/projects/${PROJECT}/runs/${run.id}/cancel`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: '{}' });
-    assert.equal(res.status, 200);
-    assert.equal((await res.json()).status, 'cancelled');
+    const cancelled = await client.cancelRun(PROJECT, run.id, 'no longer needed');
+    assert.equal(cancelled.status, 'cancelled');
+    assert.deepEqual(mock.control.requests().map((e) => [e.operation, e.status, e.request.body]), [['cancelRun', 200, { reason: 'no longer needed' }]]);
   });
 
   test('an approval expires when the clock moves past it', async () => {
     const run = await mock.control.createRun(PROJECT, { status: 'waiting_approval', approval: { expires_in_ms: 60_000 } });
     await mock.control.advanceClock(60_000);
-    const res = await fetch(`${base}/api/v3/projects/${PROJECT}/approvals/${run.approval.approval_id}`, { headers: AUTH });
+    // mock.fetch: the same app, in process, for requests the client has no method for.
+    const res = await mock.fetch(`/api/v3/projects/${PROJECT}/approvals/${run.approval.approval_id}`, { headers: { authorization: 'Bearer demo-owner-token' } });
     assert.equal((await res.json()).status, 'expired');
   });
 
-  test('a fault answers 503 once, and the journal shows it', async () => {
+  test('the client retries once after a 503, and the journal shows both tries', async () => {
     mock.control.addFault({ method: 'GET', path: '/api/v3/projects/*/jobs', status: 503, times: 1 });
-    assert.equal((await fetch(`${base}/api/v3/projects/${PROJECT}/jobs`, { headers: AUTH })).status, 503);
-    assert.equal((await fetch(`${base}/api/v3/projects/${PROJECT}/jobs`, { headers: AUTH })).status, 200);
+    const jobs = await client.listJobs(PROJECT);
+    assert.ok(Array.isArray(jobs.items));
     const [faulted, real] = mock.control.requests({ path: '/jobs' });
     assert.equal(faulted.fault.status, 503);
     assert.equal(real.status, 200);
     assert.equal(real.request.headers.authorization, '[redacted]');
+  });
+
+  test('a refusal reaches the client as the real service would send it', async () => {
+    await assert.rejects(client.getRun(PROJECT, '00000000-0000-4000-8000-000000000000'), (err) => err.status === 404 && err.data.detail.reason_code === 'run_not_found');
   });
 
   test('the state is back to the fixtures in every test', async () => {
