@@ -170,6 +170,18 @@ test('intercept: faults apply to intercepted requests (a delay delays, a status 
   assert.ok(e.duration_ms >= 29, `${e.duration_ms}`);
 });
 
+test('intercept: a client timeout fires while a delay fault holds the answer (the jest recipe)', async () => {
+  const mock = await fresh();
+  using _h = mock.intercept(ORIGIN);
+  mock.control.addFault({ method: 'GET', path: '/api/v3/projects/*/runs/*', delay_ms: 1000, times: 1 });
+  await fetch(`${ORIGIN}${runPath}`, { headers: owner, signal: AbortSignal.timeout(50) }).then(
+    () => assert.unreachable('the timeout must win'),
+    (err: Error) => assert.is(err.name, 'TimeoutError'),
+  );
+  // The fault was used up; the next request is answered at once.
+  assert.is((await fetch(`${ORIGIN}${runPath}`, { headers: owner })).status, 200);
+});
+
 test('intercept: origins are checked', () => {
   const mock = { intercept: (o: string) => createApp({ storage: 'memory' }).then((m: MockApp) => m.intercept(o)) };
   return Promise.all([

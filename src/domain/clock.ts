@@ -48,8 +48,13 @@ export class MockClock {
     return this.parsed.ms;
   }
 
+  private formatted = { ms: NaN, iso: '' };
+
   nowIso(): string {
-    return new Date(this.nowMs()).toISOString();
+    const ms = this.nowMs();
+    // A request formats "now" several times (each timestamp it writes), a frozen clock always the same one: format once per ms.
+    if (ms !== this.formatted.ms) this.formatted = { ms, iso: new Date(ms).toISOString() };
+    return this.formatted.iso;
   }
 
   /**
