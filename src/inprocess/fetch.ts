@@ -2,7 +2,7 @@
 import type { RequestListener } from 'node:http';
 import { createRequire } from 'node:module';
 import type * as LightMyRequest from 'light-my-request';
-import { InProcessResponse } from './response.js';
+import { InProcessResponse, standardResponse } from './response.js';
 
 // light-my-request is CommonJS; require keeps the call synchronous and skips the ESM interop wrapper.
 const lightMyRequest = createRequire(import.meta.url)('light-my-request') as typeof LightMyRequest.inject;
@@ -84,6 +84,8 @@ async function injectOnce(dispatch: RequestListener, options: InjectOptions): Pr
 export interface InProcessClient {
   fetch(input: FetchInput, init?: RequestInit): Promise<Response>;
   inject(options: InjectOptions | string): Promise<InjectResponse>;
+  /** An intercepted request, answered with a standard Response (the interceptor wraps its stream and handles aborts). */
+  answer(request: Request): Promise<Response>;
 }
 
 /** The in-process client of one request listener (a Koa app's callback()). */
@@ -110,6 +112,13 @@ export function inProcessClient(dispatch: RequestListener, origin = DEFAULT_ORIG
     },
     inject(options) {
       return injectOnce(dispatch, typeof options === 'string' ? { url: options } : options);
+    },
+    async answer(request) {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of request.headers) headers[k] = v;
+      const payload = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
+      const res = await injectOnce(dispatch, { method: request.method as InjectOptions['method'], url: request.url, headers, payload, validate: false });
+      return standardResponse(res, request.method);
     },
   };
 }

@@ -2,7 +2,6 @@
 import { BatchInterceptor } from '@mswjs/interceptors';
 import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
 import { FetchInterceptor } from '@mswjs/interceptors/fetch';
-import type { FetchInput } from './fetch.js';
 
 export interface InterceptOptions {
   /**
@@ -21,7 +20,7 @@ export interface InterceptHandle {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-type Answer = (input: FetchInput) => Promise<Response>;
+type Answer = (request: Request) => Promise<Response>;
 
 interface Registration {
   answer: Answer;

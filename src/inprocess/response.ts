@@ -3,9 +3,9 @@
 import type { InjectResponse } from './fetch.js';
 
 /** Statuses whose Response must have a null body (Fetch standard). */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+export const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
-function headersOf(res: InjectResponse): Headers {
+export function headersOf(res: InjectResponse): Headers {
   const headers = new Headers();
   for (const k of Object.keys(res.headers)) {
     const v = res.headers[k];
@@ -24,6 +24,12 @@ function headersOf(res: InjectResponse): Headers {
 // The DOM typings declare Response's members as properties, which a subclass may not redefine as accessors: the
 // class extends the same constructor under a narrower type (at run time it is Response, and instanceof holds).
 const StandardResponse = Response as unknown as new (body: null, init: ResponseInit) => { readonly status: number; readonly statusText: string };
+
+/** A standard Response over the injected answer, for callers that will read it as a stream anyway (the interceptors). */
+export function standardResponse(res: InjectResponse, method: string): Response {
+  const empty = NULL_BODY.has(res.statusCode) || method === 'HEAD';
+  return new Response(empty ? null : res.rawPayload, { status: res.statusCode, statusText: res.statusMessage, headers: headersOf(res) });
+}
 
 export class InProcessResponse extends StandardResponse {
   #payload: Buffer | null;
