@@ -83,6 +83,17 @@ test('control: a Host that is not loopback or allowed is 421 on every /_mock pat
   assert.is(run.body.id, RUN);
 });
 
+test('control: /_mock in any letter case is control traffic: never journaled, never faulted', async () => {
+  const { mock, http } = await freshMock();
+  await http.post('/_mock/faults').send({ method: '*', path: '/**', status: 503 }).expect(200);
+  const raw = request(mock.callback());
+  const health = await raw.get('/_MOCK/health');
+  assert.is(health.status, 200);
+  assert.is(health.body.status, 'ok');
+  assert.is(health.headers['x-mock-fault'], undefined);
+  assert.equal(mock.control.requests(), []);
+});
+
 test('control: loopback names and addresses in any spelling are accepted', async () => {
   const { http } = await freshMock();
   for (const host of ['localhost', 'LOCALHOST:4010', 'localhost.', 'app.localhost:3000', '127.0.0.1', '127.1.2.3:9', '[::1]', '[::1]:4010', '[0:0:0:0:0:0:0:1]:80', '[::ffff:127.0.0.1]']) {

@@ -8,6 +8,7 @@ import { BlockList, isIP } from 'node:net';
 import { ApiError } from '../errors.js';
 import { isJsonContentType } from '../body/index.js';
 import { secretEquals } from '../domain/auth.js';
+import { isControlPath } from './journal.js';
 
 export const CONTROL_TOKEN_HEADER = 'x-mock-control-token';
 
@@ -18,7 +19,6 @@ export interface ControlGuardOptions {
   controlToken?: string;
 }
 
-const CONTROL_PATH = /^\/_mock(?:\/|$)/i;
 /**
  * The inspector page's shell and its built files (GET /_mock/ui, /_mock/ui/page.js, ...): static, the same bytes for
  * everyone, no state and no secret. A browser cannot add a header to a navigation, so these reads need no control token;
@@ -65,7 +65,7 @@ export function controlGuard(options: ControlGuardOptions = {}): Middleware {
   const token = options.controlToken;
 
   return async function guardControl(ctx, next) {
-    if (!CONTROL_PATH.test(ctx.path)) return next();
+    if (!isControlPath(ctx.path)) return next();
 
     // DNS rebinding: a page on attacker.example whose name now resolves to 127.0.0.1 sends `Host: attacker.example`.
     // A request without Host (HTTP/1.0) cannot come from a browser, so it is not refused.

@@ -4,7 +4,8 @@ import type { MockClock } from '../domain/clock.js';
 import type { Journal } from '../control/journal.js';
 import { jsonBody, rawBody, type BodyText } from '../control/journal-text.js';
 
-export const isControlPath = (path: string): boolean => path === '/_mock' || path.startsWith('/_mock/');
+/** /_mock and below, in any letter case: the router matches paths case-insensitively, so `/_MOCK/reset` is a control route too. */
+export const isControlPath = (path: string): boolean => /^\/_mock(?:\/|$)/i.test(path);
 
 /** The body as the handler read it: the raw bytes a signature check kept, or the parsed JSON (written out bounded). */
 function requestBody(ctx: Context, limit: number): BodyText | null {
