@@ -3,11 +3,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from './helpers/cli.js';
+import { DEFAULT_PROPERTY_RUNS, DEFAULT_RUN_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS } from './runner/config.mjs';
 
 const NEEDS = pathToFileURL(join(ROOT, 'test/helpers/needs.ts')).href;
 const FIXTURES: Record<string, string> = {
@@ -126,6 +127,25 @@ test('runner: property settings are checked before anything runs; CI never runs 
   const more = await runner('^basic\\.', { PROPERTY_RUNS: '120', CI: '1', PROPERTY_SEED: '-7' });
   assert.match(more.out, 'property seed -7, 120 cases per property (replay: PROPERTY_SEED=-7)');
   assert.is(more.last, '2 passed, 1 failed');
+});
+
+test('runner: docs/testing.md documents every setting with the defaults the runner uses', () => {
+  const docs = readFileSync(join(ROOT, 'docs/testing.md'), 'utf8');
+  const rows: [string, string][] = [
+    ['PROPERTY_RUNS', `\`${DEFAULT_PROPERTY_RUNS}\``],
+    ['PROPERTY_SEED', 'random'],
+    ['TEST_TIMEOUT_MS', `\`${DEFAULT_TEST_TIMEOUT_MS}\``],
+    ['TEST_RUN_TIMEOUT_MS', `\`${DEFAULT_RUN_TIMEOUT_MS}\``],
+    ['TEST_SHARDS', 'cores, at most 2'],
+    ['TEST_ALLOW_SKIP', 'none'],
+    ['TEST_DIR', '`test`'],
+    ['CI', 'unset'],
+  ];
+  for (const [name, fallback] of rows) assert.ok(docs.includes(`| \`${name}\` | ${fallback} |`), `${name} (${fallback}) missing from the table`);
+  // And nothing else is read from the environment by the runner's settings.
+  const config = readFileSync(join(ROOT, 'test/runner/config.mjs'), 'utf8');
+  const read = new Set([...config.matchAll(/env(?:\.|\[')([A-Z_]+)/g), ...config.matchAll(/whole\(env, '([A-Z_]+)'/g)].map((m) => m[1]));
+  for (const name of read) assert.ok(rows.some(([n]) => n === name), `${name} is read but not documented`);
 });
 
 test.run();

@@ -11,6 +11,10 @@ export interface Server {
   url: string;
   /** The child's process id (to read its /proc figures). */
   pid?: number;
+  /** Resolves when the child exits, for whatever reason. */
+  exited?: Promise<void>;
+  /** What the child wrote to stderr so far (the last 64 KiB). */
+  stderr?: () => string;
   stop(): Promise<void>;
 }
 const children = new Set<ChildProcess>();
@@ -24,7 +28,7 @@ export function start(args: string[], opts: { ready?: RegExp; url?: string; env?
   const exited = new Promise<void>((resolve) => proc.on('exit', () => resolve()));
   let out = '';
   let err = '';
-  proc.stderr!.on('data', (c) => (err += c));
+  proc.stderr!.on('data', (c) => (err = (err + c).slice(-65536)));
   return new Promise((resolve, reject) => {
     proc.stdout!.on('data', (c) => {
       out += c;
@@ -34,6 +38,8 @@ export function start(args: string[], opts: { ready?: RegExp; url?: string; env?
         resolve({
           url: opts.url ?? m[1],
           pid: proc.pid,
+          exited,
+          stderr: () => err,
           stop: () => {
             proc.kill('SIGKILL');
             children.delete(proc);
