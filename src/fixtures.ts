@@ -208,7 +208,6 @@ function buildState(f: Fixture, source?: string): StateData {
           ...(sim.mode !== undefined ? { mode: sim.mode } : {}),
           ...(sim.seed !== undefined ? { seed: String(sim.seed) } : {}),
           clock: sim.clock,
-          next_seq: 0,
           behaviours: sim.behaviours,
           traffic: sim.traffic,
         },

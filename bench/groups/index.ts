@@ -8,6 +8,7 @@ import { startTimes } from './start-times.js';
 import { memory } from './rss.js';
 import { storageLoads, storageWrites } from './storage.js';
 import { requestPath } from './request-path.js';
+import { simulationRun } from './simulation.js';
 
 export interface Group {
   /** The name `node --import tsx bench/run.ts <name> ...` selects it by. */
@@ -28,4 +29,5 @@ export const GROUPS: Group[] = [
   { name: 'h', what: 'RSS with 100k runs', run: () => memory() },
   { name: 's', what: 'PUT budget at 1k/100k/1M stored runs (memory, JSON file), fdatasync vs memory and json-server, lone latency', run: storageWrites },
   { name: 'l', what: 'start on data files of 1M and 2M runs: time and peak RSS', run: storageLoads },
+  { name: 'm', what: '30 days of the demo simulated in one simulation/run (memory)', run: simulationRun },
 ];

@@ -107,8 +107,6 @@ export const SimulationRecordSchema = model({
   mode: v.optional(SimulationMode),
   seed: v.optional(v.string()),
   clock: v.optional(v.picklist(['frozen', 'running']), 'frozen'),
-  /** Orders events due at the same millisecond: the order in which they were scheduled. */
-  next_seq: v.optional(v.pipe(Int, v.minValue(0)), 0),
   behaviours: v.optional(BehavioursSchema, {}),
   traffic: v.optional(v.array(TrafficSchema), []),
 });

@@ -3,20 +3,18 @@ import type { Deps, RunHooks } from '../deps.js';
 import { Transaction, type WriteScope } from '../storage/store.js';
 import type { RecordOf } from '../schemas/state.js';
 import { SIMULATION_RECORD_ID, type SimEventRecord, type SimulationMode, type SimulationRecord } from '../schemas/simulation.js';
-import { ApiError } from '../errors.js';
-import { retryRunTx } from '../domain/run-operations.js';
 import { MAX_TIMESTAMP_MS } from '../domain/clock.js';
 import { EventHeap, type HeapEntry } from './heap.js';
 import { behaviourFor } from './behaviours.js';
 import { decideApproval, expireApproval, finishStep, runKey, startRun, timingAtCancel, timingAtRequeue, type NewEvent, type RunContext } from './runs.js';
-import { fireJob, nextRunAfter, retryPolicy } from './jobs.js';
-import { gapMs, sendMessage } from './traffic.js';
-import { nextRollover, rollOver } from './spend.js';
+import { ensureRollover, ensureSources, fireJobEvent, retryJobRun, rollOverEvent, scheduleJobRetry, trafficMessage } from './sources.js';
 
 type Run = RecordOf<'runs'>;
 const iso = (ms: number) => new Date(ms).toISOString();
 const EVENTS = 'simulation_events' as const;
 const isRunWork = (key: string) => key.startsWith('run:');
+/** Within one millisecond a day's reset goes first, so that day's first spend counts in the new day. */
+const rankOf = (e: SimEventRecord) => (e.kind === 'budget.rollover' ? 0 : 1);
 
 export interface EngineOptions {
   /** The mode when the stored settings name none (createApp: off, CLI: auto). */
@@ -46,6 +44,8 @@ export class Engine implements RunHooks {
   private readonly view: Transaction;
   /** True while an event executes: runs it creates are simulated whatever the mode. */
   executing = false;
+  /** Orders events due at the same millisecond: the order in which they were scheduled. */
+  private nextSeq = 0;
 
   constructor(
     readonly deps: Deps,
@@ -69,7 +69,7 @@ export class Engine implements RunHooks {
     const r = this.record(tx);
     if (r?.seed !== undefined) return r;
     const seed = this.options.seed ?? this.deps.tokens(16);
-    return tx.put('simulation', { id: SIMULATION_RECORD_ID, clock: 'frozen', next_seq: 0, behaviours: { default: {}, projects: [] }, traffic: [], ...r, seed });
+    return tx.put('simulation', { id: SIMULATION_RECORD_ID, clock: 'frozen', behaviours: { default: {}, projects: [] }, traffic: [], ...r, seed });
   }
 
   // ---- scheduling (always inside a transaction) ----
@@ -79,11 +79,10 @@ export class Engine implements RunHooks {
    * rolled back never matches a stored event, and is dropped when it comes up.
    */
   schedule(tx: Transaction, ev: NewEvent): void {
-    const r = this.settings(tx);
-    tx.put('simulation', { ...r, next_seq: r.next_seq + 1 });
     // Past the last datetime an event would never fire anyway (the clock stops at 9999-01-01): it waits there.
-    const record = tx.put(EVENTS, { ...ev, at: iso(Math.min(ev.at, MAX_TIMESTAMP_MS)), seq: r.next_seq } as SimEventRecord);
-    const entry = this.entryOf(record);
+    const at = Math.min(ev.at, MAX_TIMESTAMP_MS);
+    const record = tx.put(EVENTS, { ...ev, at: iso(at), seq: this.nextSeq++ } as SimEventRecord);
+    const entry = { at, rank: rankOf(record), seq: record.seq, key: record.key, record };
     this.heap.push(entry);
     if (isRunWork(record.key)) this.runWork.add(record.key);
     this.options.onScheduled?.(entry.at);
@@ -102,6 +101,8 @@ export class Engine implements RunHooks {
     for (const e of this.view.filter(EVENTS, () => true)) {
       this.heap.push(this.entryOf(e));
       if (isRunWork(e.key)) this.runWork.add(e.key);
+      // New events order after every stored one (the counter is not stored: it is found again here).
+      if (e.seq >= this.nextSeq) this.nextSeq = e.seq + 1;
     }
   }
 
@@ -110,17 +111,21 @@ export class Engine implements RunHooks {
     for (const e of events) {
       this.heap.push(this.entryOf(e));
       if (isRunWork(e.key)) this.runWork.add(e.key);
+      if (e.seq >= this.nextSeq) this.nextSeq = e.seq + 1;
     }
   }
 
   private entryOf(e: SimEventRecord): HeapEntry {
-    return { at: Date.parse(e.at), rank: e.kind === 'budget.rollover' ? 0 : 1, seq: e.seq, key: e.key };
+    return { at: Date.parse(e.at), rank: rankOf(e), seq: e.seq, key: e.key, record: e };
   }
 
-  /** The event an entry stands for, if it is still the one stored under its key. */
+  /**
+   * The event an entry stands for, if it is still the one stored under its key: records are immutable, so the same
+   * object means the same event; a replaced, removed or rolled-back one is another object or none.
+   */
   private current(entry: HeapEntry): SimEventRecord | undefined {
     const r = this.view.get(EVENTS, entry.key);
-    return r && r.seq === entry.seq && Date.parse(r.at) === entry.at ? r : undefined;
+    return r === entry.record ? r : undefined;
   }
 
   /** The next pending event; heap entries of events since replaced or removed are dropped on the way. */
@@ -202,8 +207,8 @@ export class Engine implements RunHooks {
       deps: this.deps,
       seed: this.settings(tx).seed!,
       schedule: (t, e) => this.schedule(t, e),
-      spent: (t, projectId, ms) => this.ensureRollover(t, projectId, ms),
-      failedJobRun: (t, run, ms) => this.scheduleJobRetry(t, run, ms),
+      spent: (t, projectId, ms) => ensureRollover(this, t, projectId, ms),
+      failedJobRun: (t, run, ms) => scheduleJobRetry(this, t, run, ms),
     };
   }
 
@@ -218,83 +223,21 @@ export class Engine implements RunHooks {
       case 'approval.expire':
         return expireApproval(this.context(tx), tx, ev, ms);
       case 'job.retry':
-        return this.retryJobRun(tx, ev, ms);
+        return retryJobRun(this, tx, ev, ms);
       case 'job.fire':
-        return this.fireJob(tx, ev, ms);
+        return fireJobEvent(this, tx, ev, ms);
       case 'traffic.message':
-        return this.trafficMessage(tx, ev, ms);
-      case 'budget.rollover': {
-        const b = rollOver(tx, ev.project_id!, ms);
-        const next = nextRollover(b, ms);
-        if (next !== null) this.schedule(tx, { key: ev.key, kind: 'budget.rollover', at: next, project_id: ev.project_id });
-      }
+        return trafficMessage(this, tx, ev, ms);
+      case 'budget.rollover':
+        return rollOverEvent(this, tx, ev, ms);
     }
-  }
-
-  private fireJob(tx: Transaction, ev: SimEventRecord, ms: number): void {
-    const job = tx.get('jobs', ev.job_id!);
-    if (!job || job.status !== 'active') return;
-    const next = nextRunAfter(job.schedule, ms);
-    const run = fireJob(this.deps, tx, job, ms, next);
-    if (run) this.queued(tx, run, ms);
-    if (next !== null) this.schedule(tx, { key: ev.key, kind: 'job.fire', at: next, job_id: job.id, project_id: job.project_id });
-  }
-
-  private scheduleJobRetry(tx: Transaction, run: Run, ms: number): void {
-    const jobId = run.request_metadata.job_id;
-    if (run.surface !== 'background' || typeof jobId !== 'string') return;
-    const job = tx.get('jobs', jobId);
-    const attempt = Number(run.request_metadata.attempt ?? 1);
-    const policy = retryPolicy(job);
-    if (job?.status !== 'active' || !(attempt < policy.maxAttempts)) return;
-    this.schedule(tx, { key: runKey(run.id), kind: 'job.retry', at: ms + policy.backoffMs, run_id: run.id, job_id: jobId, project_id: run.project_id, count: attempt });
-  }
-
-  private retryJobRun(tx: Transaction, ev: SimEventRecord, ms: number): void {
-    try {
-      retryRunTx(this.deps, tx, { projectId: ev.project_id!, runId: ev.run_id!, metadata: { attempt: (ev.count ?? 1) + 1 }, reason: 'retry_policy' }, ms);
-    } catch (err) {
-      // The retry refuses before it writes (an archived project, a run no longer failed): the attempt is not made.
-      if (!(err instanceof ApiError)) throw err;
-    }
-  }
-
-  private trafficMessage(tx: Transaction, ev: SimEventRecord, ms: number): void {
-    const r = this.settings(tx);
-    const index = ev.traffic ?? 0;
-    const t = r.traffic[index];
-    if (!t) return;
-    const n = ev.count ?? 0;
-    const out = sendMessage(this.deps, tx, r.seed!, index, n, t, ms);
-    if ('stop' in out) return;
-    this.schedule(tx, { key: ev.key, kind: 'traffic.message', at: ms + gapMs(r.seed!, index, n + 1, t), traffic: index, count: n + 1, project_id: tx.get('connections', t.binding_id)?.project_id });
-  }
-
-  /** Keeps the project's reset event at the earliest boundary its totals need (a day's spend needs the next midnight). */
-  private ensureRollover(tx: Transaction, projectId: string, ms: number): void {
-    const key = `budget:${projectId}`;
-    const next = nextRollover(tx.get('budgets', projectId), ms);
-    if (next === null) return;
-    const current = tx.get(EVENTS, key);
-    if (current && Date.parse(current.at) <= next) return;
-    this.schedule(tx, { key, kind: 'budget.rollover', at: next, project_id: projectId });
   }
 
   /** What runs by itself: each active job at its next_run_at (a past one at once), each traffic source, each budget with spend. */
   ensureSources(tx: Transaction, ms: number): void {
-    const r = this.settings(tx);
-    for (const job of this.deps.store.values('jobs')) {
-      const key = `job:${job.id}`;
-      if (job.status !== 'active' || tx.get(EVENTS, key)) continue;
-      this.schedule(tx, { key, kind: 'job.fire', at: Math.max(Date.parse(job.next_run_at), ms), job_id: job.id, project_id: job.project_id });
-    }
-    r.traffic.forEach((t, index) => {
-      const key = `traffic:${index}`;
-      if (tx.get(EVENTS, key)) return;
-      this.schedule(tx, { key, kind: 'traffic.message', at: ms + gapMs(r.seed!, index, 0, t), traffic: index, count: 0, project_id: tx.get('connections', t.binding_id)?.project_id });
-    });
-    for (const b of this.deps.store.values('budgets')) this.ensureRollover(tx, b.project_id, ms);
+    ensureSources(this, tx, ms);
   }
+
 
   // ---- RunHooks: called by the domain inside its own transaction ----
 

@@ -2,6 +2,8 @@
 
 export interface HeapEntry {
   at: number;
+  /** The stored record the entry was made for (an entry is current while the store holds this very object). */
+  record: object;
   /** Within one millisecond, lower ranks go first (a day's reset before that day's first spend). */
   rank: number;
   seq: number;

@@ -1,5 +1,6 @@
 // The simulation engine's public face (issue 12): runs, approvals, jobs and spend move by themselves on the mock clock.
-export { Simulation, MAX_EVENTS_PER_RUN, eventView, type SimulationOptions, type SimulationProgress } from './simulation.js';
+export { Simulation, MAX_EVENTS_PER_RUN, eventView, type SimulationOptions } from './simulation.js';
+export type { SimulationProgress } from './drain.js';
 export { DEFAULT_BEHAVIOUR, behaviourFor } from './behaviours.js';
 export { nextRunAfter, scheduleProblem } from './jobs.js';
 export { checkBehaviourReferences, checkTrafficReferences } from './references.js';

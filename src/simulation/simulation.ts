@@ -6,17 +6,12 @@ import type { WriteScope } from '../storage/store.js';
 import { type SimEventRecord, type SimulationMode, type SimulationRecord } from '../schemas/simulation.js';
 import { invalid } from '../errors.js';
 import { Engine } from './engine.js';
+import { RealTime } from './real-time.js';
+import { drain, TooManyEvents, type SimulationProgress } from './drain.js';
 import { isWholeState, type CaughtUp, type ChangeSet } from '../storage/change-sets.js';
 
 export const MAX_EVENTS_PER_RUN = 1_000_000;
 
-export interface SimulationProgress {
-  executed: number;
-  /** The due time of the last executed event. */
-  at: string;
-  until: string | null;
-  elapsed_ms: number;
-}
 
 export interface SimulationOptions {
   /** The mode when neither the fixture nor PUT /_mock/simulation set one (createApp: off; the CLI: auto). */
@@ -40,14 +35,11 @@ export function eventView(e: SimEventRecord) {
   return out;
 }
 
-class TooManyEvents extends Error {}
 
 export class Simulation {
   readonly engine: Engine;
-  private timer: NodeJS.Timeout | null = null;
-  private armedFor = Infinity;
+  private readonly realTime: RealTime;
   private rearming = false;
-  private closed = false;
   private readonly maxEvents: number;
 
   constructor(
@@ -55,6 +47,12 @@ export class Simulation {
     private readonly options: SimulationOptions = {},
   ) {
     this.maxEvents = options.maxEvents ?? MAX_EVENTS_PER_RUN;
+    this.realTime = new RealTime(deps, () => this.engine, {
+      mode: () => this.mode(),
+      settle: () => this.settle(),
+      resync: () => this.resync(),
+      onError: (err) => (options.onError ?? console.error)(err),
+    });
     this.engine = new Engine(deps, {
       defaultMode: options.defaultMode ?? 'off',
       seed: options.seed,
@@ -63,7 +61,7 @@ export class Simulation {
       onExecuted: options.onExecuted,
       // Called while a transaction commits (its event is not yet readable): the timer is re-armed just after.
       onScheduled: (at) => {
-        if (this.engine.executing || at >= this.armedFor || this.rearming) return;
+        if (this.engine.executing || at >= this.realTime.armedFor || this.rearming) return;
         this.rearming = true;
         queueMicrotask(() => {
           this.rearming = false;
@@ -103,8 +101,7 @@ export class Simulation {
    * time the mock was down (`--speed` on the next start runs it again from there).
    */
   async close(): Promise<void> {
-    this.closed = true;
-    this.disarm();
+    this.realTime.close();
     const { store, clock } = this.deps;
     const rate = store.clock.rate;
     if (!clock.frozen && rate !== undefined && rate !== 1) await store.setClock(clock.frozenAt(clock.nowIso()));
@@ -226,31 +223,8 @@ export class Simulation {
     }
   }
 
-  /** Executes events in time order up to `until` (inclusive), or while runs have work (`idle`). */
   private drain(until: number | null, idle: boolean, untilIso: string | null) {
-    const byKind: Record<string, number> = {};
-    let executed = 0;
-    let lastAt = -Infinity;
-    const started = performance.now();
-    let reported = started;
-    for (let ev = this.engine.peek(); ev; ev = this.engine.peek()) {
-      const at = Date.parse(ev.at);
-      if (idle ? !this.engine.runWorkPending : at > until!) break;
-      if (executed >= this.maxEvents) throw new TooManyEvents();
-      this.engine.executeNext();
-      executed++;
-      lastAt = at;
-      byKind[ev.kind] = (byKind[ev.kind] ?? 0) + 1;
-      if (this.options.onProgress && (executed & 1023) === 0 && performance.now() - reported >= 250) {
-        reported = performance.now();
-        this.options.onProgress({ executed, at: ev.at, until: untilIso, elapsed_ms: Math.round(reported - started), done: false });
-      }
-    }
-    // Long work ends with a summary: a second or more, or ten thousand events.
-    if (this.options.onProgress && (performance.now() - started >= 1000 || executed >= 10_000)) {
-      this.options.onProgress({ executed, at: new Date(lastAt).toISOString(), until: untilIso, elapsed_ms: Math.round(performance.now() - started), done: true });
-    }
-    return { executed, byKind, lastAt };
+    return drain(this.engine, { until, idle, untilIso, maxEvents: this.maxEvents, onProgress: this.options.onProgress });
   }
 
   /** Waits until what the engine applied is stored; a refused write rolls it back, and the heap with it. */
@@ -277,46 +251,8 @@ export class Simulation {
     this.arm();
   }
 
-  // ---- a running clock: a timer per instance, unref'd, cleared by close() ----
-
-  private disarm(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.armedFor = Infinity;
-  }
-
-  /** Sets the timer for the next event's due time, in real milliseconds at the clock's rate (at least `minDelay`). */
+  /** Sets the timer of a running clock for the next event (at least `minDelay` real ms away). */
   arm(minDelay = 0): void {
-    this.disarm();
-    if (this.closed || this.mode() !== 'auto' || this.deps.clock.frozen) return;
-    const next = this.engine.peek();
-    if (!next) return;
-    const at = Date.parse(next.at);
-    this.armedFor = at;
-    this.timer = setTimeout(() => this.tick(), Math.min(Math.max(minDelay, this.deps.clock.realMsUntil(at)), 2 ** 31 - 1));
-    this.timer.unref();
-  }
-
-  /** Fires what is due, a bounded batch at a time so requests are served in between. */
-  private tick(): void {
-    this.timer = null;
-    this.armedFor = Infinity;
-    if (this.closed || this.mode() !== 'auto' || this.deps.clock.frozen) return;
-    // Instances on one database: only the one that leads fires events as time passes; the others look again each second.
-    if (!this.deps.store.leads) return this.arm(1_000);
-    this.resync();
-    const now = this.deps.clock.nowMs();
-    let n = 0;
-    for (let ev = this.engine.peek(); ev && Date.parse(ev.at) <= now && n < 2000; ev = this.engine.peek()) {
-      this.engine.executeNext();
-      n++;
-    }
-    if (n > 0) this.settle().catch((err) => (this.options.onError ?? console.error)(err));
-    // Nothing was due yet (a coarse timer, or a clock source that does not advance): wait a little before looking again.
-    if (n < 2000) return this.arm(n === 0 ? 10 : 0);
-    this.armedFor = now;
-    this.timer = setTimeout(() => this.tick(), 0);
-    this.timer.unref();
+    this.realTime.arm(minDelay);
   }
 }
-
