@@ -49,6 +49,14 @@ test('cron across the fall-back change: Mondays 08:00 New York are 12:00Z, then 
   assert.equal(nightly.slice(6, 9), ['2027-10-30T00:30:00.000Z', '2027-10-31T00:30:00.000Z', '2027-11-01T01:30:00.000Z']);
 });
 
+test('a job with no next occurrence fires once and becomes completed', async () => {
+  const m = await simMock({}, {}, setJob(NIGHTLY, { next_run_at: '2026-11-20T13:00:00.000Z', schedule: { every: 'now and then' } }));
+  await m.mock.control.runSimulation({ until: '2026-11-23T00:00:00.000Z' });
+  assert.equal(jobRuns(m, NIGHTLY).map((r) => r.created_at), ['2026-11-20T13:00:00.000Z']);
+  const job = m.mock.store.get('jobs', NIGHTLY)!;
+  assert.equal([job.status, job.next_run_at, job.updated_at], ['completed', '2026-11-20T13:00:00.000Z', '2026-11-20T13:00:00.000Z']);
+});
+
 test('a failed job run is retried per retry_policy (3 attempts, 300 s apart), through the retry endpoint\'s transaction', async () => {
   const failing = { project_id: P, ...KNOWN, agents: [{ agent_id: 'ec975fc1-69a6-49c0-a2a8-5acc292802c5', queue_wait_ms: 0, steps: [{ name: 'digest', step_type: 'model', duration_ms: 1000 }], outcome: { status: 'failed', error: 'model_overloaded' } }] };
   const m = await simMock({ behaviours: { projects: [failing] } }, {}, setJob(NIGHTLY, { next_run_at: '2026-11-20T13:00:00.000Z' }));

@@ -61,11 +61,13 @@ export function retryPolicy(job: Job | undefined): { maxAttempts: number; backof
 
 /**
  * One firing: a queued background run for the job's agent and user on its target's release (none if the project
- * is archived or the target points nowhere), and the job's next_run_at moved on. Answers the new run, if any.
+ * is archived or the target points nowhere), and the job's next_run_at moved on (or the job completed when there is
+ * no next occurrence). Answers the new run, if any.
  */
 export function fireJob(deps: Deps, tx: Transaction, job: Job, ms: number, nextMs: number | null): Run | undefined {
   const now = new Date(ms).toISOString();
-  tx.put('jobs', { ...job, next_run_at: nextMs === null ? job.next_run_at : new Date(nextMs).toISOString(), updated_at: now });
+  // A job with no next occurrence (no cron, or one that never matches again) has run its course: completed.
+  tx.put('jobs', nextMs === null ? { ...job, status: 'completed', updated_at: now } : { ...job, next_run_at: new Date(nextMs).toISOString(), updated_at: now });
   const project = tx.get('projects', job.project_id);
   const target = tx.get('targets', `${job.project_id}:${job.target}`);
   if (!project || project.status === 'archived' || !target) return undefined;
