@@ -156,9 +156,13 @@ test('catching up: an instance further behind than the kept change sets gets the
   const from = mock.store.seq;
   const ws = (i: number) => ({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, name: `w${i}` });
   for (let i = 0; i < 300; i++) await mock.store.transact((tx) => tx.put('workspaces', ws(i % 20)));
-  // A record deleted and written again goes last, as in the store's own maps.
+  // A record deleted and written again goes last, as in the store's own maps: in separate groups, and within one group
+  // (the delete and the write queue behind a group being stored).
   await mock.store.transact((tx) => tx.delete('workspaces', ws(3).id));
   await mock.store.transact((tx) => tx.put('workspaces', ws(3)));
+  const inFlight = mock.store.transact((tx) => tx.put('workspaces', { ...ws(9), name: 'renamed' }));
+  await Promise.all([inFlight, mock.store.transact((tx) => tx.delete('workspaces', ws(4).id)), mock.store.transact((tx) => tx.put('workspaces', ws(4)))]);
+  assert.equal([...mock.store.values('workspaces')].slice(-2).map((w) => w.name), ['w3', 'w4']);
   const found = await adapter.changesSince(from);
   assert.is(found.length, 1);
   assert.ok(isWholeState(found[0]));

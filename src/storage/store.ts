@@ -71,6 +71,7 @@ export class Store implements CommittedState, StateView {
   /** Shared storage: the look at the storage on its way, and the one queued behind it. */
   private looking: Promise<void> | null = null;
   private nextLook: Promise<void> | null = null;
+  private watchTimer: NodeJS.Timeout | null = null;
   private readonly versions = new Map<string, number>();
   private readonly derived = new Map<string, { stamp: string; value: unknown }>();
   /** Shared storage: sees what was applied from other instances (change sets, or a whole state). */
@@ -86,8 +87,14 @@ export class Store implements CommittedState, StateView {
     this.settingsState = data.settings;
     this.committedSeq = this.lastSeq = seq;
     // Shared storage: others' commits are applied as they are announced, so an idle instance stays current.
+    // At most one such look per 50 ms: a busy instance catches up before each request anyway.
     this.adapter.watch?.((at) => {
-      if (at === undefined || at > this.committedSeq) this.sync().catch(noop);
+      if (this.watchTimer || (at !== undefined && at <= this.committedSeq)) return;
+      this.watchTimer = setTimeout(() => {
+        this.watchTimer = null;
+        this.sync().catch(noop);
+      }, 50);
+      this.watchTimer.unref();
     });
   }
 

@@ -24,6 +24,11 @@ export function decodeSet(body: string): ChangeSet {
   return set;
 }
 
+export interface Keys {
+  collection: string[];
+  key: string[];
+}
+
 /** Column arrays for one `unnest` insert. */
 export interface RecordRows {
   collection: string[];
@@ -35,10 +40,10 @@ export interface RecordRows {
 
 /**
  * What a group does to the record rows. A record keeps its place when it is updated, and goes last when it is new or
- * was deleted and written again (as a Map does): so keys deleted anywhere in the group are deleted first, then the
- * rows written, new ones placed by the change set that put them last.
+ * was deleted and written again (as a Map does): such a key is `moved` (its row is deleted, then written anew), new
+ * rows are placed by the change set that put them last.
  */
-export function netEffect(group: readonly ChangeSet[]): { deletes: { collection: string[]; key: string[] }; upserts: RecordRows } {
+export function netEffect(group: readonly ChangeSet[]): { deletes: Keys; upserts: RecordRows; moved: Keys | null } {
   const final = new Map<string, { collection: string; key: string; record: unknown; seq: number; i: number }>();
   const deleted = new Map<string, { collection: string; key: string }>();
   for (const set of group) {
@@ -54,10 +59,13 @@ export function netEffect(group: readonly ChangeSet[]): { deletes: { collection:
       }
     });
   }
-  const deletes = { collection: [] as string[], key: [] as string[] };
-  for (const d of deleted.values()) {
-    deletes.collection.push(d.collection);
-    deletes.key.push(d.key);
+  // Deleted for good, or deleted and written again (moved: the row must be deleted before it is written anew).
+  const deletes: Keys = { collection: [], key: [] };
+  const moved: Keys = { collection: [], key: [] };
+  for (const [id, d] of deleted) {
+    const to = final.has(id) ? moved : deletes;
+    to.collection.push(d.collection);
+    to.key.push(d.key);
   }
   const upserts: RecordRows = { collection: [], key: [], ordSeq: [], ordI: [], record: [] };
   for (const r of final.values()) {
@@ -67,5 +75,5 @@ export function netEffect(group: readonly ChangeSet[]): { deletes: { collection:
     upserts.ordI.push(r.i);
     upserts.record.push(JSON.stringify(r.record));
   }
-  return { deletes, upserts };
+  return { deletes, upserts, moved: moved.key.length ? moved : null };
 }

@@ -4,7 +4,8 @@ import pg from 'pg';
 import { DATA_FILE_FORMAT, DATA_FILE_VERSION, PRIMARY_KEYS, type CollectionName, type DataFile, type StateData } from '../../schemas/state.js';
 import { ChangeSetConflict, type CaughtUp, type ChangeSet, type ChangeSetAdapter, type CommittedState, type Rebase } from '../change-sets.js';
 import { RecordChecker, finishState } from '../data-file.js';
-import { decodeSet, encodeSet, netEffect } from './codec.js';
+import { decodeSet } from './codec.js';
+import { appendIfAt, appendLocked, setHead } from './append.js';
 import { ensureSchema, tables, type Tables } from './schema.js';
 import { Session } from './session.js';
 
@@ -47,6 +48,7 @@ export class PostgresAdapter implements ChangeSetAdapter {
   readonly #keep: number;
   readonly #session: Session;
   readonly #name: string;
+  readonly #channel: string;
   #ready: Promise<void> | null = null;
   #onChange: ((seq?: number) => void) | null = null;
   #appends = 0;
@@ -56,6 +58,7 @@ export class PostgresAdapter implements ChangeSetAdapter {
     this.#t = tables(this.#schema);
     this.#keep = options.keepChangeSets ?? 10_000;
     this.#name = redactUrl(options.connectionString);
+    this.#channel = `prm_changes_${hashName(this.#schema)}`;
     const config: pg.PoolConfig = { connectionString: options.connectionString, keepAlive: true, connectionTimeoutMillis: 5_000, query_timeout: 30_000, application_name: 'project-runtime-mock' };
     this.#pool = new pg.Pool({ ...config, max: options.poolSize ?? 8, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
     // An idle connection the server dropped (a restart): the pool discards it and the next query connects again.
@@ -63,7 +66,7 @@ export class PostgresAdapter implements ChangeSetAdapter {
     this.#session = new Session({
       config,
       lockKey: `project-runtime-mock leader ${this.#schema}`,
-      channel: `prm_changes_${hashName(this.#schema)}`,
+      channel: this.#channel,
       onNotify: (payload) => this.#onChange?.(payload === undefined ? undefined : Number(payload)),
       retryMs: 1_000,
     });
@@ -163,16 +166,19 @@ export class PostgresAdapter implements ChangeSetAdapter {
       // Older change sets describe a state that is gone: an instance behind this one reloads the whole state.
       await c.query(`DELETE FROM ${this.#t.changes} WHERE seq < $1`, [seq]);
       await c.query(`INSERT INTO ${this.#t.changes} (seq, body) VALUES ($1, NULL)`, [seq]);
-      await this.#setHead(c, seq, data.state.clock, data.state.settings);
+      await setHead(c, this.#t, this.#channel, seq, JSON.stringify(data.state.clock), JSON.stringify(data.state.settings));
     });
   }
 
   /**
-   * One transaction per group: lock the head row, check that no one appended since this instance last looked
-   * (else rebase on what it missed, still holding the lock), append the change sets and apply them to the rows.
+   * One group: a single statement when the head is still where this instance last saw it (a compare-and-set on the head
+   * row). Otherwise one transaction that locks the head row, reads what this instance missed and rebases the group on
+   * it while still holding the lock (so the second try cannot lose again), then appends.
    */
   async appendChangeSets(group: readonly ChangeSet[], committed: CommittedState, rebase?: Rebase): Promise<void> {
     await this.#init();
+    const appended = await this.#withClient((c) => appendIfAt(c, this.#t, this.#channel, group, group[0].seq - 1));
+    if (appended === true) return this.#prune(group[group.length - 1].seq);
     await this.#transaction(async (c) => {
       const current = await this.#lockHead(c);
       let sets = group;
@@ -182,27 +188,14 @@ export class PostgresAdapter implements ChangeSetAdapter {
         if (sets.length === 0) return;
         if (sets[0].seq !== current + 1) throw new ChangeSetConflict(`the rebased group starts at ${sets[0].seq}, not ${current + 1}`);
       }
-      const last = sets[sets.length - 1];
-      await c.query(`INSERT INTO ${this.#t.changes} (seq, body) SELECT * FROM unnest($1::bigint[], $2::text[])`, [sets.map((s) => s.seq), sets.map(encodeSet)]);
-      const { deletes, upserts } = netEffect(sets);
-      if (deletes.key.length) {
-        await c.query(`DELETE FROM ${this.#t.records} r USING unnest($1::text[], $2::text[]) AS d(c, k) WHERE r.collection = d.c AND r.key = d.k`, [deletes.collection, deletes.key]);
-      }
-      if (upserts.key.length) {
-        await c.query(
-          `INSERT INTO ${this.#t.records} (collection, key, ord_seq, ord_i, record) SELECT c, k, s, i, r::json FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[], $5::text[]) AS t(c, k, s, i, r)
-           ON CONFLICT (collection, key) DO UPDATE SET record = EXCLUDED.record`,
-          [upserts.collection, upserts.key, upserts.ordSeq, upserts.ordI, upserts.record],
-        );
-      }
-      let clock: unknown, settings: unknown;
-      for (const s of sets) {
-        if (s.clock) clock = s.clock;
-        if (s.settings) settings = s.settings;
-      }
-      await this.#setHead(c, last.seq, clock, settings);
-      if (++this.#appends % 256 === 0) await c.query(`DELETE FROM ${this.#t.changes} WHERE seq <= $1`, [last.seq - this.#keep]);
+      await appendLocked(c, this.#t, this.#channel, sets);
     });
+    await this.#prune(committed.seq);
+  }
+
+  /** Now and then, forgets change sets older than the last `keepChangeSets` (an instance that far behind reloads). */
+  async #prune(seq: number): Promise<void> {
+    if (++this.#appends % 256 === 0) await this.#pool.query(`DELETE FROM ${this.#t.changes} WHERE seq <= $1`, [seq - this.#keep]).catch(() => {});
   }
 
   /** What others committed after `seq`: the change sets, or the whole state when the table no longer reaches back that far. */
@@ -228,15 +221,6 @@ export class PostgresAdapter implements ChangeSetAdapter {
   async #lockHead(c: pg.ClientBase): Promise<number> {
     const { rows } = await c.query<{ seq: string }>(`SELECT seq FROM ${this.#t.head} WHERE id = 1 FOR UPDATE`);
     return Number(rows[0].seq);
-  }
-
-  async #setHead(c: pg.ClientBase, seq: number, clock: unknown, settings: unknown): Promise<void> {
-    await c.query(`UPDATE ${this.#t.head} SET seq = $1, clock = COALESCE($2::json, clock), settings = COALESCE($3::json, settings) WHERE id = 1`, [
-      seq,
-      clock === undefined ? null : JSON.stringify(clock),
-      settings === undefined ? null : JSON.stringify(settings),
-    ]);
-    await c.query('SELECT pg_notify($1, $2)', [`prm_changes_${hashName(this.#schema)}`, String(seq)]);
   }
 
   /** Shared: calls `onChange` when another instance may have committed (the store then catches up in the background). */
