@@ -11,7 +11,8 @@ export const JSON_POST = { 'content-type': 'application/json' };
 export const runPath = (id: string) => `/api/v3/projects/${PROJECT}/runs/${id}`;
 
 export interface Load {
-  url: string;
+  /** Several URLs: autocannon spreads the connections over them in turn (a round-robin client, per connection). */
+  url: string | string[];
   path: string | (() => string);
   method?: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
@@ -36,8 +37,9 @@ function cannon(load: Load, limit: { duration: number } | { amount: number }, tr
   const request: autocannon.Request = {};
   if (dynamic) request.setupRequest = (req) => ({ ...req, path: (load.path as () => string)() });
   if (track) request.onResponse = () => void (track.last = performance.now());
+  const urls = (Array.isArray(load.url) ? load.url : [load.url]).map((u) => (dynamic ? u : u + (load.path as string)));
   return autocannon({
-    url: dynamic ? load.url : load.url + load.path,
+    url: (urls.length === 1 ? urls[0] : urls) as string, // autocannon takes several (its types say one)
     connections: load.connections ?? CONNECTIONS,
     ...limit,
     method: load.method ?? 'GET',
