@@ -95,7 +95,7 @@ test('journal: a v3 request appears by the next poll (polled at least once a sec
   const res = await v3(RUN_PATH);
   assert.is(res.status, 200);
   const sent = performance.now();
-  const row = page.locator('table.journal tbody tr', { hasText: RUN_PATH });
+  const row = page.locator(`table.journal tbody tr[data-path="${RUN_PATH}"]`);
   await row.first().waitFor({ timeout: 15_000 });
   const seen = performance.now();
   const pollsBetween = polls.filter((t) => t > sent && t <= seen).length;
@@ -150,10 +150,9 @@ test('faults: one added from the form answers the next matching request, once', 
   await page.getByText('No active faults.').waitFor({ timeout: 15_000 });
 
   await section('Requests');
-  const row = page.locator('table.journal tbody tr', { has: page.locator('span.status', { hasText: '503' }) });
+  const row = page.locator(`table.journal tbody tr[data-path="${RUN_PATH}"]`, { has: page.locator('span.status', { hasText: '503' }) });
   await row.first().waitFor({ timeout: 15_000 });
   assert.match(await row.first().innerText(), 'fault');
-  assert.match(await row.first().innerText(), RUN_PATH);
 
   // A fault until cleared, then the button that clears them.
   await section('Faults');
@@ -170,7 +169,7 @@ test('faults: one added from the form answers the next matching request, once', 
 
 test('clock: advancing a day turns the pending approval expired in the state view', async () => {
   await section('State');
-  await page.getByLabel('Project').selectOption(P);
+  await page.getByLabel('Project', { exact: true }).selectOption(P);
   await page.locator(`.cards[data-project="${P}"]`).waitFor();
   await page.getByRole('group', { name: 'Records' }).getByRole('button', { name: 'Approvals' }).click();
   const approval = page.locator(`table[data-kind="approvals"] tbody tr[data-id="${DEMO.approvals.pendingWaiting}"]`);
@@ -229,6 +228,29 @@ test('coverage: a table per operation with what is missing highlighted', async (
   assert.match(await page.locator('tr[data-operation="cancelRun"]').innerText(), 'never called');
   assert.is(await page.locator('table.coverage tbody tr').count(), 20);
   await shot('coverage');
+});
+
+test('the README screenshot: a few requests, one opened (test/browser/.output/inspector-readme.png, copied to docs/inspector.png)', async () => {
+  await section('Requests');
+  const sent = [
+    await v3(`/api/v3/projects/${P}/users?limit=3`),
+    await v3(`/api/v3/projects/${P}/approvals?status=pending`),
+    await v3(`/api/v3/projects/${P}/runs/${DEMO.runs.failedApi}/retry`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }),
+    await fetch(`${cli.url}/api/v3/projects/${P}/jobs`),
+    await v3(`/api/v3/projects/${P}/approvals/${DEMO.approvals.pendingOther}/deny`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"reason": "not today"}' }),
+  ];
+  assert.equal(sent.map((r) => r.status), [200, 200, 409, 401, 200]);
+  const deny = page.locator(`table.journal tbody tr[data-path$="/deny"]`);
+  await deny.waitFor({ timeout: 15_000 });
+  assert.match(await page.locator(`table.journal tbody tr[data-path$="/retry"]`).innerText(), '409');
+  // Lists cut each UUID to its first 8 characters; the full path is the button's title.
+  assert.match(await deny.locator('td.path').innerText(), `/api/v3/projects/${P.slice(0, 8)}…/approvals/${DEMO.approvals.pendingOther}/deny`);
+  await page.setViewportSize({ width: 1100, height: 640 });
+  await deny.getByRole('button').click();
+  await page.locator('aside.detail').getByText('not today').first().waitFor();
+  await page.screenshot({ path: join(OUT, 'inspector-readme.png') });
+  await page.locator('aside.detail').getByRole('button', { name: 'Close' }).click();
+  await page.setViewportSize({ width: 1280, height: 900 });
 });
 
 test('reset and a fixture file: reset empties the journal and restores the clock; a bad fixture is refused with its location', async () => {

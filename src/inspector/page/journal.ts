@@ -21,6 +21,14 @@ export const JOURNAL_POLL_MS = 500;
 /** Rows the page keeps (the newest). */
 const KEEP = 500;
 
+/** Paths as a list shows them: each UUID cut to its first 8 characters (the full path is the button's title and in the detail). */
+const shortPath = (path: string) =>
+  path
+    .replace(/([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '$1…')
+    .split('/')
+    // A line may break before each slash rather than inside a segment.
+    .map((seg, i) => (i === 0 ? seg : html`<wbr />/${seg}`));
+
 const statusClass = (s: number) => (s >= 500 ? 's5' : s >= 400 ? 's4' : s >= 300 ? 's3' : 's2');
 
 export function JournalView({ active }: { active: boolean }) {
@@ -77,10 +85,10 @@ export function JournalView({ active }: { active: boolean }) {
             <thead><tr><th scope="col">Time</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col" class="wide">Duration</th><th scope="col" class="wide">Operation</th></tr></thead>
             <tbody>
               ${shown.map(
-                (r) => html`<tr key=${r.id} data-id=${r.id} class=${open === r.id ? 'selected' : ''}>
+                (r) => html`<tr key=${r.id} data-id=${r.id} data-path=${r.path} class=${open === r.id ? 'selected' : ''}>
                   <td>${when(r.at).slice(11, 19)}</td>
                   <td>${r.method}</td>
-                  <td class="path"><button type="button" class="link" aria-expanded=${open === r.id} onClick=${() => setOpen(open === r.id ? null : r.id)}>${r.path}</button></td>
+                  <td class="path"><button type="button" class="link" title=${r.path} aria-label=${`${r.method} ${r.path}: show the request and response`} aria-expanded=${open === r.id} onClick=${() => setOpen(open === r.id ? null : r.id)}>${shortPath(r.path)}</button></td>
                   <td><span class=${`status ${statusClass(r.status)}`}>${r.status}</span>${r.fault && html` <span class="badge" title="answered or delayed by fault ${r.fault.id}">fault</span>`}</td>
                   <td class="wide num">${r.duration_ms.toFixed(1)} ms</td>
                   <td class="wide">${r.operation ?? '—'}</td>
