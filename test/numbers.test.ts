@@ -32,6 +32,28 @@ test('a control run with cost_usd 1e400 is 422 finite_number at its loc, and not
   assert.is(stateOf(mock), before);
 });
 
+test('free-form values (result, events, request_metadata, fault bodies) refuse 1e400 anywhere inside, at its place, and store nothing', async () => {
+  const { mock, http } = await freshMock();
+  const before = stateOf(mock);
+  const cases: [string, string, string, (string | number)[]][] = [
+    [`/_mock/projects/${P}/runs`, 'POST', '{"result": {"expires_in_ms": 1e400, "tool_id": "t"}}', ['body', 'result', 'expires_in_ms']],
+    [`/_mock/projects/${P}/runs`, 'POST', '{"events": [{"a": [1, -1e400]}]}', ['body', 'events', 0, 'a', 1]],
+    [`/_mock/projects/${P}/runs`, 'POST', '{"request_metadata": {"deep": {"x": [{"y": 1e999}]}}}', ['body', 'request_metadata', 'deep', 'x', 0, 'y']],
+    ['/_mock/faults', 'POST', '{"method": "GET", "path": "/x", "status": 418, "body": [1e400]}', ['body', 'body', 0]],
+  ];
+  for (const [path, method, body, loc] of cases) {
+    const res = await http[method === 'POST' ? 'post' : 'put'](path).set('Content-Type', 'application/json').send(body);
+    assert.is(res.status, 422, body);
+    assert.equal(res.body.detail, [{ type: 'finite_number', loc, msg: 'Input should be a finite number', input: null }], body);
+  }
+  assert.is(stateOf(mock), before);
+  assert.equal(mock.control.faults(), []);
+  // Finite numbers of any size JSON holds are kept as given.
+  const ok = await http.post(`/_mock/projects/${P}/runs`).set('Content-Type', 'application/json').send('{"result": {"n": 1e308, "m": -0.5}}');
+  assert.is(ok.status, 200);
+  assert.equal(ok.body.result, { n: 1e308, m: -0.5 });
+});
+
 test('advance_ms 9007199254740991 on a running clock is 422 less_than_equal (the largest step that fits), and the clock is unchanged', async () => {
   const now = Date.parse('2026-01-15T12:00:00.000Z');
   const { mock, http } = await freshMock({ fixtures: { ...(demoFixture() as object), now: undefined }, clock: () => now });

@@ -5,7 +5,7 @@ import { MAX_INT, toBool, toFloat, toInt, type Coerced } from './numbers.js';
 import { parseUuid } from './uuid.js';
 import { parseDatetime } from './datetime.js';
 
-type Check<T> = (x: unknown) => Coerced<T> | { ok: false; type: string; ctx?: Record<string, unknown> };
+type Check<T> = (x: unknown) => Coerced<T> | { ok: false; type: string; ctx?: Record<string, unknown>; at?: (string | number)[] };
 
 /** A schema of this module: a valibot schema that also carries its JSON Schema (for the OpenAPI document). */
 export type PydanticSchema<T> = v.BaseSchema<T, T, v.BaseIssue<unknown>> & { readonly jsonSchema: Record<string, unknown> };
@@ -45,7 +45,17 @@ function pydanticSchema<T>(name: string, jsonSchema: Record<string, unknown>, ch
       if (r.ok) {
         (dataset as { value: unknown }).value = r.value;
         (dataset as { typed: boolean }).typed = true;
-      } else addPydanticIssue(dataset, config, r.type, (r as { ctx?: Record<string, unknown> }).ctx);
+      } else {
+        const fail = r as { type: string; ctx?: Record<string, unknown>; at?: (string | number)[] };
+        addPydanticIssue(dataset, config, fail.type, fail.ctx);
+        // An issue inside a free-form value names its place and the value there, as pydantic would for a typed field:
+        // valibot's object and array schemas prefix their own keys to the path.
+        if (fail.at?.length) {
+          const issue = (dataset as unknown as { issues: { path?: unknown[]; input: unknown }[] }).issues.at(-1)!;
+          issue.path = fail.at.map((key) => ({ type: typeof key === 'number' ? 'array' : 'object', origin: 'value', input: undefined, key, value: undefined }));
+          issue.input = fail.at.reduce<unknown>((value, key) => (value as Record<string | number, unknown>)[key], dataset.value);
+        }
+      }
       return dataset;
     },
   };
@@ -91,9 +101,41 @@ export const datetime = (): PydanticSchema<string> =>
 
 const isDict = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-/** pydantic `dict[str, Any]`: any JSON object (never an array), kept as given. */
+/**
+ * Where a free-form value holds a number JSON cannot carry (1e400 reads as Infinity): such a value would be sent
+ * and stored as null, so it is refused as pydantic refuses a non-finite float. Walked with an explicit stack (never
+ * recursion: a fixture's depth is not checked by the body reader); the first place found, depth first.
+ */
+function nonFinitePlace(root: unknown): (string | number)[] | undefined {
+  const stack: [unknown, (string | number)[]][] = [[root, []]];
+  while (stack.length > 0) {
+    const [value, at] = stack.pop()!;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return at;
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], [...at, i]]);
+    } else if (value !== null && typeof value === 'object') {
+      const keys = Object.keys(value);
+      for (let i = keys.length - 1; i >= 0; i--) stack.push([(value as Record<string, unknown>)[keys[i]], [...at, keys[i]]]);
+    }
+  }
+  return undefined;
+}
+
+/** pydantic `dict[str, Any]`: any JSON object (never an array) of finite numbers, kept as given. */
 export const dict = (): PydanticSchema<Record<string, unknown>> =>
-  pydanticSchema('py_dict', { type: 'object', additionalProperties: true }, (x) => (isDict(x) ? { ok: true, value: x } : { ok: false, type: 'dict_type' }));
+  pydanticSchema('py_dict', { type: 'object', additionalProperties: true }, (x) => {
+    if (!isDict(x)) return { ok: false, type: 'dict_type' };
+    const at = nonFinitePlace(x);
+    return at ? { ok: false, type: 'finite_number', at } : { ok: true, value: x };
+  });
+
+/** pydantic `Any`: any JSON value whose numbers are finite (see nonFinitePlace), kept as given. */
+export const anyJson = (): PydanticSchema<unknown> =>
+  pydanticSchema('py_any', {}, (x) => {
+    const at = nonFinitePlace(x);
+    return at ? { ok: false, type: 'finite_number', at } : { ok: true, value: x };
+  });
 
 /**
  * A pydantic model: valibot's object schema (fields in declaration order, unknown keys dropped), except that a JSON

@@ -1,6 +1,6 @@
 // Tool-call approvals (endpoints 11, 15, 17): the redacted response and the stored record.
 import * as v from 'valibot';
-import { RuntimeMode, Timestamp, Uuid, intQuery, model, nullish } from './common.js';
+import { AnyJson, RuntimeMode, Timestamp, Uuid, intQuery, model, nullish } from './common.js';
 
 export const ApprovalStatus = v.picklist(['pending', 'approved', 'denied', 'expired', 'cancelled']);
 export type ApprovalStatus = v.InferOutput<typeof ApprovalStatus>;
@@ -27,7 +27,7 @@ export type Approval = v.InferOutput<typeof ApprovalResponseSchema>;
 
 export const ApprovalRecordSchema = model({
   ...ApprovalResponseSchema.entries,
-  tool_arguments: v.optional(v.unknown(), {}),
+  tool_arguments: v.optional(AnyJson, {}),
 });
 export type ApprovalRecord = v.InferOutput<typeof ApprovalRecordSchema>;
 

@@ -1,7 +1,7 @@
 // Shared valibot building blocks: ids, timestamps, numbers, free-form objects, query integers. The scalars validate
 // as pydantic v2 fields do (src/pydantic): the same coercions, the same error types, and every number finite.
 import * as v from 'valibot';
-import { bool, datetime, dict, float, int, model, uuid } from '../pydantic/index.js';
+import { anyJson, bool, datetime, dict, float, int, model, uuid } from '../pydantic/index.js';
 
 export { model };
 
@@ -11,6 +11,8 @@ export const Uuid = uuid();
 export const Timestamp = datetime();
 /** A free-form JSON object (never an array). */
 export const FreeObject = dict();
+/** Any JSON value (object, array or scalar) whose numbers are all finite. */
+export const AnyJson = anyJson();
 /** An integer within ±(2^53 - 1). */
 export const Int = int();
 /** A finite number (pydantic float with allow_inf_nan=False). */

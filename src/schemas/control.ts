@@ -1,6 +1,6 @@
 // Request bodies of the /_mock control surface (CONTRACT section 8), validated like the v3 bodies.
 import * as v from 'valibot';
-import { Bool, FreeObject, Int, NonEmptyString, NonNegFloat, NonNegInt, RuntimeMode, Timestamp, Uuid, model } from './common.js';
+import { AnyJson, Bool, FreeObject, Int, NonEmptyString, NonNegFloat, NonNegInt, RuntimeMode, Timestamp, Uuid, model } from './common.js';
 import { GLOB_MAX_LENGTH } from '../control/glob.js';
 import { RunStatus, RunStepSchema, RunSurface, RunTimingSchema, StepStatus } from './runs.js';
 
@@ -18,7 +18,7 @@ export const FaultRequestSchema = model({
   method: v.pipe(v.string(), v.regex(/^(\*|[A-Za-z]+)$/, 'Input should be an HTTP method or *')),
   path: v.pipe(v.string(), v.startsWith('/', 'Input should be a path starting with /'), GlobLength),
   status: v.optional(v.pipe(Int, v.minValue(100), v.maxValue(599))),
-  body: v.optional(v.unknown()),
+  body: v.optional(AnyJson),
   delay_ms: v.optional(v.pipe(Int, v.minValue(0), v.maxValue(300_000))),
   times: v.optional(PosInt),
 });
@@ -55,7 +55,7 @@ export const ApprovalInputSchema = model({
   action_summary: v.optional(v.string(), 'Mock tool call awaiting approval'),
   channel: v.optional(v.string()),
   expires_in_ms: v.optional(NonNegInt, 24 * 60 * 60 * 1000),
-  tool_arguments: v.optional(v.unknown()),
+  tool_arguments: v.optional(AnyJson),
   session_id: v.optional(Uuid),
   user_id: v.optional(Uuid),
 });
@@ -79,7 +79,7 @@ export const CreateRunSchema = model({
   request_metadata: v.optional(FreeObject, {}),
   created_at: v.optional(Timestamp),
   steps: v.optional(v.array(StepInputSchema), []),
-  events: v.optional(v.array(v.unknown()), []),
+  events: v.optional(v.array(AnyJson), []),
   timing: v.optional(RunTimingSchema, {}),
   result: v.optional(FreeObject, {}),
   trace_content_status: v.optional(v.string()),
@@ -93,7 +93,7 @@ export type CreateRunInput = v.InferInput<typeof CreateRunSchema>;
 export const TransitionSchema = model({
   to: RunStatus,
   steps: v.optional(v.array(StepInputSchema), []),
-  events: v.optional(v.array(v.unknown()), []),
+  events: v.optional(v.array(AnyJson), []),
   timing: v.optional(RunTimingSchema),
   result: v.optional(FreeObject),
   approval: v.optional(ApprovalInputSchema),

@@ -1,6 +1,6 @@
 // Runs, their steps and timing (endpoints 4, 5, 6), and the stored run record.
 import * as v from 'valibot';
-import { Bool, FreeObject, Int, NonNegFloat, NonNegInt, RuntimeMode, Timestamp, Uuid, model, nullish } from './common.js';
+import { AnyJson, Bool, FreeObject, Int, NonNegFloat, NonNegInt, RuntimeMode, Timestamp, Uuid, model, nullish } from './common.js';
 
 export const RunStatus = v.picklist(['queued', 'running', 'waiting_approval', 'succeeded', 'failed', 'cancelled']);
 export type RunStatus = v.InferOutput<typeof RunStatus>;
@@ -58,7 +58,7 @@ const runCommon = {
 export const RunDetailResponseSchema = model({
   ...runCommon,
   result: v.optional(FreeObject),
-  events: v.optional(v.array(v.unknown())),
+  events: v.optional(v.array(AnyJson)),
   steps: v.optional(v.array(RunStepSchema)),
 });
 
@@ -70,7 +70,7 @@ export const RunRecordSchema = model({
   user_id: nullish(Uuid),
   request_metadata: v.optional(FreeObject, {}),
   result: v.optional(FreeObject, {}),
-  events: v.optional(v.array(v.unknown()), []),
+  events: v.optional(v.array(AnyJson), []),
   steps: v.optional(v.array(RunStepSchema), []),
   timing: v.optional(RunTimingSchema, {}),
   trace_content_status: v.optional(v.string(), 'available'),
