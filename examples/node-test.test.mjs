@@ -7,6 +7,7 @@ import { runsClient } from './runs-client.mjs';
 
 const BASE_URL = 'https://api.example.test'; // what the client is configured with in production
 const PROJECT = 'fe1868ee-d60e-4ce6-8db0-f4a764225229';
+const AUTH = { authorization: 'Bearer demo-owner-token' };
 const client = runsClient({ baseUrl: BASE_URL, token: 'demo-owner-token' });
 
 describe('project-runtime-mock with node:test', () => {
@@ -37,7 +38,7 @@ describe('project-runtime-mock with node:test', () => {
     const run = await mock.control.createRun(PROJECT, { status: 'waiting_approval', approval: { expires_in_ms: 60_000 } });
     await mock.control.advanceClock(60_000);
     // mock.fetch: the same app, in process, for requests the client has no method for.
-    const res = await mock.fetch(`/api/v3/projects/${PROJECT}/approvals/${run.approval.approval_id}`, { headers: { authorization: 'Bearer demo-owner-token' } });
+    const res = await mock.fetch(`/api/v3/projects/${PROJECT}/approvals/${run.approval.approval_id}`, { headers: AUTH });
     assert.equal((await res.json()).status, 'expired');
   });
 

@@ -2,6 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { appendFileSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createApp } from '../src/app.js';
 import { demoFixture } from '../src/fixtures.js';
 import { DataFileError, JsonFileAdapter } from '../src/storage/adapters.js';
@@ -26,6 +27,14 @@ test('a new data file is a version 2 snapshot: one record per line, readable as 
   const records = Object.values(doc.state).filter(Array.isArray).reduce((n: number, l) => n + (l as unknown[]).length, 0);
   const recordLines = text.split('\n').filter((l) => l.startsWith('{"') && !l.startsWith('{"format"'));
   assert.is(recordLines.length, records);
+  assert.equal(filesBeside(file), ['db.json']);
+});
+
+test('a data file in a folder that does not exist yet: the folders are made (createApp with the default .data/db.json in a fresh checkout)', async () => {
+  const file = join(dirname(tmpDataFile()), 'not', 'yet', 'db.json');
+  const mock = await createApp({ storage: open(file), fixtures: demoFixture() });
+  const doc = JSON.parse(readFileSync(file, 'utf8'));
+  assert.equal(doc.state, JSON.parse(JSON.stringify(mock.store.toData())));
   assert.equal(filesBeside(file), ['db.json']);
 });
 

@@ -72,7 +72,8 @@ function shardTally(events, exit, files) {
       else t.skipped += e.count;
       t.notes.push(`${e.file} skipped: needs ${e.need} (${e.hint})${required ? ' — required under CI (TEST_ALLOW_SKIP lists exceptions)' : ''}`);
     } else if (e.t === 'hook-error') {
-      t.notes.push(`${e.what} failed`);
+      // The hook's own error, so a failure seen only in CI can be understood from its log.
+      t.notes.push(`${e.what} failed: ${String(e.error).split('\n').slice(0, 4).join(' | ')}`);
     }
   }
   for (const [file, n] of queued) t.unfinished += Math.max(0, n - (ended.get(file) ?? 0));

@@ -109,4 +109,26 @@ test('shared storage: a change set that keeps conflicting is refused with 503 st
   assert.is(epoch(a), 100);
 });
 
+test('shared storage: a transaction that has nothing left to do after catching up settles (flush and transact resolve)', async () => {
+  const log = new SharedLog();
+  const a = await createApp({ storage: log.adapter(), fixtures: demoFixture() });
+  const b = await createApp({ storage: log.adapter(), fixtures: demoFixture() });
+  // Both want the same record to exist (as two instances creating the simulation's sources at start do).
+  const ensure = (tx: Parameters<Parameters<typeof a.store.transact>[0]>[0]) => {
+    const budget = tx.get('budgets', P)!;
+    if (budget.runtime_config_epoch !== 42) tx.put('budgets', { ...budget, runtime_config_epoch: 42 });
+    return 'done';
+  };
+  await a.store.transact(ensure);
+  const appendsBefore = log.appends;
+  // b has not seen a's write: its append conflicts; run again on the caught-up state, the transaction is empty.
+  b.store.apply(ensure);
+  const late = new Promise((resolve) => setTimeout(() => resolve('still pending after 2 s'), 2_000).unref());
+  assert.is(await Promise.race([b.store.flush().then(() => 'settled'), late]), 'settled');
+  assert.is(await Promise.race([b.store.transact(ensure), late]), 'done');
+  assert.is(epoch(b), 42);
+  assert.is(log.appends, appendsBefore + 1, 'one refused append, nothing stored twice');
+  assert.is(b.store.seq, log.head);
+});
+
 test.run();

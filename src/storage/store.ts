@@ -361,7 +361,8 @@ export class Store implements CommittedState, StateView {
     const tx = new Transaction(this);
     p.result = p.fn!(tx);
     if (tx.empty) {
-      p.state = 'stored';
+      // Settle, not only mark: a transaction run again after a conflict may have waiters (flush, transact).
+      this.settle(p, 'stored');
       return;
     }
     p.set = tx.toChangeSet(this.lastSeq + 1);

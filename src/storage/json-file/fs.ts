@@ -1,5 +1,5 @@
 // The file operations the JSON file adapter uses, injectable so tests can fail them (a full or read-only disk); durable helpers on top.
-import { open, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /** The part of node's FileHandle the adapter uses (positional writes only). */
@@ -17,12 +17,15 @@ export interface FileSystem {
   rename(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
   size(path: string): Promise<number | null>;
+  /** Creates a directory and its parents (none of them is an error); optional for injected file systems. */
+  mkdir?(path: string): Promise<void>;
 }
 
 export const nodeFileSystem: FileSystem = {
   open: (path, flags) => open(path, flags),
   rename,
   unlink,
+  mkdir: async (path) => void (await mkdir(path, { recursive: true })),
   size: async (path) => {
     try {
       return (await stat(path)).size;

@@ -74,7 +74,11 @@ export class JsonFileAdapter implements ChangeSetAdapter {
   write(data: DataFile): Promise<void> {
     return this.#serial(async () => {
       const logId = randomUUID();
-      await this.#snapshot(documentSource(data, logId)).catch((err: Error) => {
+      // createApp() with the default `.data/db.json` in a fresh checkout: make the folder, as the CLI does.
+      await (async () => {
+        await this.#fs.mkdir?.(dirname(this.filename));
+        await this.#snapshot(documentSource(data, logId));
+      })().catch((err: Error) => {
         throw new DataFileError(this.filename, `it cannot be written (${err.message})`);
       });
       this.#logId = logId;
