@@ -30,6 +30,11 @@ test('cli: the simulation is auto by default; the demo clock stays frozen until 
     const sim = await call(cli, '/_mock/simulation');
     assert.equal([sim.mode, sim.clock, sim.speed, sim.now], ['auto', 'frozen', 1, DEMO.now]);
     assert.ok(sim.pending.some((e: Json) => e.kind === 'job.fire'), 'the active jobs are scheduled');
+    // The demo's outcome is drawn (19 in 20 succeed) from an unseeded generator here: pin it, keep everything else.
+    const behaviours = structuredClone(sim.behaviours);
+    const support = behaviours.projects.find((b: Json) => b.project_id === P);
+    support.outcome = { status: 'succeeded' };
+    await call(cli, '/_mock/simulation/behaviours', { method: 'PUT', body: JSON.stringify(behaviours) });
     const hook = await call(cli, `/api/v3/connections/${DEMO.connections.chatBinding}/chatapp/webhook`, {
       method: 'POST',
       headers: SECRET,
