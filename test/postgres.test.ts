@@ -172,6 +172,36 @@ test('catching up: an instance further behind than the kept change sets gets the
   assert.equal(recent.map((s) => s.seq), [mock.store.seq - 1, mock.store.seq]);
 });
 
+test('append in one statement: a record written twice keeps its first place and its last value; deletes and new records land as in the store', async () => {
+  const schema = freshSchema();
+  const mock = await app(schema, { fixtures: {} });
+  const ws = (i: number, name = `w${i}`) => ({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, name });
+  for (let i = 1; i <= 3; i++) await mock.store.transact((tx) => tx.put('workspaces', ws(i)));
+  const at = mock.store.seq;
+  await mock.close();
+  apps.splice(apps.indexOf(mock), 1);
+  // One group straight to the adapter: the head is where it was built, so the compare-and-set statement takes it.
+  const adapter = storage(schema);
+  assert.is((await adapter.read())!.seq, at);
+  const group = [
+    { seq: at + 1, changes: [{ collection: 'workspaces', key: ws(1).id, record: ws(1, 'one: first') }, { collection: 'workspaces', key: ws(7).id, record: ws(7, 'new: first') }] },
+    { seq: at + 2, changes: [{ collection: 'workspaces', key: ws(2).id, record: null }, { collection: 'workspaces', key: ws(1).id, record: ws(1, 'one: "last"\\') }] },
+    { seq: at + 3, changes: [{ collection: 'workspaces', key: ws(7).id, record: ws(7, 'new: last') }] },
+  ] as const;
+  await adapter.appendChangeSets(group as never, { seq: at } as never);
+  const [head] = await admin<{ seq: string }>(`SELECT seq FROM ${schema}.prm_head`);
+  assert.is(Number(head.seq), at + 3);
+  const stored = await storage(schema).read();
+  assert.equal(stored!.state.workspaces, [ws(1, 'one: "last"\\'), ws(3), ws(7, 'new: last')]);
+  // The change table holds each set as the JSON log's line, byte for byte.
+  const bodies = await admin<{ body: string }>(`SELECT body FROM ${schema}.prm_changes WHERE seq > $1 ORDER BY seq`, [at]);
+  assert.equal(
+    bodies.map((b) => b.body),
+    group.map((s) => JSON.stringify({ seq: s.seq, changes: s.changes.map((c) => [c.collection, c.key, c.record]) })),
+  );
+  await adapter.close();
+});
+
 test('leadership: exactly one app on a schema leads; when it closes another takes over', async () => {
   const schema = freshSchema();
   const [a, b] = [await app(schema), await app(schema)];

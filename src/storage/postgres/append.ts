@@ -20,26 +20,37 @@ function lastState(sets: readonly ChangeSet[]): [string | null, string | null] {
  * concurrent writer's update makes it wait, then match nothing), and every other part runs only when it matched.
  * Answers false when another writer got there first. A group that moves a record (deleted, then written again) is
  * not taken here (false): its delete and write of one row cannot share a statement.
+ *
+ * The change sets travel as one JSON array of their log lines, and each record row is taken from the change that
+ * wrote its final value: every record is serialized once, and nothing is escaped into array literals.
  */
 export async function appendIfAt(c: pg.ClientBase, t: Tables, channel: string, sets: readonly ChangeSet[], expected: number): Promise<boolean | 'moved'> {
   const { deletes, upserts, moved } = netEffect(sets);
   if (moved) return 'moved';
   const [clock, settings] = lastState(sets);
-  const { rows } = await c.query(
-    `WITH head AS (
+  const gone = JSON.stringify(deletes.key.map((k, i) => [deletes.collection[i], k]));
+  const put = JSON.stringify(upserts.key.map((k, i) => [upserts.collection[i], k, upserts.ordSeq[i], upserts.ordI[i], upserts.at[i][0] + 1, upserts.at[i][1] + 1]));
+  // Prepared once per connection (named): PostgreSQL parses and plans this statement once, not for every group.
+  const { rows } = await c.query({
+    name: `prm_append_${t.tag}`,
+    text: `WITH head AS (
        UPDATE ${t.head} SET seq = $1, clock = COALESCE($2::json, clock), settings = COALESCE($3::json, settings) WHERE id = 1 AND seq = $4 RETURNING seq
+     ), sets AS (
+       SELECT s.b, s.n FROM json_array_elements($5::json) WITH ORDINALITY AS s(b, n), head
      ), logged AS (
-       INSERT INTO ${t.changes} (seq, body) SELECT s, b FROM unnest($5::bigint[], $6::text[]) AS x(s, b), head
+       INSERT INTO ${t.changes} (seq, body) SELECT $4 + s.n, s.b::text FROM sets s
      ), gone AS (
-       DELETE FROM ${t.records} r USING unnest($7::text[], $8::text[]) AS d(c, k), head WHERE r.collection = d.c AND r.key = d.k
+       DELETE FROM ${t.records} r USING json_array_elements($6::json) AS d(x), head WHERE r.collection = d.x->>0 AND r.key = d.x->>1
      ), put AS (
        INSERT INTO ${t.records} (collection, key, ord_seq, ord_i, record)
-       SELECT x.c, x.k, x.s, x.i, x.r::json FROM unnest($9::text[], $10::text[], $11::bigint[], $12::int[], $13::text[]) AS x(c, k, s, i, r), head
+       SELECT p.x->>0, p.x->>1, (p.x->>2)::bigint, (p.x->>3)::int, ch.c->2
+       FROM json_array_elements($7::json) AS p(x)
+       JOIN (sets s CROSS JOIN LATERAL json_array_elements(s.b->'changes') WITH ORDINALITY AS ch(c, i)) ON s.n = (p.x->>4)::bigint AND ch.i = (p.x->>5)::bigint
        ON CONFLICT (collection, key) DO UPDATE SET record = EXCLUDED.record
      )
-     SELECT pg_notify($14, seq::text) FROM head`,
-    [sets[sets.length - 1].seq, clock, settings, expected, sets.map((s) => s.seq), sets.map(encodeSet), deletes.collection, deletes.key, upserts.collection, upserts.key, upserts.ordSeq, upserts.ordI, upserts.record, channel],
-  );
+     SELECT pg_notify($8, seq::text) FROM head`,
+    values: [sets[sets.length - 1].seq, clock, settings, expected, `[${sets.map(encodeSet).join(',')}]`, gone, put, channel],
+  });
   return rows.length === 1;
 }
 
@@ -57,7 +68,7 @@ export async function appendLocked(c: pg.ClientBase, t: Tables, channel: string,
     await c.query(
       `INSERT INTO ${t.records} (collection, key, ord_seq, ord_i, record) SELECT c, k, s, i, r::json FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[], $5::text[]) AS t(c, k, s, i, r)
        ON CONFLICT (collection, key) DO UPDATE SET record = EXCLUDED.record`,
-      [upserts.collection, upserts.key, upserts.ordSeq, upserts.ordI, upserts.record],
+      [upserts.collection, upserts.key, upserts.ordSeq, upserts.ordI, upserts.records.map((r) => JSON.stringify(r))],
     );
   }
   const [clock, settings] = lastState(sets);

@@ -29,13 +29,15 @@ export interface Keys {
   key: string[];
 }
 
-/** Column arrays for one `unnest` insert. */
+/** The records a group leaves written: column arrays for one insert, and where each final value sits in the group. */
 export interface RecordRows {
   collection: string[];
   key: string[];
   ordSeq: number[];
   ordI: number[];
-  record: string[];
+  /** The final value's change set (its index in the group) and its change (index in that set). */
+  at: [number, number][];
+  records: unknown[];
 }
 
 /**
@@ -44,9 +46,9 @@ export interface RecordRows {
  * rows are placed by the change set that put them last.
  */
 export function netEffect(group: readonly ChangeSet[]): { deletes: Keys; upserts: RecordRows; moved: Keys | null } {
-  const final = new Map<string, { collection: string; key: string; record: unknown; seq: number; i: number }>();
+  const final = new Map<string, { collection: string; key: string; record: unknown; seq: number; i: number; at: [number, number] }>();
   const deleted = new Map<string, { collection: string; key: string }>();
-  for (const set of group) {
+  group.forEach((set, n) => {
     set.changes.forEach((c, i) => {
       const id = `${c.collection}\u0000${c.key}`;
       if (c.record === null) {
@@ -54,11 +56,14 @@ export function netEffect(group: readonly ChangeSet[]): { deletes: Keys; upserts
         deleted.set(id, { collection: c.collection, key: c.key });
       } else {
         const had = final.get(id);
-        if (had) had.record = c.record; // updated in place: its place is where it was put first
-        else final.set(id, { collection: c.collection, key: c.key, record: c.record, seq: set.seq, i });
+        if (had) {
+          // Updated in place: its place is where it was put first, its value the last one written.
+          had.record = c.record;
+          had.at = [n, i];
+        } else final.set(id, { collection: c.collection, key: c.key, record: c.record, seq: set.seq, i, at: [n, i] });
       }
     });
-  }
+  });
   // Deleted for good, or deleted and written again (moved: the row must be deleted before it is written anew).
   const deletes: Keys = { collection: [], key: [] };
   const moved: Keys = { collection: [], key: [] };
@@ -67,13 +72,14 @@ export function netEffect(group: readonly ChangeSet[]): { deletes: Keys; upserts
     to.collection.push(d.collection);
     to.key.push(d.key);
   }
-  const upserts: RecordRows = { collection: [], key: [], ordSeq: [], ordI: [], record: [] };
+  const upserts: RecordRows = { collection: [], key: [], ordSeq: [], ordI: [], at: [], records: [] };
   for (const r of final.values()) {
     upserts.collection.push(r.collection);
     upserts.key.push(r.key);
     upserts.ordSeq.push(r.seq);
     upserts.ordI.push(r.i);
-    upserts.record.push(JSON.stringify(r.record));
+    upserts.at.push(r.at);
+    upserts.records.push(r.record);
   }
   return { deletes, upserts, moved: moved.key.length ? moved : null };
 }

@@ -58,7 +58,7 @@ export class PostgresAdapter implements ChangeSetAdapter {
     this.#t = tables(this.#schema);
     this.#keep = options.keepChangeSets ?? 10_000;
     this.#name = redactUrl(options.connectionString);
-    this.#channel = `prm_changes_${hashName(this.#schema)}`;
+    this.#channel = `prm_changes_${this.#t.tag}`;
     const config: pg.PoolConfig = { connectionString: options.connectionString, keepAlive: true, connectionTimeoutMillis: 5_000, query_timeout: 30_000, application_name: 'project-runtime-mock' };
     this.#pool = new pg.Pool({ ...config, max: options.poolSize ?? 8, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
     // An idle connection the server dropped (a restart): the pool discards it and the next query connects again.
@@ -205,7 +205,7 @@ export class PostgresAdapter implements ChangeSetAdapter {
 
   async #since(c: pg.ClientBase, seq: number): Promise<readonly CaughtUp[]> {
     const { rows } = await c.query<{ seq: string; body: string | null }>({
-      name: `prm_since_${hashName(this.#schema)}`,
+      name: `prm_since_${this.#t.tag}`,
       text: `SELECT seq, body FROM ${this.#t.changes} WHERE seq > $1 ORDER BY seq LIMIT ${this.#keep + 1}`,
       values: [seq],
     });
@@ -261,13 +261,6 @@ export class PostgresAdapter implements ChangeSetAdapter {
       clearInterval(hold);
     }
   }
-}
-
-/** A short stable name for per-schema channels and statements. */
-function hashName(s: string): string {
-  let h = 0;
-  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
-  return (h >>> 0).toString(36);
 }
 
 /** Errors after which a connection is not reused: the socket is gone or the server is shutting down. */

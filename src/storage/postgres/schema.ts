@@ -29,13 +29,22 @@ export interface Tables {
   readonly changes: string;
   /** One row: the state a reset returns to (the fixtures last loaded). */
   readonly reset: string;
+  /** A short stable name of the schema, for its NOTIFY channel and its prepared statements' names. */
+  readonly tag: string;
 }
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 export function tables(schema: string): Tables {
   const q = quote(schema);
-  return { schema: q, meta: `${q}.prm_meta`, head: `${q}.prm_head`, records: `${q}.prm_records`, changes: `${q}.prm_changes`, reset: `${q}.prm_reset` };
+  return { schema: q, meta: `${q}.prm_meta`, head: `${q}.prm_head`, records: `${q}.prm_records`, changes: `${q}.prm_changes`, reset: `${q}.prm_reset`, tag: hashName(schema) };
+}
+
+/** A short stable name for per-schema channels and statements. */
+function hashName(s: string): string {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  return (h >>> 0).toString(36);
 }
 
 const NAMES = ['prm_meta', 'prm_head', 'prm_records', 'prm_changes', 'prm_reset'];
