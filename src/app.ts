@@ -15,6 +15,7 @@ import type { JournalLimits } from './control/journal.js';
 import { coverageMiddleware } from './middleware/coverage.js';
 import { faultMiddleware } from './middleware/faults.js';
 import { controlGuard } from './middleware/control-guard.js';
+import { sharedStorage } from './middleware/shared-storage.js';
 import type { Deps } from './deps.js';
 import { RetentionTracker } from './domain/retention.js';
 import { inProcess, type InProcess } from './inprocess/index.js';
@@ -152,11 +153,11 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   app.use(errorMiddleware(options.onError));
   // Every /_mock path, whichever module serves it, passes the admin-API checks first.
   if (deps.config.control) app.use(controlGuard({ allowedHosts: options.allowedHosts, controlToken: options.controlToken }));
-  // Shared storage: first apply what other instances stored, so a request sees every write acknowledged before it began.
-  if (store.shared) app.use(async (_ctx, next) => (await store.sync(), next()));
   // Every module's routes in one flat table (looked up by segments, not by walking each router's layers).
   const modules = deps.config.control ? [...V3_ROUTES, ...CONTROL_ROUTES] : V3_ROUTES;
-  app.use(routeTable(modules.map((routes) => routes(deps, readBody, control))));
+  const table = routeTable(modules.map((routes) => routes(deps, readBody, control)));
+  // Shared storage: a request sees every write acknowledged (by any instance) before it began.
+  app.use(store.shared ? sharedStorage(store, table) : table);
 
   // One request listener serves fetch, inject and interception alike (Koa builds it per callback() call).
   const dispatch = app.callback();

@@ -9,6 +9,7 @@ import { demoFixture } from '../src/fixtures.js';
 import { ApiError } from '../src/errors.js';
 import { DatabaseSchemaError, postgresStorage, type PostgresOptions } from '../src/storage/postgres/index.js';
 import { isWholeState } from '../src/storage/change-sets.js';
+import { StaleView } from '../src/storage/store.js';
 import { adapterContract } from './helpers/adapter-contract.js';
 import { DATABASE_URL, admin, dropCreated, freshSchema, needsPostgres, proxy } from './helpers/postgres.js';
 import { DEMO, bearer } from './helpers/demo.js';
@@ -200,6 +201,68 @@ test('append in one statement: a record written twice keeps its first place and 
     group.map((s) => JSON.stringify({ seq: s.seq, changes: s.changes.map((c) => [c.collection, c.key, c.record]) })),
   );
   await adapter.close();
+});
+
+test('optimistic writes: a write skips its catch-up while others are quiet, and still sees every write acknowledged before it began', async () => {
+  const schema = freshSchema();
+  // A does not hear others' NOTIFY (no background catch-up), so only the request path can make it current.
+  const quiet = storage(schema);
+  quiet.watch = () => {};
+  const looks = { n: 0 };
+  const since = quiet.changesSince.bind(quiet);
+  quiet.changesSince = (seq) => (looks.n++, since(seq));
+  const a = await createApp({ storage: quiet, fixtures: demoFixture() });
+  apps.push(a);
+  const b = await app(schema);
+  const owner = bearer(DEMO.tokens.owner);
+  const setStatus = (mock: MockApp, id: string, status: 'active' | 'archived') => mock.store.transact((tx) => tx.put('projects', { ...tx.get('projects', id)!, status }));
+  const budget = (mock: MockApp, id: string) => mock.store.get('budgets', id)!.limits.user_daily_usd;
+  const put = (id: string, usd: number, token = operator) => request(a.callback()).put(`/api/v3/projects/${id}/budget`).set(token).send({ user_daily_usd: usd });
+  await setStatus(b, SALES, 'archived');
+  const warm = async () => {
+    for (let i = 1; i <= 20; i++) assert.is((await put(P, i).expect(200)).body.limits.user_daily_usd, i);
+  };
+  await warm();
+  looks.n = 0;
+  for (let i = 21; i <= 25; i++) assert.is((await put(P, i).expect(200)).body.limits.user_daily_usd, i);
+  assert.is(looks.n, 0, 'writes went without a catch-up query');
+  await b.store.sync();
+  assert.is(budget(b, P), 25);
+
+  // b un-archives SALES. a still holds it archived: its first run answers 409 without writing, the catch-up after it
+  // finds b's change, and the request runs again on the current state.
+  await setStatus(b, SALES, 'active');
+  const revived = await put(SALES, 7, owner).expect(200);
+  assert.is(revived.body.limits.user_daily_usd, 7);
+  assert.is(a.store.get('projects', SALES)!.status, 'active');
+
+  // b revokes the operator's token. a still holds it valid: its first run writes the budget on what it holds, the
+  // append finds b's change first, so that write is refused (not run again on the new state, whose transaction would
+  // not look at the token), and the request runs again: 401 token_invalid, the budget untouched.
+  await warm();
+  await b.store.transact((tx) => tx.put('access_tokens', { ...tx.get('access_tokens', DEMO.tokens.operator)!, revoked: true }));
+  const refused = await put(P, 33).expect(401);
+  assert.is(refused.body.detail.reason_code, 'token_invalid');
+  await b.store.sync();
+  assert.is(budget(b, P), 20);
+  assert.is(budget(a, P), 20);
+});
+
+test('optimistic writes: a transaction run after change sets of others arrived is refused (StaleView) and nothing is stored', async () => {
+  const schema = freshSchema();
+  const [a, b] = [await app(schema), await app(schema)];
+  for (let i = 0; i < 20; i++) await a.store.transact((tx) => tx.put('budgets', { ...tx.get('budgets', P)!, runtime_config_epoch: i }));
+  const optimism = a.store.optimism();
+  assert.ok(optimism, 'a has stored 20 change sets of its own since others last wrote');
+  await b.store.transact((tx) => tx.put('projects', { ...tx.get('projects', SALES)!, name: 'by b' }));
+  await a.store.sync();
+  const seq = a.store.seq;
+  const err = await a.store.attributeTo({ optimism }, () => a.store.transact((tx) => tx.put('budgets', { ...tx.get('budgets', P)!, runtime_config_epoch: 99 }))).catch((e: unknown) => e);
+  assert.instance(err, StaleView);
+  assert.is(a.store.seq, seq);
+  assert.is(epoch(a), 19);
+  assert.is(await a.store.confirm(optimism), false);
+  assert.is(a.store.optimism(), null, 'others wrote: writes catch up first again');
 });
 
 test('leadership: exactly one app on a schema leads; when it closes another takes over', async () => {

@@ -20,6 +20,26 @@ export interface Snapshot {
 /** Whatever the caller wants committed writes attributed to (the coverage report passes a request's). */
 export interface WriteScope {
   transitions?: string[];
+  /** Shared storage: the request runs without catching up first (see `Store.optimism`). */
+  optimism?: Optimism;
+}
+
+/**
+ * A request that runs on what this instance holds, without catching up first: `mark` is the count of others' change
+ * sets applied when it began. It becomes `valid` once one of its transactions is stored (the append's compare-and-set
+ * proves that no other instance had committed anything newer) or a catch-up that began after it finds nothing.
+ */
+export interface Optimism {
+  readonly mark: number;
+  valid: boolean;
+}
+
+/** Refuses a transaction of a request whose view may have missed others' writes: the request runs again after catching up. */
+export class StaleView extends Error {
+  constructor() {
+    super('another instance wrote while this request ran on what it had');
+    this.name = 'StaleView';
+  }
 }
 
 /** A transaction (or a replacement) on its way to storage. */
@@ -42,6 +62,8 @@ interface Pending {
 }
 
 const MAX_ATTEMPTS = 5; // a change set that keeps conflicting is refused
+/** Own change sets stored since others' last one before write requests skip their catch-up (see `optimism`). */
+const OPTIMISM_AFTER = 16;
 
 export function mapsFromData(data: StateData): Maps {
   const maps = emptyMaps();
@@ -72,6 +94,9 @@ export class Store implements CommittedState, StateView {
   private looking: Promise<void> | null = null;
   private nextLook: Promise<void> | null = null;
   private watchTimer: NodeJS.Timeout | null = null;
+  /** Shared storage: how many of others' change sets (or whole states) were applied, and own change sets stored since the last. */
+  private foreignApplied = 0;
+  private ownSinceForeign = 0;
   private readonly versions = new Map<string, number>();
   private readonly derived = new Map<string, { stamp: string; value: unknown }>();
   /** Shared storage: sees what was applied from other instances (change sets, or a whole state). */
@@ -274,6 +299,29 @@ export class Store implements CommittedState, StateView {
     }));
   }
 
+  /**
+   * Shared storage: lets a write request skip its catch-up while others have not been writing (none of their change
+   * sets among this instance's last OPTIMISM_AFTER). The request runs on what this instance holds; its transactions
+   * carry the returned mark (`attributeTo` a scope with `optimism`), and `confirm` says whether its answer stands.
+   * Null: catch up first (`sync`).
+   */
+  optimism(): Optimism | null {
+    if (!this.shared || this.ownSinceForeign < OPTIMISM_AFTER) return null;
+    return { mark: this.foreignApplied, valid: false };
+  }
+
+  /**
+   * Whether a request run under `o` saw every write acknowledged before it began: one of its transactions was stored
+   * (valid already), or a catch-up that begins now applies nothing of others' since it began. False: nothing it
+   * wrote was stored (its transactions were refused with StaleView); run it again after `sync`.
+   */
+  async confirm(o: Optimism): Promise<boolean> {
+    if (o.valid) return true;
+    await this.sync();
+    if (o.valid || o.mark === this.foreignApplied) o.valid = true;
+    return o.valid;
+  }
+
   private look(): Promise<void> {
     const p = (async () => {
       let found: readonly CaughtUp[];
@@ -307,6 +355,8 @@ export class Store implements CommittedState, StateView {
         this.fold({ set: item, seq, observe: false, scope: undefined, attempts: 0, state: 'pending' });
       }
       applied.push(item);
+      this.foreignApplied++;
+      this.ownSinceForeign = 0;
     }
     if (this.pending.length === 0 && this.writing === 0) this.lastSeq = this.committedSeq;
     if (applied.length) this.onCaughtUp?.(applied);
@@ -351,6 +401,9 @@ export class Store implements CommittedState, StateView {
   }
 
   private begin(fn: (tx: Transaction) => unknown, observe: boolean): Pending {
+    // Others' writes arrived since an optimistic request began: what it read may be older than they are.
+    const o = this.scope?.optimism;
+    if (o && !o.valid && o.mark !== this.foreignApplied) throw new StaleView();
     const p: Pending = { fn, observe, scope: this.scope, seq: 0, attempts: 0, state: 'pending' };
     this.run(p);
     return p;
@@ -423,6 +476,12 @@ export class Store implements CommittedState, StateView {
 
   /** Runs a pending transaction again on the caught-up state (enqueueing it, or settling it when it now fails or is empty). */
   private rerun(p: Pending): void {
+    // Runs again only after others' change sets were applied: an optimistic request's view is then stale, so its
+    // transaction is refused instead, and the request runs again from the start (it stored nothing).
+    if (p.scope?.optimism && !p.scope.optimism.valid) {
+      this.settle(p, 'failed', new StaleView());
+      return;
+    }
     if (p.replacement) {
       if (p.ifEmpty) {
         p.dropped = true; // another instance stored state first: that state stays
@@ -448,7 +507,12 @@ export class Store implements CommittedState, StateView {
     this.writing = 0;
     this.inFlight = [];
     this.pending.splice(0, group.length);
-    for (const p of group) this.fold(p);
+    this.ownSinceForeign += group.length;
+    for (const p of group) {
+      // Stored at the head this instance built on (a rebase would have refused it): nothing newer existed elsewhere.
+      if (p.scope?.optimism) p.scope.optimism.valid = true;
+      this.fold(p);
+    }
     this.endGroup();
     this.pump();
   }
