@@ -16,19 +16,32 @@ const ORIGIN = 'https://api.example.test';
 const BATCHES = 12; // per side, alternating
 const turn = () => new Promise<void>((r) => setImmediate(r));
 
-/** Mean time per request (µs) of `size` sequential requests, the median over batches; the sides alternate batch by batch. */
+/** CPU time per request (µs) of each side, the median over batches: the process's user + system time, which other load does not inflate. */
+const cpuTimes: Record<string, number> = {};
+
+/**
+ * Mean time per request (µs) of `size` sequential requests, the median over batches; the sides alternate batch by batch.
+ * A batch ends after one turn of the event loop: light-my-request finishes each response's fake socket write in a
+ * setImmediate, and a side that never yields leaves that work to whatever runs next (the other side's batch).
+ */
 async function perRequest(sides: Record<string, () => Promise<unknown>>, size: number): Promise<Record<string, number>> {
   const times: Record<string, number[]> = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
+  const cpu: Record<string, number[]> = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
   for (const one of Object.values(sides)) for (let i = 0; i < size; i++) await one(); // warm-up
   for (let b = 0; b < BATCHES; b++) {
     const order = b % 2 ? Object.keys(sides).reverse() : Object.keys(sides);
     for (const name of order) {
       await turn();
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       for (let i = 0; i < size; i++) await sides[name]();
+      await turn();
       times[name].push(((performance.now() - t0) * 1000) / size);
+      const c = process.cpuUsage(c0);
+      cpu[name].push((c.user + c.system) / size);
     }
   }
+  for (const [k, v] of Object.entries(cpu)) cpuTimes[k] = median(v);
   return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
 }
 
@@ -65,6 +78,7 @@ export async function requestPath() {
     },
     200,
   );
+  const aCpu = { ...cpuTimes };
   const s = await perRequest(
     {
       supertest: async () => {
@@ -88,6 +102,7 @@ export async function requestPath() {
   const intercepted: number[] = [];
   const mswTimes: number[] = [];
   const local: number[] = [];
+  const cpu: Record<'intercepted' | 'msw' | 'fetch', number[]> = { intercepted: [], msw: [], fetch: [] };
   for (let round = 0; round < 4; round++) {
     const handle = mock.intercept(ORIGIN);
     intercepted.push((await perRequest({ intercepted: viaGlobalFetch }, 100)).intercepted);
@@ -96,11 +111,12 @@ export async function requestPath() {
     mswTimes.push((await perRequest({ msw: viaGlobalFetch }, 100)).msw);
     msw.close();
     local.push((await perRequest({ fetch: async () => check((await mock.fetch(path, { headers: AUTH })).status, text) }, 100)).fetch);
+    for (const k of ['intercepted', 'msw', 'fetch'] as const) cpu[k].push(cpuTimes[k]);
   }
   const [i, m, f] = [median(intercepted), median(mswTimes), median(local)];
 
   report({ id: 'i0', what: 'light-my-request inject on bare Koa, same JSON (per request)', value: us(a.bareInject), baseline: '', ratio: '', target: 'baseline', met: null });
-  report({ id: 'i1', what: 'mock.fetch GET run detail (per request)', value: us(a.fetch), baseline: us(a.bareInject), ratio: `${fmt(a.fetch / a.bareInject, 2)} x i0`, target: '<= 1.3 x i0', met: a.fetch <= 1.3 * a.bareInject });
+  report({ id: 'i1', what: 'mock.fetch GET run detail (per request)', value: us(a.fetch), baseline: us(a.bareInject), ratio: `${fmt(a.fetch / a.bareInject, 2)} x i0`, target: '<= 1.3 x i0', met: a.fetch <= 1.3 * a.bareInject, note: `CPU per request ${us(aCpu.fetch)} against ${us(aCpu.bareInject)} (${fmt(aCpu.fetch / aCpu.bareInject, 2)} x)` });
   report({ id: 'i2', what: 'supertest on callback(), GET run detail (per request)', value: us(s.supertest), baseline: '', ratio: '', target: 'baseline', met: null });
   report({ id: 'i3', what: 'mock.fetch vs supertest (per request)', value: us(s.fetch), baseline: us(s.supertest), ratio: `${fmt(s.supertest / s.fetch, 1)} x faster`, target: '>= 5 x faster', met: s.supertest >= 5 * s.fetch });
   report({ id: 'i4', what: 'msw 2.x static handler, same JSON, global fetch (per request)', value: us(m), baseline: '', ratio: '', target: 'baseline', met: null });
@@ -112,5 +128,6 @@ export async function requestPath() {
     ratio: `${fmt(i / f, 2)} x mock.fetch, ${fmt(i / m, 2)} x msw`,
     target: '<= 2 x mock.fetch, <= 1 x msw',
     met: i <= 2 * f && i <= m,
+    note: `CPU per request ${us(median(cpu.intercepted))}, mock.fetch ${us(median(cpu.fetch))}, msw ${us(median(cpu.msw))} (${fmt(median(cpu.intercepted) / median(cpu.fetch), 2)} x mock.fetch)`,
   });
 }

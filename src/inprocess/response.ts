@@ -25,10 +25,26 @@ export function headersOf(res: InjectResponse): Headers {
 // class extends the same constructor under a narrower type (at run time it is Response, and instanceof holds).
 const StandardResponse = Response as unknown as new (body: null, init: ResponseInit) => { readonly status: number; readonly statusText: string };
 
+/**
+ * Response as it was when this module loaded. While node:http is intercepted, @mswjs/interceptors replaces the
+ * global Headers, Request and Response with proxies that record raw header names (for IncomingMessage.rawHeaders):
+ * each Response made through the proxy builds a second Headers. Ours need no record: light-my-request's names are
+ * already lowercase, which is what the interceptor falls back to (headers.entries()).
+ */
+const NativeResponse: typeof Response = Response;
+
 /** A standard Response over the injected answer, for callers that will read it as a stream anyway (the interceptors). */
 export function standardResponse(res: InjectResponse, method: string): Response {
   const empty = NULL_BODY.has(res.statusCode) || method === 'HEAD';
-  return new Response(empty ? null : res.rawPayload, { status: res.statusCode, statusText: res.statusMessage, headers: headersOf(res) });
+  // Header pairs, not a Headers object: the Response constructor copies its init's headers anyway.
+  const headers: [string, string][] = [];
+  for (const k of Object.keys(res.headers)) {
+    const v = res.headers[k];
+    if (v === undefined) continue;
+    if (Array.isArray(v)) for (const x of v) headers.push([k, x]);
+    else headers.push([k, String(v)]);
+  }
+  return new NativeResponse(empty ? null : res.rawPayload, { status: res.statusCode, statusText: res.statusMessage, headers });
 }
 
 export class InProcessResponse extends StandardResponse {
