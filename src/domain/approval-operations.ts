@@ -81,7 +81,7 @@ export function denyApprovalTx(deps: Deps, tx: Transaction, input: DenyInput, re
   const run = a.run_id ? tx.get('runs', a.run_id) : undefined;
   if (run && run.project_id === a.project_id && run.status === 'waiting_approval') {
     // The run waits on every pending approval; it goes back to the queue only when none is left.
-    const stillWaiting = tx.filter('approvals', (o) => o.run_id === run.id && o.id !== a.id && effectiveApprovalStatus(o, nowMs) === 'pending');
+    const stillWaiting = tx.where('approvals', 'run_id', run.id, (o) => o.id !== a.id && effectiveApprovalStatus(o, nowMs) === 'pending');
     const events: unknown[] = [...run.events, { type: 'approval.denied', at: now, approval_id: a.approval_id }];
     let next: Run = { ...run, steps: stepsAfterDenial(run.steps, a), events };
     if (stillWaiting.length === 0) {

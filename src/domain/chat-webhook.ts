@@ -69,10 +69,7 @@ function liveAgent(tx: Transaction, binding: RecordOf<'connections'>): { release
 function upsertSender(deps: Deps, tx: Transaction, binding: RecordOf<'connections'>, from: ChatUpdate['message']['from'], now: string): RecordOf<'users'> {
   const externalId = String(from.id);
   const displayName = from.display_name ?? undefined;
-  const existing = tx.filter(
-    'users',
-    (u) => u.project_id === binding.project_id && u.status !== 'deleted' && u.external_provider === 'chatapp' && u.external_user_id === externalId,
-  )[0];
+  const existing = tx.where('users', 'external_user_id', externalId, (u) => u.project_id === binding.project_id && u.status !== 'deleted' && u.external_provider === 'chatapp')[0];
   if (existing) {
     // A message is activity, not a change of preference: preferred_channel is kept.
     return tx.put('users', { ...existing, last_active_at: now, display_name: displayName ?? existing.display_name });

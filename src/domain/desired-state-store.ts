@@ -145,7 +145,7 @@ export async function compileReleaseFromHead(deps: Deps, projectId: string, opti
     const project = writableProject(tx, projectId);
     const { revision, stored } = headRevision(tx, project);
     if (!stored) tx.put('revisions', revision);
-    const generation = Math.max(0, ...tx.filter('releases', (r) => r.project_id === project.id).map((r) => r.generation)) + 1;
+    const generation = Math.max(0, ...tx.where('releases', 'project_id', project.id).map((r) => r.generation)) + 1;
     const record: RecordOf<'releases'> = {
       id: deps.ids(),
       project_id: project.id,

@@ -50,7 +50,7 @@ export async function transferProject(deps: Deps, input: TransferInput): Promise
       throw new ApiError('insufficient_authority', { message: 'Transfer needs owner authority in the target workspace too.', affected_resource: `workspace:${input.workspaceId}` });
     }
     const holding = HISTORY.filter(
-      (c) => tx.filter(c, (r) => r.project_id === project.id && !(c === 'users' && (r as RecordOf<'users'>).status === 'deleted')).length > 0,
+      (c) => tx.where(c, 'project_id', project.id, (r) => !(c === 'users' && (r as RecordOf<'users'>).status === 'deleted')).length > 0,
     );
     if (holding.length > 0) {
       throw new ApiError('project_not_empty', { affected_resource: `project:${project.id}`, message: `Only an empty project can be transferred; this one has ${holding.join(', ')}.` });

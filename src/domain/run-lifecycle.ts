@@ -183,7 +183,7 @@ export async function transitionRun(deps: Deps, projectId: string, runId: string
     const outcome = run.status === 'waiting_approval' ? APPROVAL_OUTCOME[body.to] : body.to === 'cancelled' ? 'cancelled' : undefined;
     if (outcome) {
       // An approval already past its expiry is expired "for every purpose" and stays as it is.
-      for (const a of tx.filter('approvals', (a) => a.run_id === runId && effectiveApprovalStatus(a, nowMs) === 'pending')) {
+      for (const a of tx.where('approvals', 'run_id', runId, (a) => effectiveApprovalStatus(a, nowMs) === 'pending')) {
         tx.put('approvals', { ...a, status: outcome, decided_at: now, decision_reason: a.decision_reason ?? `run moved to ${body.to} by the control surface` });
       }
     }

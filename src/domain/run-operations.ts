@@ -42,7 +42,7 @@ export async function cancelRun(deps: Deps, input: CancelInput): Promise<Run> {
     }
     const events: unknown[] = [...run.events, { type: 'run.cancelled', at: now, ...(input.reason !== undefined ? { reason: input.reason } : {}) }];
     // An approval already past its expiry is expired "for every purpose", so it is not cancelled.
-    const pending = tx.filter('approvals', (a) => a.run_id === run.id && a.project_id === run.project_id && effectiveApprovalStatus(a, nowMs) === 'pending');
+    const pending = tx.where('approvals', 'run_id', run.id, (a) => a.project_id === run.project_id && effectiveApprovalStatus(a, nowMs) === 'pending');
     for (const a of pending) {
       tx.put('approvals', { ...a, status: 'cancelled', decided_at: now, decision_reason: input.reason ?? null });
       events.push({ type: 'approval.cancelled', at: now, approval_id: a.approval_id });

@@ -61,8 +61,8 @@ function requireFields(req: TokenRequest, received: unknown): void {
 /** Marks every access and refresh token of a family revoked (records are immutable: new objects). */
 function revokeFamily(tx: Transaction, familyId: string | null | undefined): void {
   if (!familyId) return;
-  for (const t of tx.filter('access_tokens', (r) => r.family_id === familyId && !r.revoked)) tx.put('access_tokens', { ...t, revoked: true });
-  for (const t of tx.filter('refresh_tokens', (r) => r.family_id === familyId && !r.revoked)) tx.put('refresh_tokens', { ...t, revoked: true });
+  for (const t of tx.where('access_tokens', 'family_id', familyId, (r) => !r.revoked)) tx.put('access_tokens', { ...t, revoked: true });
+  for (const t of tx.where('refresh_tokens', 'family_id', familyId, (r) => !r.revoked)) tx.put('refresh_tokens', { ...t, revoked: true });
 }
 
 /** Issues one access and one refresh token in `familyId`. */

@@ -23,12 +23,12 @@ export async function deleteUser(deps: Deps, projectId: string, userId: string):
     if (!user || user.project_id !== projectId || user.status === 'deleted') {
       throw new ApiError('user_not_found', { affected_resource: `user:${userId}` });
     }
-    const mine = (r: { project_id: string; user_id?: string | null }) => r.project_id === projectId && r.user_id === userId;
-    const memories = tx.filter('memories', mine);
-    const traces = tx.filter('traces', mine);
+    const inProject = (r: { project_id: string }) => r.project_id === projectId;
+    const memories = tx.where('memories', 'user_id', userId, inProject);
+    const traces = tx.where('traces', 'user_id', userId, inProject);
     for (const m of memories) tx.delete('memories', m.id);
     for (const t of traces) tx.delete('traces', t.id);
-    for (const run of tx.filter('runs', mine)) {
+    for (const run of tx.where('runs', 'user_id', userId, inProject)) {
       tx.put('runs', { ...run, trace_content_status: 'unavailable', steps: run.steps.map((s) => ({ ...s, content_available: false })) });
     }
     tx.delete('users', user.id);

@@ -95,6 +95,13 @@ export class PendingLayer {
     return this.get(committed, c, key) !== undefined;
   }
 
+  /** The keys of `c` that pending change sets write; null while a whole replacement state is pending. */
+  pendingKeys(c: CollectionName): string[] | null {
+    if (this.base) return null;
+    const own = this.overlay.get(c);
+    return own ? [...own.keys()] : [];
+  }
+
   entries(committed: Maps, c: CollectionName): Iterable<[string, unknown]> {
     const base = ((this.base?.maps ?? committed) as AnyMaps)[c];
     const own = this.overlay.get(c);

@@ -5,6 +5,7 @@ import { sameJson } from '../json.js';
 import { ChangeSetConflict, isWholeState, persistsChangeSets, type CaughtUp, type ChangeSet, type ChangeSetAdapter, type CommittedState, type StorageAdapter } from './change-sets.js';
 import { wholeDocument } from './lowdb-adapter.js';
 import { emptyMaps, PendingLayer, type Maps, type Replacement } from './pending.js';
+import { FieldIndexes } from './field-index.js';
 import { Transaction, type StateView } from './transaction.js';
 
 export { Transaction } from './transaction.js';
@@ -99,6 +100,7 @@ export class Store implements CommittedState, StateView {
   private ownSinceForeign = 0;
   private readonly versions = new Map<string, number>();
   private readonly derived = new Map<string, { stamp: string; value: unknown }>();
+  private readonly indexes = new FieldIndexes((c) => this.maps[c].entries());
   /** Shared storage: sees what was applied from other instances (change sets, or a whole state). */
   onCaughtUp: ((found: readonly CaughtUp[]) => void) | null = null;
   /** Sees every stored record write (before, after; undefined = absent) with the scope it was made in: the coverage report derives transitions from it. */
@@ -159,6 +161,14 @@ export class Store implements CommittedState, StateView {
   }
   /** @internal */ viewEntries(c: CollectionName): Iterable<[string, unknown]> {
     return this.layer.entries(this.maps, c);
+  }
+  /** @internal The keys that may hold `field` = `value` (committed ones by index, pending ones all); null: scan instead. */
+  viewCandidates(c: CollectionName, field: string, value: unknown): Iterable<string> | null {
+    const pending = this.layer.pendingKeys(c);
+    if (pending === null) return null; // a whole state is on its way: no index describes it
+    const committed = this.indexes.keys(c, field, value);
+    if (!committed) return pending;
+    return pending.length === 0 ? committed : [...committed, ...pending];
   }
 
   /**
@@ -527,13 +537,16 @@ export class Store implements CommittedState, StateView {
   private fold(p: Pending): void {
     if (p.replacement) {
       this.maps = p.replacement.maps;
+      this.indexes.clear();
       this.clockState = p.replacement.clock;
       this.settingsState = p.replacement.settings;
       for (const c of COLLECTION_NAMES) this.bump(c);
     } else if (p.set) {
       for (const ch of p.set.changes) {
         const m = this.maps[ch.collection] as Map<string, unknown>;
-        if (p.observe) this.observer?.(ch.collection, m.get(ch.key), ch.record ?? undefined, p.scope);
+        const before = m.get(ch.key);
+        if (p.observe) this.observer?.(ch.collection, before, ch.record ?? undefined, p.scope);
+        this.indexes.change(ch.collection, ch.key, before, ch.record ?? undefined);
         if (ch.record === null) m.delete(ch.key);
         else m.set(ch.key, ch.record);
         this.bump(ch.collection);

@@ -9,6 +9,8 @@ export interface StateView {
   viewGet(c: CollectionName, key: string): unknown;
   viewEntries(c: CollectionName): Iterable<[string, unknown]>;
   viewHas(c: CollectionName, key: string): boolean;
+  /** Keys that may hold `field` = `value` (a superset); null when only a scan can tell. */
+  viewCandidates?(c: CollectionName, field: string, value: unknown): Iterable<string> | null;
 }
 
 /**
@@ -46,6 +48,28 @@ export class Transaction {
       if (r !== DELETED && pred(r as RecordOf<C>)) out.push(r as RecordOf<C>);
     }
     if (own) for (const [key, r] of own) if (r !== DELETED && !this.view.viewHas(c, key) && pred(r as RecordOf<C>)) out.push(r as RecordOf<C>);
+    return out;
+  }
+
+  /**
+   * The records whose `field` equals `value` (and match `pred`), with this transaction's writes applied: what
+   * `filter` finds, but through the store's field index, so it costs what it finds rather than the collection.
+   */
+  where<C extends CollectionName, F extends keyof RecordOf<C> & string>(c: C, field: F, value: RecordOf<C>[F], pred: (r: RecordOf<C>) => boolean = () => true): RecordOf<C>[] {
+    const match = (r: RecordOf<C>) => ((r as Record<string, unknown>)[field] ?? null) === (value ?? null) && pred(r);
+    const candidates = this.view.viewCandidates?.(c, field, value);
+    if (!candidates) return this.filter(c, match);
+    const seen = new Set<string>();
+    const out: RecordOf<C>[] = [];
+    const consider = (key: string) => {
+      if (seen.has(key)) return;
+      seen.add(key);
+      const r = this.get(c, key);
+      if (r !== undefined && match(r)) out.push(r);
+    };
+    for (const key of candidates) consider(key);
+    const own = this.writes.get(c);
+    if (own) for (const key of own.keys()) consider(key);
     return out;
   }
 

@@ -1,0 +1,64 @@
+// Keys of committed records by the value of one field (approvals by run, users by chat id, ...), kept up to date as
+// change sets fold in, so a transaction that looks for "the approvals of this run" costs what it finds, not the state.
+import type { CollectionName } from '../schemas/state.js';
+
+type Index = Map<unknown, Set<string>>;
+
+export class FieldIndexes {
+  private readonly indexes = new Map<string, { c: CollectionName; field: string; index: Index }>();
+  private readonly byCollection = new Map<CollectionName, { field: string; index: Index }[]>();
+
+  /** `records` reads the committed records of a collection: an index is built from them on first use (once). */
+  constructor(private readonly records: (c: CollectionName) => Iterable<[string, unknown]>) {}
+
+  /** The keys of committed records whose `field` equals `value` (built on first use, then maintained). */
+  keys(c: CollectionName, field: string, value: unknown): ReadonlySet<string> | undefined {
+    const name = `${c}.${field}`;
+    let entry = this.indexes.get(name);
+    if (!entry) {
+      const index: Index = new Map();
+      for (const [key, record] of this.records(c)) add(index, fieldOf(record, field), key);
+      entry = { c, field, index };
+      this.indexes.set(name, entry);
+      const list = this.byCollection.get(c) ?? [];
+      list.push({ field, index });
+      this.byCollection.set(c, list);
+    }
+    return entry.index.get(value);
+  }
+
+  /** A committed record changed from `before` to `after` (undefined: absent). */
+  change(c: CollectionName, key: string, before: unknown, after: unknown): void {
+    const list = this.byCollection.get(c);
+    if (!list) return;
+    for (const { field, index } of list) {
+      const was = before === undefined ? NONE : fieldOf(before, field);
+      const now = after === undefined ? NONE : fieldOf(after, field);
+      if (was === now) continue;
+      if (was !== NONE) remove(index, was, key);
+      if (now !== NONE) add(index, now, key);
+    }
+  }
+
+  /** The committed state was replaced as a whole: indexes are built again on next use. */
+  clear(): void {
+    this.indexes.clear();
+    this.byCollection.clear();
+  }
+}
+
+const NONE = Symbol('none');
+const fieldOf = (record: unknown, field: string): unknown => (record as Record<string, unknown>)[field] ?? null;
+
+function add(index: Index, value: unknown, key: string): void {
+  let keys = index.get(value);
+  if (!keys) index.set(value, (keys = new Set()));
+  keys.add(key);
+}
+
+function remove(index: Index, value: unknown, key: string): void {
+  const keys = index.get(value);
+  if (!keys) return;
+  keys.delete(key);
+  if (keys.size === 0) index.delete(value);
+}
