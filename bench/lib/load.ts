@@ -25,11 +25,12 @@ export interface Load {
 export interface Side {
   ok: number; // 2xx responses
   bad: number; // non-2xx responses and socket errors
+  why: Record<string, number>; // what the bad ones were: a status code, `errors` or `timeouts`, with counts
   seconds: number;
   latencySum: number; // mean latency x rounds
   rounds: number;
 }
-const emptySide = (): Side => ({ ok: 0, bad: 0, seconds: 0, latencySum: 0, rounds: 0 });
+const emptySide = (): Side => ({ ok: 0, bad: 0, why: {}, seconds: 0, latencySum: 0, rounds: 0 });
 
 /** One autocannon run; `track.last` gets the time of the last response (autocannon's `amount` runs end on a 1 s tick). */
 function cannon(load: Load, limit: { duration: number } | { amount: number }, track?: { last: number }) {
@@ -62,6 +63,10 @@ export async function hit(load: Load, seconds: number, into?: Side): Promise<Sid
     spent += load.batch ? (track.last - t0) / 1000 : r.duration;
     side.ok += r['2xx'];
     side.bad += r.non2xx + r.errors;
+    const stats = (r as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
+    for (const [code, { count }] of Object.entries(stats)) if (!code.startsWith('2')) side.why[code] = (side.why[code] ?? 0) + count;
+    if (r.errors) side.why.errors = (side.why.errors ?? 0) + r.errors;
+    if (r.timeouts) side.why.timeouts = (side.why.timeouts ?? 0) + r.timeouts;
     latencySum += r.latency.average;
     batches++;
   } while (spent < seconds);

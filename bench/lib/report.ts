@@ -17,7 +17,12 @@ export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-export const bad = (s: { bad: number }) => (s.bad ? ` [${s.bad} non-2xx/errors]` : '');
+/** ` [N non-2xx/errors: 503 x 4, errors x 1]` when a side had any, with what they were. */
+export const bad = (s: { bad: number; why?: Record<string, number> }) => {
+  if (!s.bad) return '';
+  const why = Object.entries(s.why ?? {}).map(([k, n]) => `${k} x ${n}`).join(', ');
+  return ` [${s.bad} non-2xx/errors${why ? `: ${why}` : ''}]`;
+};
 
 export function report(row: Row) {
   rows.push(row);
