@@ -2,7 +2,9 @@
 // writes of every kind, control writes and hostile inputs (bench/lib/soak-mix.ts), with the mock clock moving, while the
 // server's RSS is sampled. Progress on a TTY; one summary line (the samples go to bench/soak-results.json); exit 1 on
 // any 5xx, socket error, crash or growing RSS.
-//   node --import tsx bench/soak.ts [--minutes 15 | --seconds N] [--connections 100] [--creates-per-second 4] [--memory]
+//   node --import tsx bench/soak.ts [--minutes 15 | --seconds N] [--connections 100] [--creates-per-second 4] [--memory] [--simulation]
+// The server runs with --simulation off unless --simulation is given: with the clock moving a day per second, the
+// demo's hourly job alone would create 24 runs a second, state that grows by design and would hide a leak.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -21,6 +23,7 @@ const { values: args } = parseArgs({
     'sample-seconds': { type: 'string', default: '5' },
     'max-slope': { type: 'string', default: '1.5' }, // MB per minute over the second half
     memory: { type: 'boolean', default: false },
+    simulation: { type: 'boolean', default: false },
   },
 });
 const seconds = Number(args.seconds ?? (args.minutes !== undefined ? Number(args.minutes) * 60 : process.env.SOAK_SECONDS ?? 15 * 60));
@@ -54,7 +57,7 @@ function slopePerMinute(points: { t: number; mb: number }[]): number {
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'prm-soak-'));
-  const server = await start(['dist/cli.js', '--port', '0', ...(args.memory ? ['--memory'] : ['--data', join(dir, 'db.json')])]);
+  const server = await start(['dist/cli.js', '--port', '0', ...(args.memory ? ['--memory'] : ['--data', join(dir, 'db.json')]), '--simulation', args.simulation ? 'auto' : 'off']);
   const pid = server.pid!;
   let died = false;
   void server.exited?.then(() => (died = true));
