@@ -8,6 +8,7 @@ import axios from 'axios';
 import { createApp, type MockApp } from '../src/app.js';
 import { demoFixture } from '../src/fixtures.js';
 import { DEMO } from './helpers/demo.js';
+import { createClient } from '../src/client/index.js';
 
 const ORIGIN = 'https://api.example.test';
 const P = DEMO.projects.support;
@@ -188,6 +189,38 @@ test('intercept: origins are checked', () => {
     mock.intercept('https://x.test/api').then(() => assert.unreachable(), (e: Error) => assert.match(e.message, /not a URL with a path/)),
     mock.intercept('ftp://x.test').then(() => assert.unreachable(), (e: Error) => assert.match(e.message, /not an http\(s\) origin/)),
   ]).then(() => undefined);
+});
+
+
+test('intercept: the typed client reaches the intercept whether it was created before or after it', async () => {
+  const mock = await fresh();
+  const before = createClient({ baseUrl: ORIGIN, token: DEMO.tokens.owner });
+  const strayBefore = createClient({ baseUrl: realOrigin, token: DEMO.tokens.owner });
+  const handle = mock.intercept(ORIGIN, { onUnhandled: 'error' });
+  try {
+    const after = createClient({ baseUrl: ORIGIN, token: DEMO.tokens.owner });
+    const strayAfter = createClient({ baseUrl: realOrigin, token: DEMO.tokens.owner });
+    for (const client of [before, after]) {
+      const { data, response } = await client.getRun(P, RUN);
+      assert.is(response.status, 200);
+      assert.is(data?.id, RUN);
+    }
+    assert.equal(mock.control.requests().map((e) => [e.operation, e.status]), [['getRun', 200], ['getRun', 200]]);
+    // An origin nobody handles is refused with onUnhandled 'error', whichever client sends it; nothing reaches the real server.
+    for (const stray of [strayBefore, strayAfter]) {
+      await stray.getRun(P, RUN).then(
+        () => assert.unreachable('an unhandled origin must fail'),
+        (err: Error) => assert.instance(err, TypeError),
+      );
+    }
+  } finally {
+    handle.restore();
+  }
+  // Restored: the client made before the intercept now reaches the real server (its text is not JSON), as global fetch does.
+  await strayBefore.getRun(P, RUN).then(
+    () => assert.unreachable('the real server answers text'),
+    (err: Error) => assert.match(err.message, /"real GET \//),
+  );
 });
 
 test.run();

@@ -25,7 +25,7 @@ export function reasonCodeOf(error: unknown): string | undefined {
 export interface ClientOptions extends Credentials {
   /** Where the service (or the mock) answers, e.g. `http://127.0.0.1:4010`. */
   baseUrl: string;
-  /** Another fetch (defaults to the global one). */
+  /** Another fetch (defaults to the global one, looked up at each request, so an intercept installed later is used). */
   fetch?: (request: Request) => Promise<Response>;
   /** Headers sent with every request. */
   headers?: Record<string, string>;
@@ -41,12 +41,18 @@ export type MockClient = V3Operations & {
 };
 
 /**
+ * The global fetch as it is when a request is sent, not when the client was made: a client created at module level,
+ * before `mock.intercept(...)` replaced `globalThis.fetch`, still reaches the intercept (and its `onUnhandled`).
+ */
+const globalFetch = (request: Request): Promise<Response> => globalThis.fetch(request);
+
+/**
  * `createClient({ baseUrl, token?, adminKey?, controlToken? })`. Each credential is sent only where the document says
  * the operation accepts it: the token on management endpoints, the admin key on endpoints 2, 3, 13, 18 and 20, the
  * control token on /_mock routes.
  */
 export function createClient(options: ClientOptions): MockClient {
-  const api = createFetchClient<paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ''), fetch: options.fetch, headers: options.headers });
+  const api = createFetchClient<paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ''), fetch: options.fetch ?? globalFetch, headers: options.headers });
   api.use(credentialsMiddleware(options));
   return {
     ...v3Operations(api),
