@@ -179,4 +179,31 @@ test('pages: a cursor whose position was edited but whose checksum was kept is 4
   assertInvalidAt(await http.get(`${base}/releases?cursor=${encodeURIComponent(`${rforged}.${rs}`)}`).set(AS.owner), ['query', 'cursor']);
 });
 
+/** FastAPI's value_error item for a refused cursor, computed here from the cursor sent. */
+const cursorRefused = (cursor: string) => ({ detail: [{ type: 'value_error', loc: ['query', 'cursor'], msg: 'Value error, Invalid cursor', input: cursor, ctx: { error: {} } }] });
+
+test('pages: a cursor from another project\'s list is 422 (users and releases, v3 and /_mock), and the state is unchanged', async () => {
+  const { http } = await freshMock();
+  const S = DEMO.projects.sales;
+  const users = (await http.get(`${base}/users?limit=2`).set(AS.owner)).body.next_cursor as string;
+  const releases = (await http.get(`${base}/releases?limit=1`).set(AS.owner)).body.next_cursor as string;
+  assert.type(users, 'string');
+  assert.type(releases, 'string');
+  // The same cursor is good on the list that issued it.
+  assert.is((await http.get(`${base}/users?limit=2&cursor=${encodeURIComponent(users)}`).set(AS.owner)).status, 200);
+  assert.is((await http.get(`${base}/releases?limit=1&cursor=${encodeURIComponent(releases)}`).set(AS.owner)).status, 200);
+  for (const [path, cursor] of [
+    [`/api/v3/projects/${S}/users?limit=2`, users],
+    [`/api/v3/projects/${S}/releases?limit=1`, releases],
+    [`/_mock/projects/${S}/users?limit=2`, users],
+    [`/_mock/projects/${S}/releases?limit=1`, releases],
+    // Another list of the same project: a users cursor on the control runs list.
+    [`/_mock/projects/${P}/runs?limit=2`, users],
+  ] as const) {
+    const res = await http.get(`${path}&cursor=${encodeURIComponent(cursor)}`).set(AS.owner);
+    assert.is(res.status, 422, path);
+    assert.equal(res.body, cursorRefused(cursor), path);
+  }
+});
+
 test.run();

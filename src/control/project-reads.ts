@@ -44,7 +44,7 @@ export class ProjectReads {
   /** Every project (archived ones too), newest first, in keyset pages. */
   projects(query: Partial<ControlPageQuery> = {}) {
     const q = parse(ControlPageQuerySchema, query, 'query');
-    const page = keysetPage(projectsSorted(this.deps.store), projectKey, 2, q.limit, q.cursor);
+    const page = keysetPage(projectsSorted(this.deps.store), projectKey, 2, q.limit, q.cursor, { list: 'control:projects' });
     return { items: page.items.map(projectView), next_cursor: page.next_cursor };
   }
 
@@ -76,7 +76,7 @@ export class ProjectReads {
     this.project(projectId);
     const runs = runsOf(this.deps.store, projectId);
     const list = q.status ? (runs.byStatus.get(q.status) ?? []) : runs.all;
-    const page = keysetPage(list, runKey, 2, q.limit, q.cursor);
+    const page = keysetPage(list, runKey, 2, q.limit, q.cursor, { list: 'control:runs', projectId });
     return { items: page.items.map(runView), next_cursor: page.next_cursor };
   }
 
@@ -97,7 +97,7 @@ export class ProjectReads {
     const now = this.deps.clock.nowMs();
     const all = approvalsOf(this.deps.store, projectId);
     const list = q.status ? all.filter((a) => effectiveApprovalStatus(a, now) === q.status) : all;
-    const page = keysetPage(list, approvalKey, 2, q.limit, q.cursor);
+    const page = keysetPage(list, approvalKey, 2, q.limit, q.cursor, { list: 'control:approvals', projectId });
     return { items: page.items.map((a) => approvalView(a, now)), next_cursor: page.next_cursor };
   }
 
@@ -105,7 +105,7 @@ export class ProjectReads {
   users(projectId: string, query: Partial<ControlPageQuery> = {}) {
     const q = parse(ControlPageQuerySchema, query, 'query');
     this.project(projectId);
-    const page = keysetPage(usersOf(this.deps.store, projectId), userKey, 2, q.limit, q.cursor);
+    const page = keysetPage(usersOf(this.deps.store, projectId), userKey, 2, q.limit, q.cursor, { list: 'users', projectId });
     return { items: page.items.map(userView), next_cursor: page.next_cursor };
   }
 
@@ -115,7 +115,7 @@ export class ProjectReads {
     this.project(projectId);
     const all = jobsOf(this.deps.store, projectId);
     const list = q.status ? all.filter((j) => j.status === q.status) : all;
-    const page = keysetPage(list, jobKey, 2, q.limit, q.cursor);
+    const page = keysetPage(list, jobKey, 2, q.limit, q.cursor, { list: 'control:jobs', projectId });
     return { items: page.items.map(jobView), next_cursor: page.next_cursor };
   }
 
@@ -123,7 +123,7 @@ export class ProjectReads {
   releases(projectId: string, query: Partial<ControlPageQuery> = {}) {
     const q = parse(ControlPageQuerySchema, query, 'query');
     this.project(projectId);
-    const page = keysetPage(releasesOf(this.deps.store, projectId), releaseKey, 1, q.limit, q.cursor);
+    const page = keysetPage(releasesOf(this.deps.store, projectId), releaseKey, 1, q.limit, q.cursor, { list: 'releases', projectId });
     const targets = targetsByRelease(this.deps.store, projectId);
     return { items: page.items.map((r) => releaseView(r, targets.get(r.id) ?? [])), next_cursor: page.next_cursor };
   }

@@ -18,7 +18,7 @@ export function userRoutes(deps: Deps, readBody: ReadBody): Router {
   router.get(
     '/api/v3/projects/:project_id/users',
     endpoint(deps, readBody, { operation: 'listUsers', level: 'viewer', project: true, path: ProjectPath, query: UserPageQuerySchema }, ({ path, query }) => {
-      const page = keysetPage(usersOf(deps.store, path.project_id), userKey, 2, query.limit, query.cursor);
+      const page = keysetPage(usersOf(deps.store, path.project_id), userKey, 2, query.limit, query.cursor, { list: 'users', projectId: path.project_id });
       return { items: page.items.map(userView), next_cursor: page.next_cursor };
     }),
   );
