@@ -58,6 +58,20 @@ export function isJsonMediaType(contentType: string): boolean {
   return contentType.trim() !== '' && isJsonContentType(contentType);
 }
 
+/**
+ * The host a request names. In absolute form (`GET http://evil.example/_mock/state HTTP/1.1`) the request target's
+ * authority is the host and the Host header is ignored (RFC 9112 section 3.2.2), so the target is what is checked;
+ * a target that is neither origin form nor a URL names no allowed host (`[invalid]`). Otherwise the Host header.
+ */
+export function requestHost(target: string, hostHeader: string): string {
+  if (target.startsWith('/') || target === '*') return hostHeader;
+  try {
+    return new URL(target).host || '[invalid]';
+  } catch {
+    return '[invalid]';
+  }
+}
+
 export function controlGuard(options: ControlGuardOptions = {}): Middleware {
   const allowed = new Set((options.allowedHosts ?? []).map(hostName).filter((h) => h !== ''));
   const anyHost = allowed.has('*');
@@ -71,7 +85,7 @@ export function controlGuard(options: ControlGuardOptions = {}): Middleware {
 
     // DNS rebinding: a page on attacker.example whose name now resolves to 127.0.0.1 sends `Host: attacker.example`.
     // A request without Host (HTTP/1.0) cannot come from a browser, so it is not refused.
-    const host = ctx.get('host');
+    const host = requestHost(ctx.req.url ?? '/', ctx.get('host'));
     if (host !== '' && !hostAllowed(hostName(host))) {
       throw new ApiError('host_not_allowed', {
         message: `Host ${hostName(host)} is not allowed on the control surface; allow it with --allowed-host ${hostName(host)} (createApp({ allowedHosts }))`,
