@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The standalone server: flags -> storage -> createApp -> listen; finishes writes and exits 0 on SIGINT/SIGTERM.
 import { createServer } from 'node:http';
-import { mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { networkInterfaces } from 'node:os';
@@ -10,7 +10,7 @@ import type { SimulationProgress } from './simulation/index.js';
 import type { SimulationMode } from './schemas/simulation.js';
 import { DataFileError, JsonFileAdapter, MemoryAdapter, type StorageReporter } from './storage/adapters.js';
 import { DatabaseSchemaError, postgresStorage, redactUrl } from './storage/postgres/index.js';
-import { acquireLock, LockError, realDataPath } from './storage/lock.js';
+import { acquireLock, LockError, lockIdentity, realDataPath } from './storage/lock.js';
 import { hostName, isLoopback } from './middleware/control-guard.js';
 import { DEMO_FIXTURE_PATH, FixtureError, loadFixtureFile, stateFromFixture } from './fixtures.js';
 
@@ -174,6 +174,7 @@ async function main(): Promise<void> {
   let release = () => {};
   let storage;
   let dataFile: string | undefined;
+  let newFile = false;
   if (f.memory) storage = new MemoryAdapter();
   else if (f.database !== undefined) storage = postgresStorage({ connectionString: f.database });
   else {
@@ -183,9 +184,10 @@ async function main(): Promise<void> {
     } catch (err) {
       fail(`cannot create the directory of data file ${file}: ${(err as Error).message}`);
     }
-    // Lock and write where the file really is: a symlink to a locked file is the same file.
+    // Lock and write where the file really is: a symlink to a locked file is the same file, and so is a hard link.
     release = acquireLock(file);
     dataFile = realDataPath(file);
+    newFile = !existsSync(dataFile);
     storage = new JsonFileAdapter(dataFile, { report });
   }
   process.on('exit', () => release());
@@ -209,6 +211,15 @@ async function main(): Promise<void> {
     // Seeding a new data file writes it: a full or read-only disk fails here. One line, naming the file.
     fail(`${dataFile ? `cannot start with data file ${dataFile}` : 'cannot start'}: ${rootCause(err)}`);
   });
+  if (dataFile && newFile) {
+    // Seeding created the file: it has an identity now, lock it before anyone can link to it.
+    const releasePath = release;
+    const releaseIdentity = lockIdentity(dataFile);
+    release = () => {
+      releaseIdentity();
+      releasePath();
+    };
+  }
   await configureSimulation(mock, f.simulation as SimulationMode | undefined, speed, traffic);
   // One line, before anything listens: an open control surface on a reachable address lets anyone reset or read the state.
   if (!f['no-control'] && f['control-token'] === undefined && !isLoopback(hostName(f.host))) {

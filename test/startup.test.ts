@@ -80,6 +80,52 @@ test('cli: a second process started on a symlink to a locked data file is refuse
   assert.is(await first.stop(), 0);
 });
 
+test('cli: a second process started on a hard link to a data file in use is refused with one line (the lock is on device and inode)', async () => {
+  const dir = tmpDir();
+  const file = join(dir, 'db.json');
+  const other = fs.mkdtempSync(join(tmpdir(), 'prm-start-other-'));
+  const link = join(other, 'db.json');
+  // The first server creates the file, then locks its identity: a link made afterwards is the same file.
+  const first = await startCli(['--port', '0', '--data', file]);
+  fs.linkSync(file, link);
+  const { ino } = fs.statSync(file);
+  assert.is(fs.statSync(link).ino, ino, 'a hard link, not a copy');
+  const second = await runCliToExit(['--port', '0', '--data', link]);
+  assert.is(second.code, 1);
+  assertOneMessage(second.stderr, link, new RegExp(`in use by process ${first.proc.pid} \\(the same file by another path: a hard link\\)`));
+  assert.match(second.stderr, `-${ino}.lock`);
+  assert.not.ok(fs.existsSync(`${link}.lock`), 'the refused process left no lock beside the link');
+  assert.is(await first.stop(), 0);
+  // A file that exists at start is locked before anything is read: link it again (a stop may write a new file), serve
+  // the link, and the original path is refused the same way.
+  fs.unlinkSync(link);
+  fs.linkSync(file, link);
+  const third = await startCli(['--port', '0', '--data', link]);
+  const fourth = await runCliToExit(['--port', '0', '--data', file]);
+  assert.is(fourth.code, 1);
+  assertOneMessage(fourth.stderr, file, new RegExp(`in use by process ${third.proc.pid} \\(the same file by another path: a hard link\\)`));
+  assert.is(await third.stop(), 0);
+});
+
+test('lock: the identity lock is named for device and inode, released with the path lock, and absent for a new file', () => {
+  const dir = tmpDir();
+  const locks = join(dir, 'locks');
+  const file = join(dir, 'db.json');
+  const none = acquireLock(file, fs, locks);
+  assert.not.ok(fs.existsSync(locks), 'a new file has no identity to lock');
+  none();
+  fs.writeFileSync(file, '{}');
+  const link = join(dir, 'link.json');
+  fs.linkSync(file, link);
+  const st = fs.statSync(file, { bigint: true });
+  const release = acquireLock(file, fs, locks);
+  assert.equal(fs.readdirSync(locks), [`${st.dev}-${st.ino}.lock`]);
+  assert.is(fs.readFileSync(join(locks, `${st.dev}-${st.ino}.lock`), 'utf8'), String(process.pid));
+  release();
+  assert.equal(fs.readdirSync(locks), []);
+  assert.not.ok(fs.existsSync(`${file}.lock`));
+});
+
 test('cli: started on a symlink, the mock writes through it to the real file (the link stays a link)', async () => {
   const dir = tmpDir();
   const file = join(dir, 'real.json');

@@ -1,11 +1,30 @@
-// A lock file beside the data file's real path, so two processes never write one file (symlinks included); a dead owner's lock is taken over.
+// Two processes never write one data file: a lock beside its real path (symlinks resolved) and one on its identity
+// (device and inode, so a hard link is the same file); a dead owner's lock is taken over.
 import * as nodeFs from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 
 export class LockError extends Error {}
 
 /** The fs calls the lock makes: injectable, so a test can make the disk full or read-only. */
-export type LockFs = Pick<typeof nodeFs, 'openSync' | 'writeSync' | 'closeSync' | 'readFileSync' | 'unlinkSync' | 'realpathSync' | 'lstatSync' | 'readlinkSync'>;
+export type LockFs = Pick<
+  typeof nodeFs,
+  'openSync' | 'writeSync' | 'closeSync' | 'readFileSync' | 'unlinkSync' | 'realpathSync' | 'lstatSync' | 'readlinkSync' | 'statSync' | 'mkdirSync'
+>;
+
+/**
+ * Where identity locks live: the paths of a hard-linked file share no directory, so the lock named for the file's
+ * device and inode is kept in one directory per user under the temp directory.
+ */
+export function identityLockDir(): string {
+  let user: string;
+  try {
+    user = String(userInfo().uid);
+  } catch {
+    user = 'user';
+  }
+  return join(tmpdir(), `project-runtime-mock-locks-${user}`);
+}
 
 function alive(pid: number): boolean {
   try {
@@ -53,18 +72,55 @@ export function realDataPath(file: string, fs: LockFs = nodeFs): string {
 }
 
 /**
- * Takes `${realpath}.lock` and returns a release function. Every failure is a LockError naming the lock file and
- * the cause (a full or read-only disk included), and leaves no lock file behind.
+ * Takes `${realpath}.lock` and, when the file exists, the lock on its identity (`lockIdentity`); returns a release
+ * function for both. Every failure is a LockError naming the lock file and the cause (a full or read-only disk
+ * included), and leaves no lock file behind.
  */
-export function acquireLock(file: string, fs: LockFs = nodeFs): () => void {
-  const lockPath = `${realDataPath(file, fs)}.lock`;
+export function acquireLock(file: string, fs: LockFs = nodeFs, identityDir = identityLockDir()): () => void {
+  const releasePath = takeLockFile(file, `${realDataPath(file, fs)}.lock`, fs);
+  let releaseIdentity: () => void;
+  try {
+    releaseIdentity = lockIdentity(file, fs, identityDir);
+  } catch (err) {
+    releasePath();
+    throw err;
+  }
+  return () => {
+    releaseIdentity();
+    releasePath();
+  };
+}
+
+/**
+ * Locks the file's identity, `${dev}-${ino}.lock` in `identityDir`, so a second server started on a hard link to a
+ * file in use is refused as one on the same path is. A file that does not exist yet has no identity (and no link):
+ * nothing to lock, and the server calls this again once it has written the file.
+ */
+export function lockIdentity(file: string, fs: LockFs = nodeFs, identityDir = identityLockDir()): () => void {
+  let id: { dev: number | bigint; ino: number | bigint };
+  try {
+    id = fs.statSync(file, { bigint: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return () => {};
+    throw new LockError(`refusing data file ${file}: cannot read its identity (${cause(err)})`);
+  }
+  try {
+    fs.mkdirSync(identityDir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    throw new LockError(`cannot create the lock directory ${identityDir}: ${cause(err)}`);
+  }
+  return takeLockFile(file, join(identityDir, `${id.dev}-${id.ino}.lock`), fs, ' (the same file by another path: a hard link)');
+}
+
+/** Takes `lockPath` (created exclusively, holding our pid) and returns its release; `same` explains a holder. */
+function takeLockFile(file: string, lockPath: string, fs: LockFs, same = ''): () => void {
   for (let attempt = 0; attempt < 2; attempt++) {
     let fd: number;
     try {
       fd = fs.openSync(lockPath, 'wx');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new LockError(`cannot create the lock file ${lockPath}: ${cause(err)}`);
-      takeOverIfStale(file, lockPath, fs);
+      takeOverIfStale(file, lockPath, fs, same);
       continue;
     }
     try {
@@ -88,7 +144,7 @@ export function acquireLock(file: string, fs: LockFs = nodeFs): () => void {
 }
 
 /** Throws when a live process holds the lock; removes the lock of a dead one. */
-function takeOverIfStale(file: string, lockPath: string, fs: LockFs): void {
+function takeOverIfStale(file: string, lockPath: string, fs: LockFs, same: string): void {
   let text: string;
   try {
     text = fs.readFileSync(lockPath, 'utf8');
@@ -98,7 +154,7 @@ function takeOverIfStale(file: string, lockPath: string, fs: LockFs): void {
   }
   const pid = Number(text);
   if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
-    throw new LockError(`refusing data file ${file}: it is in use by process ${pid} (lock file ${lockPath})`);
+    throw new LockError(`refusing data file ${file}: it is in use by process ${pid}${same} (lock file ${lockPath})`);
   }
   try {
     fs.unlinkSync(lockPath); // the owner died without releasing it
