@@ -4,7 +4,6 @@ import type { Transaction } from '../storage/store.js';
 import { ApiError } from '../errors.js';
 import type { RecordOf } from '../schemas/state.js';
 import type { RunStep } from '../schemas/runs.js';
-import { findApproval } from './queries.js';
 import { approvalView, effectiveApprovalStatus } from './views.js';
 import { writableProject } from './write-guard.js';
 
@@ -52,9 +51,11 @@ function stepsAfterDenial(steps: RunStep[], approval: Approval): RunStep[] {
  */
 export async function denyApproval(deps: Deps, input: DenyInput): Promise<DenyResult> {
   const nowMs = deps.clock.nowMs();
-  const indexed = findApproval(deps.store, input.projectId, input.approvalId);
-  if (!indexed) throw new ApiError('approval_not_found', { affected_resource: `approval:${input.approvalId}` });
-  return deps.store.transact((tx) => denyApprovalTx(deps, tx, input, indexed.id, nowMs));
+  return deps.store.transact((tx) => {
+    const [indexed] = tx.where('approvals', 'approval_id', input.approvalId, (a) => a.project_id === input.projectId);
+    if (!indexed) throw new ApiError('approval_not_found', { affected_resource: `approval:${input.approvalId}` });
+    return denyApprovalTx(deps, tx, input, indexed.id, nowMs);
+  });
 }
 
 /** The deny's transaction for the approval stored under `recordId`, at `nowMs` (the simulated reviewer denies through it). */

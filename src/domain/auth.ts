@@ -13,9 +13,20 @@ export interface Actor {
   principal_id: string | null;
   /** Effective level in a workspace: 0 means no role there (its projects are invisible). */
   levelIn(workspaceId: string): number;
+  /**
+   * The same caller as `reader` now sees it (a write's transaction): its token and role as stored there, so that a
+   * write never acts on authority that was revoked, narrowed or moved away meanwhile. 401 `token_invalid` when gone.
+   */
+  reread(reader: RecordReader): Actor;
 }
 
-const ALL_POWERFUL = (kind: Actor['kind']): Actor => ({ kind, principal_id: null, levelIn: () => LEVELS.owner });
+/** What re-reading the caller needs: records by key (a transaction, or the store). */
+export type RecordReader = Pick<Store, 'get'>;
+
+const ALL_POWERFUL = (kind: Actor['kind']): Actor => {
+  const actor: Actor = { kind, principal_id: null, levelIn: () => LEVELS.owner, reread: () => actor };
+  return actor;
+};
 
 /** Compares secrets in constant time (hashing first so lengths never leak through timing). */
 export function secretEquals(given: string, expected: string): boolean {
@@ -38,7 +49,7 @@ export interface AuthConfig {
 }
 
 /** Resolves the caller or throws the 401 of the contract. */
-export function authenticate(store: Store, input: AuthInput, config: AuthConfig): Actor {
+export function authenticate(store: RecordReader, input: AuthInput, config: AuthConfig): Actor {
   if (config.mode === 'off') return ALL_POWERFUL('auth-off');
   if (input.adminKeyAccepted && input.adminKey !== undefined) {
     if (config.adminKey && secretEquals(input.adminKey, config.adminKey)) return ALL_POWERFUL('admin');
@@ -46,19 +57,31 @@ export function authenticate(store: Store, input: AuthInput, config: AuthConfig)
   }
   const m = /^Bearer[ ]+(\S+)\s*$/i.exec(input.authorization ?? '');
   if (!m) throw new ApiError('authentication_required');
-  const token = store.get('access_tokens', m[1]);
+  const bearer = m[1];
+  const token = store.get('access_tokens', bearer);
   if (!token || token.revoked) throw new ApiError('token_invalid');
   if (Date.parse(token.expires_at) <= config.nowMs) throw new ApiError('token_expired');
   const principal = store.get('principals', token.principal_id);
   if (!principal) throw new ApiError('token_invalid');
-  return principalActor(principal, token.scopes);
+  return principalActor(principal, token.scopes, (reader) => {
+    const now = reader.get('access_tokens', bearer);
+    const who = now && !now.revoked ? reader.get('principals', now.principal_id) : undefined;
+    if (!now || !who) throw new ApiError('token_invalid');
+    return [who, now.scopes];
+  });
 }
 
-export function principalActor(principal: RecordOf<'principals'>, scopes: string[]): Actor {
+/** `again` reads the principal and scopes anew (see Actor.reread); without it the actor stands as given. */
+export function principalActor(principal: RecordOf<'principals'>, scopes: string[], again?: (reader: RecordReader) => [RecordOf<'principals'>, string[]]): Actor {
   const scopeLevel = Math.max(0, ...scopes.map((s) => SCOPE_LEVELS[s] ?? 0));
-  return {
+  const actor: Actor = {
     kind: 'principal',
     principal_id: principal.id,
+    reread(reader) {
+      if (!again) return actor;
+      const [p, s] = again(reader);
+      return p === principal && s === scopes ? actor : principalActor(p, s, again);
+    },
     levelIn(workspaceId) {
       const role = principal.memberships.find((m) => m.workspace_id === workspaceId)?.role;
       if (!role) return 0;
@@ -66,6 +89,7 @@ export function principalActor(principal: RecordOf<'principals'>, scopes: string
       return Math.max(Math.min(LEVELS[role], scopeLevel), 0.5);
     },
   };
+  return actor;
 }
 
 /** The project if the actor may see it and has `needed` authority; else 404 or 403. */

@@ -99,7 +99,11 @@ export async function acceptChatUpdate(deps: Deps, binding: RecordOf<'connection
  * The webhook's transaction at `nowMs` (the simulation's synthetic messages use it at their due time). Every
  * refusal is thrown before the first write, so a caller may catch it inside a larger transaction.
  */
-export function acceptChatUpdateTx(deps: Deps, tx: Transaction, binding: RecordOf<'connections'>, update: ChatUpdate, nowMs: number): ChatWebhookResult {
+export function acceptChatUpdateTx(deps: Deps, tx: Transaction, verified: RecordOf<'connections'>, update: ChatUpdate, nowMs: number): ChatWebhookResult {
+  // The binding and the secret the caller proved are read again here: one deleted or given a new secret meanwhile refuses.
+  const binding = tx.get('connections', verified.id);
+  if (!binding) throw new ApiError('binding_not_found', { affected_resource: `connection_binding:${verified.id}` });
+  if (binding.webhook_secret !== verified.webhook_secret) throw new ApiError('webhook_secret_invalid', { affected_resource: `connection_binding:${binding.id}` });
   writableProject(tx, binding.project_id);
   const key = `${binding.id}:${update.update_id}`;
   const seen = tx.get('chat_updates', key);

@@ -141,7 +141,7 @@ export async function applyDesiredState(deps: Deps, projectId: string, request: 
  * release, even when the head did not change since the last one (a release is a deployment unit).
  */
 export async function compileReleaseFromHead(deps: Deps, projectId: string, options: { target?: 'live' | 'candidate' } = {}) {
-  const release = await deps.store.transact((tx) => {
+  return deps.store.transact((tx) => {
     const project = writableProject(tx, projectId);
     const { revision, stored } = headRevision(tx, project);
     if (!stored) tx.put('revisions', revision);
@@ -156,9 +156,8 @@ export async function compileReleaseFromHead(deps: Deps, projectId: string, opti
     };
     tx.put('releases', record);
     if (options.target) tx.put('targets', { project_id: project.id, name: options.target, release_id: record.id });
-    return record;
+    return releaseView(record, targetsByRelease(tx, projectId).get(record.id) ?? []);
   });
-  return releaseView(release, targetsByRelease(deps.store, projectId).get(release.id) ?? []);
 }
 
 /**

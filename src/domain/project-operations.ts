@@ -46,7 +46,7 @@ export async function transferProject(deps: Deps, input: TransferInput): Promise
     if (!tx.get('workspaces', input.workspaceId)) {
       throw new ApiError('workspace_not_found', { affected_resource: `workspace:${input.workspaceId}` });
     }
-    if (input.actor.levelIn(input.workspaceId) < LEVELS.owner) {
+    if (input.actor.reread(tx).levelIn(input.workspaceId) < LEVELS.owner) {
       throw new ApiError('insufficient_authority', { message: 'Transfer needs owner authority in the target workspace too.', affected_resource: `workspace:${input.workspaceId}` });
     }
     const holding = HISTORY.filter(

@@ -64,7 +64,7 @@ export const findConnection = (store: Store, projectId: string, name: string) =>
 export const findApproval = (store: Store, projectId: string, approvalId: string) => lookup(store, 'approvals', 'approval_id').get(`${projectId}\u0000${approvalId}`);
 
 /** The deployment targets (`live`, `candidate`) that point at each release of a project. */
-export function targetsByRelease(store: Store, projectId: string): Map<string, ('live' | 'candidate')[]> {
+export function targetsByRelease(store: Pick<Store, 'get'>, projectId: string): Map<string, ('live' | 'candidate')[]> {
   const out = new Map<string, ('live' | 'candidate')[]>();
   for (const name of ['candidate', 'live'] as const) {
     const t = store.get('targets', `${projectId}:${name}`);
@@ -74,7 +74,7 @@ export function targetsByRelease(store: Store, projectId: string): Map<string, (
 }
 
 /** A scoped record that belongs to the project, or undefined (so another project's id reads as missing). */
-export function inProject<C extends CollectionName>(store: Store, c: C, id: string, projectId: string): RecordOf<C> | undefined {
-  const r = store.get(c, id);
+export function inProject<C extends CollectionName>(reader: Pick<Store, 'get'>, c: C, id: string, projectId: string): RecordOf<C> | undefined {
+  const r = reader.get(c, id);
   return r && (r as { project_id?: string }).project_id === projectId ? r : undefined;
 }

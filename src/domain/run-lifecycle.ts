@@ -155,7 +155,7 @@ export async function transitionRun(deps: Deps, projectId: string, runId: string
   const now = new Date(nowMs).toISOString();
   return deps.store.transact((tx: Transaction) => {
     if (!tx.get('projects', projectId)) throw new ApiError('project_not_found', { affected_resource: `project:${projectId}` });
-    const run = inProject(deps.store, 'runs', runId, projectId);
+    const run = inProject(tx, 'runs', runId, projectId);
     if (!run) throw new ApiError('run_not_found', { affected_resource: `run:${runId}` });
     if (!isLegalTransition(run.status, body.to)) {
       const legal = RUN_TRANSITIONS[run.status];

@@ -8,6 +8,8 @@ import { authenticate, authorizeProject, type Actor, type LevelName } from '../d
 import { parse } from '../validation.js';
 import type { RecordOf } from '../schemas/state.js';
 import { JsonText } from './json-text.js';
+import { authorityGuard, type AuthorityNeeded } from '../domain/write-guard.js';
+import type { WriteScope } from '../storage/store.js';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
 type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
@@ -98,8 +100,15 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
     }
     if (problems) throw new ValidationError(problems);
     let project = undefined as unknown as RecordOf<'projects'>;
-    if (spec.project && spec.level !== 'public') {
-      project = authorizeProject(actor, deps.store.get('projects', (path as { project_id: string }).project_id), spec.level);
+    if (spec.level !== 'public') {
+      const needed: AuthorityNeeded = { actor };
+      if (spec.project) {
+        const id = (path as { project_id: string }).project_id;
+        project = authorizeProject(actor, deps.store.get('projects', id), spec.level);
+        needed.project = { id, level: spec.level, refuseArchived: !spec.allowArchived && ctx.method !== 'GET' };
+      }
+      // Checked again inside each write the handler makes, on what that write reads (see authorityGuard).
+      (ctx.state as WriteScope).guard = authorityGuard(needed);
     }
     let body: unknown;
     if (spec.body) {

@@ -69,9 +69,9 @@ export function ensureRollover(engine: Engine, tx: Transaction, projectId: strin
 /** What runs by itself: each active job at its next_run_at (a past one at once), each traffic source, each budget with spend. */
 export function ensureSources(engine: Engine, tx: Transaction, ms: number): void {
   const r = engine.settings(tx);
-  for (const job of engine.deps.store.values('jobs')) {
+  for (const job of tx.where('jobs', 'status', 'active')) {
     const key = `job:${job.id}`;
-    if (job.status !== 'active' || tx.get(EVENTS, key)) continue;
+    if (tx.get(EVENTS, key)) continue;
     engine.schedule(tx, { key, kind: 'job.fire', at: Math.max(Date.parse(job.next_run_at), ms), job_id: job.id, project_id: job.project_id });
   }
   r.traffic.forEach((t, index) => {
@@ -79,7 +79,7 @@ export function ensureSources(engine: Engine, tx: Transaction, ms: number): void
     if (tx.get(EVENTS, key)) return;
     engine.schedule(tx, { key, kind: 'traffic.message', at: ms + gapMs(r.seed!, index, 0, t), traffic: index, count: 0, project_id: tx.get('connections', t.binding_id)?.project_id });
   });
-  for (const b of engine.deps.store.values('budgets')) ensureRollover(engine, tx, b.project_id, ms);
+  for (const b of tx.filter('budgets', () => true)) ensureRollover(engine, tx, b.project_id, ms);
 }
 
 /** budget.rollover: the day's totals reset (and on the 1st the month's); the next reset if spend remains. */

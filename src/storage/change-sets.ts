@@ -52,6 +52,12 @@ export interface ChangeSetCapability {
    * before each request (read-your-writes across instances) and after a conflict.
    */
   changesSince?(seq: number): Promise<readonly CaughtUp[]>;
+  /**
+   * Shared storage: stores a whole state (as `write` does) even when others appended since `data.seq - 1`: while it
+   * holds its lock, the adapter calls `rebase(missed)` with what they appended, and stores the state at the position
+   * it answers instead (nothing when null). A whole state depends on nothing it read, so it never has to lose a race.
+   */
+  replaceState?(data: DataFile, rebase: RebaseWhole): Promise<void>;
   /** Called when the app closes, after every write is stored: finish background work (the JSON file compacts). */
   close?(committed: CommittedState): Promise<void>;
   /** Shared storage: calls `onChange` when another instance may have committed (with its seq when known); the store then catches up in the background. */
@@ -71,6 +77,9 @@ export const isWholeState = (x: CaughtUp): x is DataFile => 'state' in x;
 
 /** The store's answer to a lost race: applies `missed`, runs the group's transactions again, and returns the group to store now. */
 export type Rebase = (missed: readonly CaughtUp[]) => readonly ChangeSet[];
+
+/** The store's answer to a whole state that lost a race: applies `missed`, and answers the position to store it at (null: do not). */
+export type RebaseWhole = (missed: readonly CaughtUp[]) => number | null;
 
 /** A storage adapter: lowdb's whole-document `Adapter`, optionally with the change-set capability. */
 export type StorageAdapter = Adapter<DataFile> & Partial<ChangeSetCapability>;

@@ -23,6 +23,11 @@ export interface WriteScope {
   transitions?: string[];
   /** Shared storage: the request runs without catching up first (see `Store.optimism`). */
   optimism?: Optimism;
+  /**
+   * Runs first in each of the scope's transactions (and again whenever one runs again after a conflict): the
+   * request's preconditions (authority, the project's state) checked on what the transaction reads. Throwing refuses it.
+   */
+  guard?: (tx: Transaction) => void;
 }
 
 /**
@@ -47,6 +52,8 @@ export class StaleView extends Error {
 interface Pending {
   fn?: (tx: Transaction) => unknown;
   replacement?: Replacement;
+  /** A whole-state replace tried as a change set: what it stores instead when, run again, it is no longer one. */
+  whole?: () => Replacement;
   /** The first save of a seeded state: when shared storage already holds state, that state is kept instead. */
   ifEmpty?: boolean;
   observe: boolean;
@@ -399,14 +406,10 @@ export class Store implements CommittedState, StateView {
       if (!sameJson(this.layer.clock(this.clockState), clock)) tx.setClock(clock);
       if (!sameJson(this.layer.settings(this.settingsState), settings)) tx.setSettings(settings);
     };
-    let p: Pending;
-    try {
-      p = this.begin(diff, false);
-    } catch (err) {
-      if (!(err instanceof NotADiff)) throw err;
-      const maps = copy ? (Object.fromEntries(COLLECTION_NAMES.map((c) => [c, new Map(target[c] as Map<string, unknown>)])) as unknown as Maps) : target;
-      p = this.enqueue({ replacement: { maps, clock, settings }, observe: false, scope: undefined, seq: 0, attempts: 0, state: 'pending' });
-    }
+    const whole = (): Replacement => ({ maps: copy ? (Object.fromEntries(COLLECTION_NAMES.map((c) => [c, new Map(target[c] as Map<string, unknown>)])) as unknown as Maps) : target, clock, settings });
+    // It depends on nothing it read: run again after others' writes, it is a diff against theirs, or the whole state.
+    const p: Pending = { fn: diff, whole, observe: false, scope: undefined, seq: 0, attempts: 0, state: 'pending' };
+    this.run(p);
     await this.settled(p);
   }
 
@@ -422,7 +425,16 @@ export class Store implements CommittedState, StateView {
   /** Runs a pending transaction's callback on the newest state; an empty transaction is stored at once. */
   private run(p: Pending): void {
     const tx = new Transaction(this);
-    p.result = p.fn!(tx);
+    try {
+      p.scope?.guard?.(tx);
+      p.result = p.fn!(tx);
+    } catch (err) {
+      if (!(err instanceof NotADiff) || !p.whole) throw err;
+      p.replacement = p.whole();
+      p.fn = p.whole = undefined;
+      this.enqueue(p);
+      return;
+    }
     if (tx.empty) {
       // Settle, not only mark: a transaction run again after a conflict may have waiters (flush, transact).
       this.settle(p, 'stored');
@@ -452,7 +464,9 @@ export class Store implements CommittedState, StateView {
     let done: void | Promise<void>;
     try {
       done = first.replacement
-        ? this.adapter.write(this.documentOf(first))
+        ? this.adapter.replaceState && this.shared
+          ? this.adapter.replaceState(this.documentOf(first), (missed) => this.rebaseWhole(missed))
+          : this.adapter.write(this.documentOf(first))
         : this.adapter.appendChangeSets(
             this.inFlight.map((p) => p.set!),
             this,
@@ -480,8 +494,27 @@ export class Store implements CommittedState, StateView {
     let n = 0;
     while (n < this.pending.length && !this.pending[n].replacement) n++;
     this.inFlight = this.pending.slice(0, n);
-    this.writing = n;
+    this.writing = Math.max(n, 1); // still writing (nothing, perhaps) until the adapter is done
     return this.inFlight.map((p) => p.set!);
+  }
+
+  /**
+   * The adapter found others' writes ahead of the whole state it is storing, and holds its lock: apply them, run
+   * every pending transaction again (the replacement stays first: it depends on nothing it read) and answer the
+   * position to store it at, or null when it is no longer to be stored (a first save that found state).
+   */
+  private rebaseWhole(missed: readonly CaughtUp[]): number | null {
+    this.catchUp(missed);
+    const all = this.pending;
+    this.pending = [];
+    this.layer.clear();
+    this.lastSeq = this.committedSeq;
+    for (const p of all) this.rerun(p);
+    const head = this.pending[0];
+    const stays = head !== undefined && head === all[0] && !!head.replacement;
+    this.inFlight = stays ? [head] : [];
+    this.writing = 1;
+    return stays ? head.seq : null;
   }
 
   /** Runs a pending transaction again on the caught-up state (enqueueing it, or settling it when it now fails or is empty). */
@@ -502,7 +535,7 @@ export class Store implements CommittedState, StateView {
     try {
       this.run(p);
     } catch (err) {
-      this.settle(p, 'failed', err instanceof NotADiff ? storageUnavailable(err) : err);
+      this.settle(p, 'failed', err);
     }
   }
 

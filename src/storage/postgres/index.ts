@@ -2,7 +2,7 @@
 // each request, with an optimistic append that detects a concurrent writer and rebases on it under the head lock.
 import pg from 'pg';
 import { DATA_FILE_FORMAT, DATA_FILE_VERSION, PRIMARY_KEYS, type CollectionName, type DataFile, type StateData } from '../../schemas/state.js';
-import { ChangeSetConflict, type CaughtUp, type ChangeSet, type ChangeSetAdapter, type CommittedState, type Rebase } from '../change-sets.js';
+import { ChangeSetConflict, type CaughtUp, type ChangeSet, type ChangeSetAdapter, type CommittedState, type Rebase, type RebaseWhole } from '../change-sets.js';
 import { RecordChecker, finishState } from '../data-file.js';
 import { decodeSet } from './codec.js';
 import { appendIfAt, appendLocked, setHead } from './append.js';
@@ -144,12 +144,23 @@ export class PostgresAdapter implements ChangeSetAdapter {
   }
 
   /** A whole new state (the first save, a reset or import too large for a change set), at `data.seq`. */
-  async write(data: DataFile): Promise<void> {
+  write(data: DataFile): Promise<void> {
+    return this.replaceState(data);
+  }
+
+  /** A whole new state at the head: with `rebase`, whatever others appended since `data.seq - 1` (see ChangeSetCapability). */
+  async replaceState(data: DataFile, rebase?: RebaseWhole): Promise<void> {
     await this.#init();
-    const seq = data.seq ?? 0;
+    let seq = data.seq ?? 0;
     await this.#transaction(async (c) => {
       const current = await this.#lockHead(c);
-      if (current !== seq - 1) throw new ChangeSetConflict(`the database is at change set ${current}, not ${seq - 1}`);
+      if (current !== seq - 1) {
+        if (!rebase) throw new ChangeSetConflict(`the database is at change set ${current}, not ${seq - 1}`);
+        const at = rebase(await this.#since(c, seq - 1));
+        if (at === null) return;
+        if (at !== current + 1) throw new ChangeSetConflict(`the rebased state is at ${at}, not ${current + 1}`);
+        seq = at;
+      }
       await c.query(`DELETE FROM ${this.#t.records}`);
       const state = data.state as Record<string, unknown>;
       for (const collection of Object.keys(PRIMARY_KEYS) as CollectionName[]) {
