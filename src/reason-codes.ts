@@ -62,6 +62,9 @@ export const REASON_CODES = {
   unsupported_media_type: { status: 415, message: 'The control surface takes JSON bodies only (Content-Type application/json).' },
   host_not_allowed: { status: 421, message: 'This Host is not allowed on the control surface.' },
 
+  // 417: a verification of the journal (POST /_mock/verify...) did not hold
+  verification_failed: { status: 417, message: 'The journal does not satisfy the verification.' },
+
   // 5xx: a defect of the mock, except faults a test injected on purpose and storage that is down
   internal_error: { status: 500, message: 'Internal error in the mock (a defect).' },
   storage_unavailable: { status: 503, message: 'The change could not be stored, so it was not made. Try again later.', next_action: 'retry_later' },

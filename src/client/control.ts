@@ -3,6 +3,7 @@
 import type { Client } from 'openapi-fetch';
 import type { components, operations, paths } from './generated.js';
 import type { CallOptions } from './v3.js';
+import { verificationError } from '../control/verify/assertion.js';
 
 type S = components['schemas'];
 type Query<K extends keyof operations> = NonNullable<operations[K]['parameters']['query']>;
@@ -25,6 +26,14 @@ async function answer<T>(what: string, call: Promise<{ data?: T; error?: unknown
   return data as T;
 }
 
+/** A verification: its answer when it holds; node's AssertionError (as in process) on a 417; ControlError otherwise. */
+async function verified<T>(what: string, operator: Parameters<typeof verificationError>[1], call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (response.status === 417) throw verificationError(error as Parameters<typeof verificationError>[0], operator);
+  if (error !== undefined || !response.ok) throw new ControlError(response.status, error, what);
+  return data as T;
+}
+
 export function controlOperations(api: Client<paths>) {
   return {
     /** `{status: "ok", now}`. */
@@ -42,6 +51,13 @@ export function controlOperations(api: Client<paths>) {
     /** One journal entry in full (redacted); ControlError 404 `request_not_found` once it has left the journal. */
     journalEntry: (request_id: number, opts?: CallOptions) =>
       answer('GET /_mock/requests/{request_id}', api.GET('/_mock/requests/{request_id}', { params: { path: { request_id } }, ...opts })),
+    /** Asserts the journal holds requests matching `request`, `count` times (at least once); rejects with an AssertionError otherwise. */
+    verify: (input: S['VerifyRequest'], opts?: CallOptions) => verified('POST /_mock/verify', 'verify', api.POST('/_mock/verify', { body: input, ...opts })),
+    /** Asserts requests matching these patterns happened in this order (others possibly between them). */
+    verifySequence: (input: S['VerifySequenceRequest'], opts?: CallOptions) =>
+      verified('POST /_mock/verify/sequence', 'verifySequence', api.POST('/_mock/verify/sequence', { body: input, ...opts })),
+    /** Asserts every journaled request matches at least one of these patterns. */
+    verifyOnly: (input: S['VerifyOnlyRequest'], opts?: CallOptions) => verified('POST /_mock/verify/only', 'verifyOnly', api.POST('/_mock/verify/only', { body: input, ...opts })),
     /** Empties the journal; resolves with how many entries it held. */
     clearRequests: async (opts?: CallOptions) => (await answer('DELETE /_mock/requests', api.DELETE('/_mock/requests', { ...opts }))).cleared,
     coverage: (opts?: CallOptions) => answer('GET /_mock/coverage', api.GET('/_mock/coverage', { ...opts })),

@@ -5,7 +5,8 @@ import { CompleteStateDataSchema, type StateData } from '../schemas/state.js';
 import { ApiError, invalid, ValidationError } from '../errors.js';
 import { Journal, type JournalEntry, type JournalFilter, type JournalLimits, type JournalSummary } from './journal.js';
 import { ProjectReads } from './project-reads.js';
-import { FaultRegistry, type Fault, type FaultSpec } from './faults.js';
+import { FaultRegistry, type Fault, type FaultSpec } from './faults/index.js';
+import { Verifier, type VerifyAnswer, type VerifyListRequest, type VerifyRequest } from './verify/index.js';
 import { CoverageTracker, type CoverageReport } from './coverage.js';
 import { Sealer } from './sealing.js';
 import { sealedStateStream } from './state-stream.js';
@@ -42,10 +43,13 @@ export class MockControl extends ProjectReads {
     super(deps);
     this.sealer = new Sealer(sealSeed);
     this.journal = new Journal(journalLimits);
+    this.verifier = new Verifier(this.journal);
   }
 
   /** The request journal (per instance). */
   readonly journal: Journal;
+  /** Checks of the journal (what POST /_mock/verify... answer). */
+  readonly verifier: Verifier;
   /** Injected faults (per instance). */
   readonly faultRegistry = new FaultRegistry();
   /** What the v3 traffic so far exercised. */
@@ -220,6 +224,24 @@ export class MockControl extends ProjectReads {
     const e = this.journal.get(id);
     if (!e) throw new ApiError('request_not_found', { affected_resource: `request:${id}` });
     return e;
+  }
+
+  /**
+   * Asserts that the journal holds requests matching `request`, `count` times (at least once without it); throws
+   * node's AssertionError with `expected` and `actual` otherwise. Answers `{matched, ids}`.
+   */
+  verify(input: VerifyRequest): VerifyAnswer {
+    return this.verifier.assert('verify', input);
+  }
+
+  /** Asserts that requests matching these patterns happened in this order (others possibly between them). */
+  verifySequence(input: VerifyListRequest): VerifyAnswer {
+    return this.verifier.assert('verifySequence', input);
+  }
+
+  /** Asserts that every journaled request matches at least one of these patterns. */
+  verifyOnly(input: VerifyListRequest): VerifyAnswer {
+    return this.verifier.assert('verifyOnly', input);
   }
 
   /** Empties the journal; answers how many entries it held. */

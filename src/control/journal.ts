@@ -114,6 +114,7 @@ export class Journal {
   private head = 0;
   private nextId = 1;
   private total = 0;
+  private dropped = 0;
   readonly limits: Required<JournalLimits>;
 
   constructor(limits: JournalLimits | number = {}) {
@@ -129,6 +130,11 @@ export class Journal {
   /** Bytes held now (text, header sizes and a fixed overhead per entry). */
   get bytes(): number {
     return this.total;
+  }
+
+  /** Entries its bounds pushed out since it was last cleared: verification reports them instead of silently counting fewer. */
+  get evicted(): number {
+    return this.dropped;
   }
 
   /** Entries held now. */
@@ -161,6 +167,7 @@ export class Journal {
     while (this.size > 1 && (this.size > this.limits.entries || this.total > this.limits.bytes)) {
       this.total -= this.entries[this.head].size;
       this.entries[this.head++] = undefined as unknown as Stored;
+      this.dropped++;
     }
     if (this.head > 1024 && this.head * 2 > this.entries.length) {
       this.entries = this.entries.slice(this.head);
@@ -218,6 +225,7 @@ export class Journal {
     this.entries = [];
     this.head = 0;
     this.total = 0;
+    this.dropped = 0;
     return n;
   }
 }

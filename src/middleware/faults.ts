@@ -1,6 +1,6 @@
 // Fault injection middleware: a matching rule answers the request itself or delays it; /_mock routes are never faulted.
 import type { Context, Middleware, Next } from 'koa';
-import type { Fault, FaultRegistry } from '../control/faults.js';
+import type { Fault, FaultRegistry } from '../control/faults/index.js';
 import type { FaultMarker } from '../control/journal.js';
 import { isControlPath } from './journal.js';
 

@@ -1,5 +1,6 @@
 // Builds the OpenAPI 3.1 document from the operation catalog, converting every valibot schema with
 // @valibot/to-json-schema. Built once per process and control setting (cached), served by routes/docs.ts.
+import { VerificationFailureSchema } from './control-verify-schemas.js';
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { ApprovalResponseSchema } from '../schemas/approvals.js';
@@ -127,6 +128,7 @@ export function buildOpenApi(options: BuildOptions): Json {
     if (prev && prev !== schema) throw new Error(`openapi: two different schemas named ${name}`);
     into[name] = schema;
   };
+  if (operations.some((op) => op.errors.includes(417))) add(responseDefs, 'VerificationFailure', VerificationFailureSchema);
   for (const op of operations) {
     if (op.body) add(requestDefs, op.body.schema.name, op.body.schema.schema);
     for (const s of op.success) if (s.body && 'name' in s.body) add(responseDefs, s.body.name, s.body.schema);

@@ -6,6 +6,8 @@ import { ControlApprovalPageQuerySchema, ControlJobPageQuerySchema, ControlPageQ
 import { FixtureSchema } from '../schemas/fixtures.js';
 import { ProjectPath, RunPath } from '../routes/path-params.js';
 import * as A from './control-schemas.js';
+import { VerifyAnswerSchema } from './control-verify-schemas.js';
+import { VerifyOnlySchema, VerifyRequestSchema, VerifySequenceSchema } from '../schemas/control-verify.js';
 import { named, type AnySchema, type ErrorStatus, type OperationSpec, type SuccessResponse } from './operation-spec.js';
 
 /** A control answer: 200 with a named JSON body. */
@@ -13,6 +15,7 @@ const answer = (name: string, schema: AnySchema, description = 'The answer'): Su
 const Cleared = answer('ControlClearedAnswer', A.ClearedAnswerSchema, 'How many were removed');
 const Clock = answer('ControlClock', A.ClockAnswerSchema, 'The mock clock');
 const Run = answer('ControlRun', A.ControlRunSchema, 'The run');
+const VerifyAnswer = answer('ControlVerifyAnswer', VerifyAnswerSchema, 'The journal satisfies it: how many entries matched, and their ids');
 const Simulation = answer('ControlSimulation', A.SimulationAnswerSchema, 'The simulation');
 
 /** What a control route can refuse: 404 for an unknown project or run, 409 for a state conflict, 413 body size, 422 validation. */
@@ -86,6 +89,21 @@ export const CONTROL_OPERATIONS: OperationSpec[] = [
     success: [answer('ControlFault', A.FaultSchema, 'The new fault')],
   }),
   ctl('controlClearFaults', 'delete', '/faults', 'Clear every fault', 'Answers how many faults were removed.', { success: [Cleared] }),
+  ctl('controlVerify', 'post', '/verify', 'Assert that the journal holds requests matching a pattern, a number of times', 'PATTERN fields are all optional: `method`, `path` (a glob as in faults), `operation` (an operation id of this document), `status` (404 or a class like `4xx`), `reason_code`, `query` and `headers` (subsets; header names in any case), `body` (a JSON subset; arrays match element by element). `count`: `exactly`, `at_least`, `at_most` (without it: at least 1). 200 `{matched, ids}`; otherwise 417 `verification_failed` with `matched`, `expected` and at most 5 `near_misses`, closest first.', {
+    body: { schema: named('VerifyRequest', VerifyRequestSchema), required: true },
+    errors: [413, 417, 422],
+    success: [VerifyAnswer],
+  }),
+  ctl('controlVerifySequence', 'post', '/verify/sequence', 'Assert that requests matching these patterns happened in this order', 'Others may come between them. 200 `{matched, ids}`; otherwise 417 naming the first pattern (`failed_at`, `expected`) with no match after the previous one\'s, with its near misses.', {
+    body: { schema: named('VerifySequenceRequest', VerifySequenceSchema), required: true },
+    errors: [413, 417, 422],
+    success: [VerifyAnswer],
+  }),
+  ctl('controlVerifyOnly', 'post', '/verify/only', 'Assert that every journaled request matches at least one of these patterns', '200 `{matched, ids}`; otherwise 417 listing the `unexpected` entries (at most 20; `unexpected_count` has them all).', {
+    body: { schema: named('VerifyOnlyRequest', VerifyOnlySchema), required: true },
+    errors: [413, 417, 422],
+    success: [VerifyAnswer],
+  }),
   ctl('controlGetDesiredState', 'get', '/projects/{project_id}/desired-state', 'The desired-state head identity and document', "The project's current head (`revision_id`, `generation`, `fingerprint`) and its normalized desired-state document.", {
     pathParams: ProjectPath,
     success: [answer('ControlDesiredState', A.DesiredStateViewSchema, 'The head and its document')],

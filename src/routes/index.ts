@@ -17,6 +17,7 @@ import { controlRunRoutes } from './control-runs.js';
 import { controlProjectRoutes } from './control-projects.js';
 import { controlUiRoutes } from './control-ui.js';
 import { controlSimulationRoutes } from './control-simulation.js';
+import { controlVerifyRoutes } from './control-verify.js';
 import { runRoutes } from './runs.js';
 import { userRoutes } from './users.js';
 import { webhookRoutes } from './webhooks.js';
@@ -40,4 +41,4 @@ export const V3_ROUTES: RouteModule[] = [
 ];
 
 /** The /_mock control surface (CONTRACT section 8): mounted only when `control` is on. */
-export const CONTROL_ROUTES: RouteModule[] = [controlRoutes, controlRunRoutes, controlDesiredStateRoutes, controlSimulationRoutes, controlProjectRoutes, controlUiRoutes];
+export const CONTROL_ROUTES: RouteModule[] = [controlRoutes, controlRunRoutes, controlDesiredStateRoutes, controlSimulationRoutes, controlVerifyRoutes, controlProjectRoutes, controlUiRoutes];

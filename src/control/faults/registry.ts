@@ -1,5 +1,5 @@
 // Fault injection: per-instance rules that answer a matching v3 request with a status/body, or delay it, N times or until cleared.
-import { compileGlob, type GlobMatcher } from './glob.js';
+import { compileGlob, type GlobMatcher } from '../glob.js';
 
 export interface FaultSpec {
   /** HTTP method, or '*' for any. */
@@ -24,6 +24,13 @@ export interface Fault extends FaultSpec {
   hits: number;
 }
 
+/** The registry's whole state: what snapshot() answers and restore() takes. */
+export interface FaultState {
+  /** The number the next fault's id gets. */
+  next_id: number;
+  faults: Fault[];
+}
+
 export class FaultRegistry {
   private faults: (Fault & { re: GlobMatcher })[] = [];
   private counter = 0;
@@ -36,6 +43,17 @@ export class FaultRegistry {
 
   list(): Fault[] {
     return this.faults.map(publicView);
+  }
+
+  /** The faults with their remaining counts, as plain JSON (a repro bundle keeps it; restore() brings it back). */
+  snapshot(): FaultState {
+    return { next_id: this.counter + 1, faults: this.list() };
+  }
+
+  /** Replaces every fault with those of a snapshot, remaining counts and hits included; new ids continue from its `next_id`. */
+  restore(state: FaultState): void {
+    this.faults = state.faults.map((f) => ({ ...f, re: compileGlob(f.path) }));
+    this.counter = state.next_id - 1;
   }
 
   clear(): number {

@@ -1,0 +1,36 @@
+// Verification of what the client did: counts, order and exclusivity of journaled requests (the public face of control/verify).
+import { parse } from '../../validation.js';
+import type { Journal } from '../journal.js';
+import { VerifyOnlySchema, VerifyRequestSchema, VerifySequenceSchema, type VerifyListRequest, type VerifyRequest } from '../../schemas/control-verify.js';
+import { verifyCount, verifyOnly, verifySequence, type Outcome, type VerifyAnswer } from './check.js';
+import { verificationError } from './assertion.js';
+
+export { verificationError } from './assertion.js';
+export type { CountFailure, NearMiss, OnlyFailure, Outcome, SequenceFailure, UnexpectedEntry, VerifyAnswer, VerifyFailure } from './check.js';
+export type { Difference } from './pattern.js';
+export type { RequestPattern, Count, VerifyRequest, VerifyListRequest } from '../../schemas/control-verify.js';
+
+export type VerificationKind = 'verify' | 'verifySequence' | 'verifyOnly';
+
+/** Reads the journal as it is at the moment of each check (redacted, as it is shown). */
+export class Verifier {
+  constructor(private readonly journal: Journal) {}
+
+  /** The outcome without throwing: what POST /_mock/verify, /sequence and /only answer (200 or 417). Bad input: 422. */
+  check(kind: VerificationKind, input: unknown): Outcome {
+    const view = { entries: this.journal.list(), evicted: this.journal.evicted };
+    if (kind === 'verify') {
+      const body = parse(VerifyRequestSchema, input, 'body');
+      return verifyCount(view, body.request, body.count);
+    }
+    const body = parse(kind === 'verifySequence' ? VerifySequenceSchema : VerifyOnlySchema, input, 'body');
+    return kind === 'verifySequence' ? verifySequence(view, body.requests) : verifyOnly(view, body.requests);
+  }
+
+  /** The answer when the verification holds; otherwise throws node's AssertionError (message, expected, actual). */
+  assert(kind: VerificationKind, input: VerifyRequest | VerifyListRequest): VerifyAnswer {
+    const outcome = this.check(kind, input);
+    if (outcome.ok) return outcome.answer;
+    throw verificationError(outcome.failure as Parameters<typeof verificationError>[0], kind);
+  }
+}
