@@ -4,7 +4,8 @@ import { appErrorListener, errorMiddleware, type ErrorReporter } from './errors.
 import { Store } from './storage/store.js';
 import { JsonFileAdapter, MemoryAdapter, type StorageAdapter } from './storage/adapters.js';
 import { MockClock, type TimeSource } from './domain/clock.js';
-import { randomIds, randomTokens, seededIds, seededTokens, type IdGenerator, type TokenGenerator } from './domain/ids.js';
+import { randomIds, randomTokens, SeededGenerators, type IdGenerator, type TokenGenerator } from './domain/ids.js';
+import { bundleSeed } from './reproduce/index.js';
 import { EMPTY_FIXTURE, stateFromFixture } from './fixtures.js';
 import { bodyReader } from './routes/endpoint.js';
 import { CONTROL_ROUTES, V3_ROUTES } from './routes/index.js';
@@ -41,6 +42,11 @@ export interface CreateAppOptions {
   tokens?: TokenGenerator;
   /** Seed for deterministic ids and tokens (overrides `ids` and `tokens` defaults). */
   seed?: string | number;
+  /**
+   * A repro bundle (GET /_mock/bundle's document): the mock starts as the one that wrote it was, journal and faults
+   * included; its seed seeds this mock unless `seed` is given. A bad bundle rejects with its 422 items.
+   */
+  bundle?: unknown;
   /** Admin key for X-Admin-Key; overrides the fixture's settings.admin_key. */
   adminKey?: string;
   /** Broker webhook HMAC secret; overrides the fixture's settings.broker_secret. */
@@ -107,11 +113,13 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     if (seeded) await store.writeResetState(seed);
   }
 
+  const seedOption = options.seed ?? bundleSeed(options.bundle);
+  const generators = seedOption !== undefined ? new SeededGenerators(String(seedOption)) : null;
   const deps: Deps = {
     store,
     clock: new MockClock(options.clock ?? Date.now, () => store.clock),
-    ids: options.ids ?? (options.seed !== undefined ? seededIds(options.seed) : randomIds),
-    tokens: options.tokens ?? (options.seed !== undefined ? seededTokens(options.seed) : randomTokens),
+    ids: options.ids ?? generators?.ids ?? randomIds,
+    tokens: options.tokens ?? generators?.tokens ?? randomTokens,
     retention: new RetentionTracker(),
     config: {
       auth: options.auth ?? 'on',
@@ -125,7 +133,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   const report = options.onError ?? ((err: unknown) => console.error(err));
   const simulation: Simulation = new Simulation(deps, {
     defaultMode: options.simulation?.mode ?? 'off',
-    seed: options.seed !== undefined ? String(options.seed) : undefined,
+    seed: seedOption !== undefined ? String(seedOption) : undefined,
     maxEvents: options.simulation?.maxEvents,
     onProgress: options.simulation?.onProgress,
     onError: (err) => report(err, undefined as never),
@@ -134,13 +142,14 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   });
   deps.runHooks = simulation.engine;
   // Instances sharing storage seal exported secrets with one key, so a state exported from one imports into another.
-  const sealSeed = options.seed ?? (await store.secret());
-  const control: MockControl = new MockControl(deps, seed, sealSeed, options.journal, simulation);
+  const sealSeed = seedOption ?? (await store.secret());
+  const control: MockControl = new MockControl(deps, seed, sealSeed, options.journal, simulation, generators);
   // Transitions for the coverage report are observed where they happen: at commit.
   store.observer = (c, before, after, scope) => control.coverageTracker.onWrite(c, before, after, scope);
   // Instances on one database: events others schedule reach this one's heap (the leader fires them on time).
   store.onCaughtUp = (found) => simulation.othersWrote(found);
   await simulation.load(!existing);
+  if (options.bundle !== undefined) await control.importBundle(options.bundle);
   const readBody = bodyReader(deps.config.bodyLimit);
 
   const app = new Koa();

@@ -12,6 +12,7 @@ import { DataFileError, JsonFileAdapter, MemoryAdapter, type StorageReporter } f
 import { DatabaseSchemaError, postgresStorage, redactUrl } from './storage/postgres/index.js';
 import { acquireLock, LockError, lockIdentity, realDataPath } from './storage/lock.js';
 import { hostName, isLoopback } from './middleware/control-guard.js';
+import { ValidationError } from './validation.js';
 import { DEMO_FIXTURE_PATH, FixtureError, loadFixtureFile, stateFromFixture } from './fixtures.js';
 
 const USAGE = `Usage: project-runtime-mock [options]
@@ -28,6 +29,7 @@ const USAGE = `Usage: project-runtime-mock [options]
   --control-token T    every /_mock request must send header X-Mock-Control-Token: T
   --allowed-host HOST  a Host name /_mock answers to besides loopback and --host (repeatable; * = any)
   --reset              reseed an existing data file from the fixtures
+  --bundle FILE        start from a repro bundle (GET /_mock/bundle): state, clock, simulation, faults, journal
   --simulation MODE    auto, step or off: how simulated runs, jobs and spend move (default auto)
   --speed N            run the clock N times as fast as real time (a fixture's frozen clock starts from its now)
   --traffic N          synthetic chat traffic: N messages an hour on each chat binding of the fixture
@@ -118,6 +120,7 @@ function flags() {
         'control-token': { type: 'string' },
         'allowed-host': { type: 'string', multiple: true, default: [] },
         reset: { type: 'boolean', default: false },
+        bundle: { type: 'string' },
         simulation: { type: 'string' },
         speed: { type: 'string' },
         traffic: { type: 'string' },
@@ -192,8 +195,11 @@ async function main(): Promise<void> {
   }
   process.on('exit', () => release());
 
+  const bundleFile = f.bundle === undefined ? undefined : resolve(f.bundle);
+  const bundle = bundleFile === undefined ? undefined : await loadFixtureFile(bundleFile);
   const mock = await createApp({
     storage,
+    bundle,
     fixtures,
     reset: f.reset,
     adminKey: f['admin-key'],
@@ -205,6 +211,8 @@ async function main(): Promise<void> {
     // The server is for trying things out: the simulation runs unless the fixture, the data file or --simulation says otherwise.
     simulation: { mode: 'auto', onProgress: simulationProgress(report) },
   }).catch((err) => {
+    // A bad bundle: one line naming the file and each problem's place in it.
+    if (err instanceof ValidationError) fail(`bundle ${bundleFile}: ${err.items.map((i) => `${i.loc.slice(1).join('.')}: ${i.msg}`).join('; ')}`);
     if (err instanceof DataFileError || err instanceof FixtureError || err instanceof DatabaseSchemaError) throw err;
     // A database that cannot be reached at start: say which (without its password) and why, in one line.
     if (f.database !== undefined) fail(`cannot use database ${redactUrl(f.database)}: ${rootCause(err)}`);

@@ -45,6 +45,10 @@ export function controlOperations(api: Client<paths>) {
     /** The stored state, secrets sealed: hand it back to importState. */
     exportState: (opts?: CallOptions) => answer('GET /_mock/state', api.GET('/_mock/state', { ...opts })),
     importState: (snapshot: S['StateSnapshot'], opts?: CallOptions) => answer('PUT /_mock/state', api.PUT('/_mock/state', { body: snapshot, ...opts })),
+    /** A repro bundle of the whole session (secrets sealed): hand it to importBundle, `--bundle FILE` or createApp({ bundle }). */
+    exportBundle: (opts?: CallOptions) => answer('GET /_mock/bundle', api.GET('/_mock/bundle', { ...opts })),
+    /** Restores a repro bundle whole (a bad one is a ControlError 422 and changes nothing). */
+    importBundle: (bundle: S['ReproBundle'], opts?: CallOptions) => answer('PUT /_mock/bundle', api.PUT('/_mock/bundle', { body: bundle, ...opts })),
     /** Journal entries, oldest first, filtered by method, path (substring or glob) and status (`404`, `4xx`). */
     requests: async (filter?: Query<'controlListRequests'>, opts?: CallOptions) =>
       (await answer('GET /_mock/requests', api.GET('/_mock/requests', { params: { query: filter }, ...opts }))).items,

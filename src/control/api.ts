@@ -27,6 +27,8 @@ import {
   type SimulationSettingsRequest,
 } from '../schemas/simulation.js';
 import { checkBehaviourReferences, checkTrafficReferences, type Simulation } from '../simulation/index.js';
+import type { SeededGenerators } from '../domain/ids.js';
+import { bundleStream, openBundle } from '../reproduce/index.js';
 
 export class MockControl extends ProjectReads {
   constructor(
@@ -37,8 +39,10 @@ export class MockControl extends ProjectReads {
     sealSeed: string | number | undefined,
     /** How much the request journal keeps (createApp's `journal`). */
     journalLimits: JournalLimits | undefined,
-    /** The simulation engine (issue 12). */
+    /** The simulation engine. */
     protected readonly sim: Simulation,
+    /** The seeded id and token generators (null without a seed): a repro bundle holds their positions. */
+    private readonly generators: SeededGenerators | null = null,
   ) {
     super(deps);
     this.sealer = new Sealer(sealSeed);
@@ -114,6 +118,37 @@ export class MockControl extends ProjectReads {
     await this.sim.load(false);
   }
 
+  /** GET /_mock/bundle: states, clock, simulation, faults, generators and journal as one JSON text, secrets sealed. */
+  async exportBundleStream(): Promise<Readable> {
+    const { store } = this.deps;
+    const resetState = (await store.readResetState()) ?? this.seed;
+    const src = { sealer: this.sealer, generators: this.generators, faults: this.faultRegistry.snapshot(), journal: this.journal, resetState, state: store.toData(), mode: this.sim.mode() };
+    return bundleStream(src);
+  }
+
+  /** The bundle as a parsed document (what createApp({ bundle }) and importBundle take). */
+  async exportBundle(): Promise<Record<string, unknown>> {
+    let text = '';
+    for await (const chunk of await this.exportBundleStream()) text += chunk;
+    return JSON.parse(text) as Record<string, unknown>;
+  }
+
+  /**
+   * Restores a bundle whole: after it, the same requests get the answers the mock that wrote it would have given.
+   * A bad bundle (format, version, seal, any part) is a ValidationError with its `loc`, and nothing changes.
+   */
+  async importBundle(input: unknown): Promise<void> {
+    const b = openBundle(input, this.sealer);
+    await this.deps.store.replace(b.state);
+    this.seed = b.resetState;
+    await this.deps.store.writeResetState(b.resetState);
+    this.faultRegistry.restore(b.faults);
+    this.journal.restore(b.journal.records, b.journal.next_id);
+    if (b.generators) this.generators?.moveTo(b.generators);
+    this.coverageTracker.clear();
+    await this.sim.load(false);
+  }
+
   now(): string {
     return this.deps.clock.nowIso();
   }
@@ -135,7 +170,7 @@ export class MockControl extends ProjectReads {
     return this.now();
   }
 
-  // ---- the simulation (issue 12) ----
+  // ---- the simulation ----
 
   /** Mode, speed, and the next pending events (at most 100) in time order. */
   simulation() {
@@ -188,7 +223,7 @@ export class MockControl extends ProjectReads {
     return compileReleaseFromHead(this.deps, projectId, parseInput(CompileReleaseSchema, input, 'body'));
   }
 
-  // ---- faults, journal, run lifecycle, codes, coverage (issue 6) ----
+  // ---- faults, journal, run lifecycle, codes, coverage ----
 
   /** Injects a fault for matching v3 requests (validated like POST /_mock/faults). */
   addFault(spec: FaultSpec): Fault {

@@ -142,7 +142,36 @@ export class Journal {
     return this.entries.length - this.head;
   }
 
+  /** Entries that have left the journal (dropped for its bounds, or cleared) since the mock started. */
+  get left(): number {
+    return this.nextId - 1 - this.size;
+  }
+
+  /** The id the next entry gets. */
+  get next(): number {
+    return this.nextId;
+  }
+
   add(record: JournalRecord): number {
+    return this.push(record, this.nextId++);
+  }
+
+  /**
+   * Replaces the whole journal with `records` (consecutive ids, oldest first, as a repro bundle holds them) and
+   * continues numbering at `nextId`; the bounds apply as they do to new entries.
+   */
+  restore(records: (JournalRecord & { id: number })[], nextId: number): void {
+    this.clear();
+    for (const r of records) this.push(r, r.id);
+    this.nextId = nextId;
+  }
+
+  /** The matching entries as stored, unredacted: for readers inside the mock (the client report) that show no secret. */
+  records(filter: JournalFilter = {}): readonly Stored[] {
+    return this.select(filter);
+  }
+
+  private push(record: JournalRecord, id: number): number {
     const limit = this.limits.bodyBytes;
     const hReq = headerSize(record.requestHeaders);
     const hRes = headerSize(record.responseHeaders);
@@ -152,7 +181,7 @@ export class Journal {
     if (record.querystring.length > limit) stored.querystring = textPrefix(record.querystring, limit);
     if (hReq > limit) stored.requestHeaders = boundedHeaders(record.requestHeaders, limit);
     if (hRes > limit) stored.responseHeaders = boundedHeaders(record.responseHeaders, limit);
-    stored.id = this.nextId++;
+    stored.id = id;
     stored.size =
       ENTRY_OVERHEAD +
       stored.path.length +

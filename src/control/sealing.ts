@@ -23,6 +23,11 @@ export class Sealer {
     this.key = seed === undefined ? randomBytes(32) : createHash('sha256').update(`seal:${seed}`).digest();
   }
 
+  /** Names the key without revealing it: a repro bundle carries it, so one sealed by another key is refused before anything is opened. */
+  fingerprint(): string {
+    return createHmac('sha256', this.key).update('project-runtime-mock/seal').digest('base64url').slice(0, 22);
+  }
+
   seal(value: unknown): Sealed {
     const plain = Buffer.from(JSON.stringify(value), 'utf8');
     const iv = createHmac('sha256', this.key).update(plain).digest().subarray(0, 12);

@@ -4,30 +4,33 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { COLLECTION_NAMES, type StateData } from '../schemas/state.js';
 import type { Sealer } from './sealing.js';
 
-const CHUNK = 256 * 1024;
+/** Text is handed on once it reaches this size. */
+export const CHUNK = 256 * 1024;
 
 /**
  * The sealed state as JSON text, chunk by chunk. `data` is taken whole first (arrays of immutable
  * records: one consistent state, even when writes land while it streams); serializing yields to
- * the event loop between chunks, and no string ever holds the whole document.
+ * the event loop between chunks, and no string ever holds the whole document. `head` is text to
+ * write before the document (a repro bundle's keys before its state).
  */
-export function sealedStateStream(data: StateData, sealer: Sealer): Readable {
-  async function* chunks(): AsyncGenerator<string> {
-    let out = `{"clock":${JSON.stringify(data.clock)},"settings":${JSON.stringify(sealer.sealSettings(data.settings))}`;
-    for (const c of COLLECTION_NAMES) {
-      out += `,${JSON.stringify(c)}:[`;
-      const records = data[c] as unknown[];
-      for (let i = 0; i < records.length; i++) {
-        out += (i > 0 ? ',' : '') + JSON.stringify(sealer.sealRecord(c, records[i]));
-        if (out.length >= CHUNK) {
-          yield out;
-          out = '';
-          await nextTurn();
-        }
+export async function* sealedStateChunks(data: StateData, sealer: Sealer, head = ''): AsyncGenerator<string> {
+  let out = `${head}{"clock":${JSON.stringify(data.clock)},"settings":${JSON.stringify(sealer.sealSettings(data.settings))}`;
+  for (const c of COLLECTION_NAMES) {
+    out += `,${JSON.stringify(c)}:[`;
+    const records = data[c] as unknown[];
+    for (let i = 0; i < records.length; i++) {
+      out += (i > 0 ? ',' : '') + JSON.stringify(sealer.sealRecord(c, records[i]));
+      if (out.length >= CHUNK) {
+        yield out;
+        out = '';
+        await nextTurn();
       }
-      out += ']';
     }
-    yield `${out}}`;
+    out += ']';
   }
-  return Readable.from(chunks(), { objectMode: false });
+  yield `${out}}`;
+}
+
+export function sealedStateStream(data: StateData, sealer: Sealer): Readable {
+  return Readable.from(sealedStateChunks(data, sealer), { objectMode: false });
 }

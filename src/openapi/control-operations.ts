@@ -11,7 +11,7 @@ import { VerifyOnlySchema, VerifyRequestSchema, VerifySequenceSchema } from '../
 import { named, type AnySchema, type ErrorStatus, type OperationSpec, type SuccessResponse } from './operation-spec.js';
 
 /** A control answer: 200 with a named JSON body. */
-const answer = (name: string, schema: AnySchema, description = 'The answer'): SuccessResponse => ({ status: 200, description, body: named(name, schema) });
+export const answer = (name: string, schema: AnySchema, description = 'The answer'): SuccessResponse => ({ status: 200, description, body: named(name, schema) });
 const Cleared = answer('ControlClearedAnswer', A.ClearedAnswerSchema, 'How many were removed');
 const Clock = answer('ControlClock', A.ClockAnswerSchema, 'The mock clock');
 const Run = answer('ControlRun', A.ControlRunSchema, 'The run');
@@ -24,7 +24,7 @@ const WRITE: ErrorStatus[] = [404, 409, 413, 422];
 /** Every /_mock path passes the control guard first: 401 control token, 403 cross-site Origin, 415 non-JSON body, 421 Host. */
 const GUARD: ErrorStatus[] = [401, 403, 415, 421];
 
-const ctl = (
+export const ctl = (
   operationId: string,
   method: OperationSpec['method'],
   path: string,

@@ -5,8 +5,12 @@ import { V3_PUBLIC_OPERATIONS } from './v3-public.js';
 import { V3_PROJECT_OPERATIONS } from './v3-projects.js';
 import { V3_RUNTIME_OPERATIONS } from './v3-runtime.js';
 
-export { CONTROL_OPERATIONS } from './control-operations.js';
+import { CONTROL_OPERATIONS as BASE_CONTROL_OPERATIONS } from './control-operations.js';
+import { REPRODUCE_OPERATIONS } from './control-reproduce.js';
 export type { ErrorStatus, HeaderParam, Named, OperationSpec, SecurityScheme, SuccessResponse } from './operation-spec.js';
+
+/** Every /_mock operation. */
+export const CONTROL_OPERATIONS = [...BASE_CONTROL_OPERATIONS, ...REPRODUCE_OPERATIONS];
 
 /** The 20 operations of interface-v3.md, in its order (endpoint 1 .. 20). */
 export const V3_OPERATIONS = [...V3_PUBLIC_OPERATIONS, ...V3_PROJECT_OPERATIONS, ...V3_RUNTIME_OPERATIONS].sort((a, b) => a.endpoint! - b.endpoint!);

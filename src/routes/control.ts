@@ -10,7 +10,7 @@ import { COLLECTION_NAMES } from '../schemas/state.js';
 import { bodyReader, endpoint, Reply, type ReadBody } from './endpoint.js';
 
 /** State documents and fixtures outgrow the v3 body limit; the control surface accepts up to 64 MiB of them. */
-const CONTROL_BODY_LIMIT = 64 * 1024 * 1024;
+export const CONTROL_BODY_LIMIT = 64 * 1024 * 1024;
 
 const AnyBody = v.unknown();
 
@@ -99,7 +99,7 @@ export function controlRoutes(deps: Deps, readBody: ReadBody, control: MockContr
 }
 
 /** Records per collection: the answer of fixture and state loads, so a caller sees what arrived. */
-function counts(deps: Deps): Record<string, number> {
+export function counts(deps: Deps): Record<string, number> {
   const out: Record<string, number> = {};
   for (const c of COLLECTION_NAMES) out[c] = deps.store.count(c);
   return out;

@@ -13,6 +13,7 @@ import { desiredStateRoutes } from './desired-state.js';
 import { docsRoutes } from './docs.js';
 import { controlDesiredStateRoutes } from './control-desired-state.js';
 import { controlRoutes } from './control.js';
+import { controlReproduceRoutes } from './control-reproduce.js';
 import { controlRunRoutes } from './control-runs.js';
 import { controlProjectRoutes } from './control-projects.js';
 import { controlUiRoutes } from './control-ui.js';
@@ -41,4 +42,5 @@ export const V3_ROUTES: RouteModule[] = [
 ];
 
 /** The /_mock control surface (CONTRACT section 8): mounted only when `control` is on. */
-export const CONTROL_ROUTES: RouteModule[] = [controlRoutes, controlRunRoutes, controlDesiredStateRoutes, controlSimulationRoutes, controlVerifyRoutes, controlProjectRoutes, controlUiRoutes];
+// The reproduce module comes first: its /_mock/requests/export must win over /_mock/requests/{request_id}.
+export const CONTROL_ROUTES: RouteModule[] = [controlReproduceRoutes, controlRoutes, controlRunRoutes, controlDesiredStateRoutes, controlSimulationRoutes, controlVerifyRoutes, controlProjectRoutes, controlUiRoutes];

@@ -1,0 +1,134 @@
+// Repro bundles: the whole of a mock (states, generators, faults, journal) as one streamed JSON document, and back.
+import { Readable } from 'node:stream';
+import type { StateData } from '../schemas/state.js';
+import { SIMULATION_RECORD_ID, type SimulationMode } from '../schemas/simulation.js';
+import { CompleteStateDataSchema } from '../schemas/state.js';
+import { BUNDLE_FORMAT, BundleSchema, type BundleInput } from '../schemas/bundle.js';
+import { ValidationError, invalid } from '../errors.js';
+import { parse } from '../validation.js';
+import type { Sealer } from '../control/sealing.js';
+import { sealedStateChunks } from '../control/state-stream.js';
+import type { Journal, JournalEntry, JournalRecord } from '../control/journal.js';
+import type { FaultState } from '../control/faults/index.js';
+import type { GeneratorPositions, SeededGenerators } from '../domain/ids.js';
+import { entryRecord } from './journal-records.js';
+
+/** What a bundle is written from. */
+export interface BundleSource {
+  sealer: Sealer;
+  generators: SeededGenerators | null;
+  faults: FaultState;
+  journal: Journal;
+  resetState: StateData;
+  state: StateData;
+  /** The simulation's mode in force (a createApp or CLI default unless set): the bundle stores it explicitly. */
+  mode: SimulationMode;
+}
+
+/** The state with the simulation's mode written into its settings record, so a mock with another default keeps it. */
+function withMode(state: StateData, mode: SimulationMode): StateData {
+  const records = state.simulation;
+  const settings = records.find((r) => r.id === SIMULATION_RECORD_ID);
+  if (settings?.mode === mode) return state;
+  const others = records.filter((r) => r !== settings);
+  const record = settings ? { ...settings, mode } : { id: SIMULATION_RECORD_ID, mode, clock: 'frozen', behaviours: { default: {}, projects: [] }, traffic: [] };
+  return { ...state, simulation: [record, ...others] as StateData['simulation'] };
+}
+
+/**
+ * The bundle as JSON text in chunks, as GET /_mock/state streams a state: the small parts first, then the journal,
+ * what reset returns to, and the stored state. Everything is taken when called (one consistent moment).
+ */
+export function bundleStream(src: BundleSource): Readable {
+  const entries = src.journal.list();
+  const head = {
+    format: BUNDLE_FORMAT,
+    seal: src.sealer.fingerprint(),
+    seed: src.generators?.seed ?? null,
+    generators: src.generators?.positions() ?? null,
+    faults: src.faults,
+  };
+  const journal = { next_id: src.journal.next, left: src.journal.left };
+  async function* chunks(): AsyncGenerator<string> {
+    let out = `${JSON.stringify(head).slice(0, -1)},"journal":${JSON.stringify(journal).slice(0, -1)},"entries":[`;
+    for (let i = 0; i < entries.length; i++) {
+      out += (i > 0 ? ',' : '') + JSON.stringify(entries[i]);
+      if (out.length >= 256 * 1024) {
+        yield out;
+        out = '';
+      }
+    }
+    yield* sealedStateChunks(src.resetState, src.sealer, `${out}]},"reset_state":`);
+    yield* sealedStateChunks(withMode(src.state, src.mode), src.sealer, ',"state":');
+    yield '}';
+  }
+  return Readable.from(chunks(), { objectMode: false });
+}
+
+/** A bundle checked and opened: what a restore puts in place. */
+export interface OpenedBundle {
+  seed: string | null;
+  generators: GeneratorPositions | null;
+  faults: FaultState;
+  journal: { next_id: number; records: (JournalRecord & { id: number })[] };
+  resetState: StateData;
+  state: StateData;
+}
+
+/** A bundle's seed, read before anything else is checked: createApp({ bundle }) seeds its generators and seal with it. */
+export function bundleSeed(input: unknown): string | undefined {
+  const seed = (input as { seed?: unknown } | null)?.seed;
+  return typeof input === 'object' && input !== null && typeof seed === 'string' ? seed : undefined;
+}
+
+/**
+ * Checks a bundle all the way through before anything is changed: its format and version, that this mock's key
+ * sealed it, every part's shape, and both states. A problem is a 422 item at its `loc` (under ["body"]).
+ */
+export function openBundle(input: unknown, sealer: Sealer): OpenedBundle {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw invalid(['body'], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type', input);
+  }
+  const format = (input as { format?: unknown }).format;
+  if (typeof format === 'string' && format !== BUNDLE_FORMAT) {
+    const version = /^project-runtime-mock\/bundle@(.+)$/.exec(format)?.[1];
+    const msg = version ? `Bundle version ${version} is not supported: this mock reads ${BUNDLE_FORMAT}` : `Input should be '${BUNDLE_FORMAT}'`;
+    throw invalid(['body', 'format'], msg, 'value_error', format);
+  }
+  const seal = (input as { seal?: unknown }).seal;
+  if (typeof seal === 'string' && seal !== sealer.fingerprint()) {
+    throw invalid(['body', 'seal'], 'The bundle was sealed by another mock: restore it into one started with the same seed (or into the mock that wrote it)', 'value_error', seal);
+  }
+  const b: BundleInput = parse(BundleSchema, input, 'body');
+  const ids = b.journal.entries.map((e) => e.id);
+  ids.forEach((id, i) => {
+    if (i > 0 && id !== ids[i - 1] + 1) throw invalid(['body', 'journal', 'entries', i, 'id'], 'Journal ids should be consecutive, oldest first', 'value_error', id);
+  });
+  if (ids.length > 0 && b.journal.next_id <= ids[ids.length - 1]) throw invalid(['body', 'journal', 'next_id'], 'next_id should be greater than the newest entry id', 'value_error', b.journal.next_id);
+  b.faults.faults.forEach((f, i) => {
+    if (Number(f.id.slice(4)) >= b.faults.next_id) throw invalid(['body', 'faults', 'faults', i, 'id'], 'A fault id should be below faults.next_id', 'value_error', f.id);
+  });
+  const resetState = stateAt('reset_state', b.reset_state, sealer);
+  const state = stateAt('state', b.state, sealer);
+  return {
+    seed: b.seed,
+    generators: b.generators,
+    faults: b.faults as FaultState,
+    journal: { next_id: b.journal.next_id, records: b.journal.entries.map((e) => entryRecord(e as JournalEntry)) },
+    resetState,
+    state,
+  };
+}
+
+/** One of the bundle's states, unsealed and checked as PUT /_mock/state checks it, its items located under `key`. */
+function stateAt(key: string, value: unknown, sealer: Sealer): StateData {
+  try {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw invalid(['body'], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type', value);
+    }
+    return parse(CompleteStateDataSchema, sealer.unsealState(value), 'body') as StateData;
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    throw new ValidationError(err.items.map((item) => ({ ...item, loc: ['body', key, ...item.loc.slice(1)] })));
+  }
+}
