@@ -78,6 +78,11 @@ export interface CreateAppOptions {
     maxEvents?: number;
     /** Progress of long runs (about four times a second) and their end. */
     onProgress?(p: SimulationProgress & { done: boolean }): void;
+    /**
+     * Simulated days a run the simulation created is kept after it ended, when the fixture and PUT /_mock/simulation
+     * name none: 0 (the default) keeps everything; the CLI's living demo keeps 7.
+     */
+    retentionDays?: number;
   };
 }
 
@@ -139,6 +144,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     onError: (err) => report(err, undefined as never),
     scope: (): WriteScope => control.coverageTracker.simulatedScope,
     onExecuted: (kind) => control.coverageTracker.recordSimulated(kind),
+    retentionDays: options.simulation?.retentionDays,
+    onRemoved: (r) => control.coverageTracker.recordRemoved(r),
   });
   deps.runHooks = simulation.engine;
   // Instances sharing storage seal exported secrets with one key, so a state exported from one imports into another.

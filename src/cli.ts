@@ -33,6 +33,8 @@ const USAGE = `Usage: project-runtime-mock [options]
   --simulation MODE    auto, step or off: how simulated runs, jobs and spend move (default auto)
   --speed N            run the clock N times as fast as real time (a fixture's frozen clock starts from its now)
   --traffic N          synthetic chat traffic: N messages an hour on each chat binding of the fixture
+  --retain-days N      remove runs the simulation created N simulated days after they ended; 0 keeps all
+                       (default 7 with --speed or --traffic, else what the fixture says, else 0)
   --headers-timeout-ms N  cut off a client whose request headers take longer (default 10000)
   --request-timeout-ms N  cut off a client whose whole request takes longer (default 30000)
   -h, --help           show this help`;
@@ -90,10 +92,11 @@ function simulationProgress(report: StorageReporter) {
   };
 }
 
-/** --simulation, --speed and --traffic, applied over what the fixture or the data file holds. */
-async function configureSimulation(mock: MockApp, mode: SimulationMode | undefined, speed: number | undefined, traffic: number | undefined): Promise<void> {
+/** --simulation, --speed, --traffic and --retain-days, applied over what the fixture or the data file holds. */
+async function configureSimulation(mock: MockApp, mode: SimulationMode | undefined, speed: number | undefined, traffic: number | undefined, retainDays: number | undefined): Promise<void> {
   const input: Parameters<MockApp['control']['setSimulation']>[0] = {};
   if (mode !== undefined) input.mode = mode;
+  if (retainDays !== undefined) input.retention_days = retainDays;
   if (speed !== undefined) Object.assign(input, { speed, clock: 'running' });
   if (traffic !== undefined) {
     const bindings = [...mock.store.values('connections')].filter((c) => c.kind === 'chatapp').map((c) => c.id);
@@ -124,6 +127,7 @@ function flags() {
         simulation: { type: 'string' },
         speed: { type: 'string' },
         traffic: { type: 'string' },
+        'retain-days': { type: 'string' },
         'headers-timeout-ms': { type: 'string', default: '10000' },
         'request-timeout-ms': { type: 'string', default: '30000' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -154,6 +158,8 @@ async function main(): Promise<void> {
   if (speed !== undefined && !(speed >= 0.001 && speed <= 1_000_000)) fail(`--speed must be a number from 0.001 to 1000000, got ${f.speed}`, 2);
   const traffic = f.traffic === undefined ? undefined : Number(f.traffic);
   if (traffic !== undefined && !(traffic >= 0.001 && traffic <= 360_000)) fail(`--traffic must be a number of messages an hour from 0.001 to 360000, got ${f.traffic}`, 2);
+  const retainDays = f['retain-days'] === undefined ? undefined : Number(f['retain-days']);
+  if (retainDays !== undefined && !(Number.isInteger(retainDays) && retainDays >= 0 && retainDays <= 36_500)) fail(`--retain-days must be a whole number of days from 0 to 36500, got ${f['retain-days']}`, 2);
   const headersTimeout = Number(f['headers-timeout-ms']);
   const requestTimeout = Number(f['request-timeout-ms']);
   if (!Number.isInteger(headersTimeout) || headersTimeout < 1) fail(`--headers-timeout-ms must be a positive integer, got ${f['headers-timeout-ms']}`, 2);
@@ -209,7 +215,8 @@ async function main(): Promise<void> {
     controlToken: f['control-token'],
     allowedHosts: [...boundHosts(f.host), ...f['allowed-host']],
     // The server is for trying things out: the simulation runs unless the fixture, the data file or --simulation says otherwise.
-    simulation: { mode: 'auto', onProgress: simulationProgress(report) },
+    // The living demo (--speed or --traffic) would grow for ever: its simulated runs are kept a week unless said otherwise.
+    simulation: { mode: 'auto', onProgress: simulationProgress(report), retentionDays: speed !== undefined || traffic !== undefined ? 7 : undefined },
   }).catch((err) => {
     // A bad bundle: one line naming the file and each problem's place in it.
     if (err instanceof ValidationError) fail(`bundle ${bundleFile}: ${err.items.map((i) => `${i.loc.slice(1).join('.')}: ${i.msg}`).join('; ')}`);
@@ -228,7 +235,7 @@ async function main(): Promise<void> {
       releasePath();
     };
   }
-  await configureSimulation(mock, f.simulation as SimulationMode | undefined, speed, traffic);
+  await configureSimulation(mock, f.simulation as SimulationMode | undefined, speed, traffic, retainDays);
   // One line, before anything listens: an open control surface on a reachable address lets anyone reset or read the state.
   if (!f['no-control'] && f['control-token'] === undefined && !isLoopback(hostName(f.host))) {
     process.stderr.write(

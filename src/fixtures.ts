@@ -210,6 +210,7 @@ function buildState(f: Fixture, source?: string): StateData {
           clock: sim.clock,
           behaviours: sim.behaviours,
           traffic: sim.traffic,
+          ...(sim.retention_days !== undefined ? { retention_days: sim.retention_days } : {}),
         },
       ]
     : [];
@@ -238,5 +239,6 @@ function buildState(f: Fixture, source?: string): StateData {
     simulation,
     simulation_events: [],
     user_spend: [],
+    simulated_runs: [],
   };
 }

@@ -1,6 +1,7 @@
 // The coverage report: which statuses, reason codes and state transitions of each v3 operation the traffic so far exercised.
 import type { WriteScope } from '../storage/store.js';
 import type { CollectionName } from '../schemas/state.js';
+import type { Removed } from '../simulation/index.js';
 import { OPERATIONS, type OperationSpec } from './operations.js';
 
 /** The entity name and status a stored record shows in transitions; collections without a lifecycle are not tracked. */
@@ -68,7 +69,11 @@ export interface SimulatedCoverage {
   events: number;
   by_kind: Record<string, number>;
   transitions: string[];
+  /** What the retention of simulated history removed, and in how many slices (transactions). */
+  removed: Removed;
 }
+
+const noneRemoved = (): Removed => ({ slices: 0, runs: 0, approvals: 0, traces: 0, chat_updates: 0 });
 
 export interface CoverageReport {
   operations: OperationCoverage[];
@@ -90,6 +95,7 @@ export class CoverageTracker {
   private simulatedEvents = 0;
   private readonly simulatedKinds = new Map<string, number>();
   private readonly simulatedTransitions = new Set<string>();
+  private removed = noneRemoved();
 
   /**
    * The write scope of the simulation's transactions: the store's observer adds their transitions here when they are
@@ -102,6 +108,11 @@ export class CoverageTracker {
     this.simulatedEvents++;
     this.simulatedKinds.set(kind, (this.simulatedKinds.get(kind) ?? 0) + 1);
     this.drainSimulated();
+  }
+
+  /** One slice of simulated history removed. */
+  recordRemoved(r: Removed): void {
+    for (const k of Object.keys(this.removed) as (keyof Removed)[]) this.removed[k] += r[k];
   }
 
   private drainSimulated(): void {
@@ -130,6 +141,7 @@ export class CoverageTracker {
     this.simulatedKinds.clear();
     this.simulatedTransitions.clear();
     this.simulatedScope.transitions!.length = 0;
+    this.removed = noneRemoved();
   }
 
   report(): CoverageReport {
@@ -169,6 +181,7 @@ export class CoverageTracker {
         events: this.simulatedEvents,
         by_kind: Object.fromEntries([...this.simulatedKinds].sort(([a], [b]) => (a < b ? -1 : 1))),
         transitions: [...this.simulatedTransitions].sort(),
+        removed: { ...this.removed },
       },
       summary: {
         operations: { total: operations.length, exercised: operations.filter((o) => o.requests > 0).length },

@@ -170,11 +170,11 @@ export const CONTROL_OPERATIONS: OperationSpec[] = [
     query: ControlPageQuerySchema,
     success: [answer('ControlReleasePage', A.ReleasePageSchema, 'A page of releases')],
   }),
-  ctl('controlGetSimulation', 'get', '/simulation', 'The simulation: mode, speed and the next pending events', 'Answers `{mode, speed, now, clock, pending_count, pending, behaviours, traffic}`; `pending` is at most 100 events in time order, each `{at, kind, project_id?, run_id?, job_id?, approval_id?}`.', {
+  ctl('controlGetSimulation', 'get', '/simulation', 'The simulation: mode, speed and the next pending events', 'Answers `{mode, speed, now, clock, pending_count, pending, behaviours, traffic, retention_days}`; `pending` is at most 100 events in time order, each `{at, kind, project_id?, run_id?, job_id?, approval_id?}`.', {
     errors: [],
     success: [Simulation],
   }),
-  ctl('controlSetSimulation', 'put', '/simulation', 'Set the simulation mode, the speed of a running clock, and synthetic chat traffic', '`mode`: `auto` (events fire as the clock reaches them), `step` (only step and run execute them) or `off`. `speed`: simulated ms per real ms of a running clock. `traffic`: replaces the synthetic chat sources. Answers the simulation.', {
+  ctl('controlSetSimulation', 'put', '/simulation', 'Set the simulation mode, the speed of a running clock, and synthetic chat traffic', '`mode`: `auto` (events fire as the clock reaches them), `step` (only step and run execute them) or `off`. `speed`: simulated ms per real ms of a running clock. `traffic`: replaces the synthetic chat sources. `retention_days`: runs the simulation created (and their approvals, traces and chat updates) are removed this many simulated days after they ended; 0 keeps everything. Answers the simulation.', {
     body: { schema: named('SimulationSettingsRequest', SimulationSettingsRequestSchema), required: true },
     success: [Simulation],
   }),

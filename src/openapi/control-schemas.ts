@@ -89,7 +89,13 @@ export const CoverageReportSchema = v.object({
     v.object({ operation: v.string(), method: v.string(), path: v.string(), requests: Count, exercised: Exercise, missing: Exercise }),
   ),
   /** What the simulation did, apart from client traffic: events executed (by kind) and the transitions they made. */
-  simulated: v.object({ events: Count, by_kind: Counts, transitions: v.array(v.string()) }),
+  simulated: v.object({
+    events: Count,
+    by_kind: Counts,
+    transitions: v.array(v.string()),
+    /** What the retention of simulated history removed, and in how many slices (one transaction each). */
+    removed: v.object({ slices: Count, runs: Count, approvals: Count, traces: Count, chat_updates: Count }),
+  }),
   summary: v.object({
     operations: Tally,
     statuses: Tally,
@@ -140,6 +146,8 @@ export const SimulationAnswerSchema = v.object({
   pending: v.array(SimEventViewSchema),
   behaviours: BehavioursSchema,
   traffic: v.array(TrafficSchema),
+  /** Simulated days a run the simulation created is kept after it ended (0: everything is kept). */
+  retention_days: Count,
 });
 export const SimulationStepAnswerSchema = v.object({ executed: v.nullable(SimEventViewSchema), now: Timestamp, pending_count: Count });
 export const SimulationRunAnswerSchema = v.object({

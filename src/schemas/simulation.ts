@@ -84,6 +84,9 @@ export type Traffic = v.InferOutput<typeof TrafficSchema>;
 
 export const Speed = v.pipe(Float, v.minValue(0.001), v.maxValue(1_000_000));
 
+/** Simulated days a simulated run is kept after it ended (0 keeps everything); at most a century. */
+export const RetentionDays = v.pipe(Int, v.minValue(0), v.maxValue(36_500));
+
 /** The fixture's top-level `simulation` key. */
 export const SimulationFixtureSchema = model({
   mode: v.optional(SimulationMode),
@@ -93,6 +96,8 @@ export const SimulationFixtureSchema = model({
   clock: v.optional(v.picklist(['frozen', 'running']), 'frozen'),
   behaviours: v.optional(BehavioursSchema, {}),
   traffic: v.optional(v.array(TrafficSchema), []),
+  /** Simulated runs (and what they wrote) go this many simulated days after they ended; 0 keeps everything. */
+  retention_days: v.optional(RetentionDays),
 });
 export type SimulationFixture = v.InferOutput<typeof SimulationFixtureSchema>;
 
@@ -109,6 +114,8 @@ export const SimulationRecordSchema = model({
   clock: v.optional(v.picklist(['frozen', 'running']), 'frozen'),
   behaviours: v.optional(BehavioursSchema, {}),
   traffic: v.optional(v.array(TrafficSchema), []),
+  /** Absent: the instance's default (createApp: 0, the CLI's living demo: 7). */
+  retention_days: v.optional(RetentionDays),
 });
 export type SimulationRecord = v.InferOutput<typeof SimulationRecordSchema>;
 
@@ -154,6 +161,17 @@ export const SimEventRecordSchema = model({
 });
 export type SimEventRecord = v.InferOutput<typeof SimEventRecordSchema>;
 
+/**
+ * A run the simulation created (synthetic traffic, a job, a job's retry): the marker that lets retention remove it
+ * once it ended long enough ago. Runs of fixtures, control calls and v3 requests have none, so they are never removed.
+ */
+export const SimulatedRunRecordSchema = model({
+  run_id: Uuid,
+  created_at: Timestamp,
+  /** Approvals the simulation opened for the run (record ids): they go with it. */
+  approvals: v.optional(v.array(Uuid)),
+});
+
 /** A user's spend in the current UTC day and month (a project's lives in its budget). */
 export const UserSpendRecordSchema = model({
   key: v.string(),
@@ -173,6 +191,7 @@ export const SimulationSettingsRequestSchema = model({
   /** `running`: a frozen clock starts running from where it stands; `frozen`: a running clock stops where it is. */
   clock: v.optional(v.picklist(['running', 'frozen'])),
   traffic: v.optional(v.array(TrafficSchema)),
+  retention_days: v.optional(RetentionDays),
 });
 export type SimulationSettingsRequest = v.InferInput<typeof SimulationSettingsRequestSchema>;
 

@@ -9,7 +9,7 @@ import { BudgetResponseSchema, ProjectResponseSchema } from './projects.js';
 import { ReleaseRecordSchema, RevisionRecordSchema, TargetRecordSchema } from './releases.js';
 import { RunRecordSchema } from './runs.js';
 import { MemoryRecordSchema, TraceRecordSchema, UserRecordSchema } from './users.js';
-import { SimEventRecordSchema, SimulationRecordSchema, UserSpendRecordSchema } from './simulation.js';
+import { SimEventRecordSchema, SimulatedRunRecordSchema, SimulationRecordSchema, UserSpendRecordSchema } from './simulation.js';
 
 export const ProjectRecordSchema = model({ ...ProjectResponseSchema.entries, head_revision_id: v.optional(v.nullable(Uuid), null) });
 
@@ -40,6 +40,7 @@ export const COLLECTION_SCHEMAS = {
   simulation: SimulationRecordSchema,
   simulation_events: SimEventRecordSchema,
   user_spend: UserSpendRecordSchema,
+  simulated_runs: SimulatedRunRecordSchema,
 } as const;
 
 export type CollectionName = keyof typeof COLLECTION_SCHEMAS;
@@ -70,6 +71,7 @@ export const PRIMARY_KEYS: { [C in CollectionName]: (r: RecordOf<C>) => string }
   simulation: (r) => r.id,
   simulation_events: (r) => r.key,
   user_spend: (r) => r.key,
+  simulated_runs: (r) => r.run_id,
 };
 
 export const ClockStateSchema = model({
@@ -108,6 +110,8 @@ export const CompleteStateDataSchema = model({
   ...(Object.fromEntries(COLLECTION_NAMES.map((c) => [c, v.array(COLLECTION_SCHEMAS[c])])) as {
     [C in CollectionName]: v.ArraySchema<(typeof COLLECTION_SCHEMAS)[C], undefined>;
   }),
+  // Added after the others: a document exported before it still imports, its runs then all kept (none is marked simulated).
+  simulated_runs: v.optional(v.array(SimulatedRunRecordSchema), []),
 });
 
 export const DATA_FILE_FORMAT = 'project-runtime-mock';

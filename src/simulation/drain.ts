@@ -1,4 +1,4 @@
-// Executing events in time order up to a time, or until no run has work left: bounded, with progress for long runs.
+// Executing events in time order up to a time, or until no run has work left (removing history as it falls due): bounded, with progress.
 import { performance } from 'node:perf_hooks';
 import type { Engine } from './engine.js';
 
@@ -33,6 +33,8 @@ export function drain(engine: Engine, o: DrainOptions): { executed: number; byKi
     const at = Date.parse(ev.at);
     if (o.idle ? !engine.runWorkPending : at > o.until!) break;
     if (executed >= o.maxEvents) throw new TooManyEvents();
+    // Simulated history due for removal goes at the time it falls due, before the events after it.
+    if (at >= engine.history.dueAt()) engine.history.removeDue(at);
     engine.executeNext();
     executed++;
     lastAt = at;
@@ -43,6 +45,8 @@ export function drain(engine: Engine, o: DrainOptions): { executed: number; byKi
       o.onProgress({ executed, at: ev.at, until: o.untilIso, elapsed_ms: Math.round(reported - started), done: false });
     }
   }
+  const end = o.idle ? lastAt : o.until!;
+  if (end >= engine.history.dueAt()) engine.history.removeDue(end);
   // Long work ends with a summary: a second or more, or ten thousand events.
   if (o.onProgress && (performance.now() - started >= 1000 || executed >= 10_000)) {
     o.onProgress({ executed, at: new Date(lastAt).toISOString(), until: o.untilIso, elapsed_ms: Math.round(performance.now() - started), done: true });

@@ -8,6 +8,7 @@ import { EventHeap, type HeapEntry } from './heap.js';
 import { behaviourFor } from './behaviours.js';
 import { decideApproval, expireApproval, finishStep, runKey, startRun, timingAtCancel, timingAtRequeue, type NewEvent, type RunContext } from './runs.js';
 import { ensureRollover, ensureSources, fireJobEvent, retryJobRun, rollOverEvent, scheduleJobRetry, trafficMessage } from './sources.js';
+import { History, type Removed } from './history.js';
 
 type Run = RecordOf<'runs'>;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -28,6 +29,10 @@ export interface EngineOptions {
   onExecuted?(kind: string): void;
   /** A new event was scheduled, inside the transaction that writes it (the driver re-arms its timer after it). */
   onScheduled?(atMs: number): void;
+  /** Simulated days a simulated run is kept after it ended when the settings name none (0: everything is kept). */
+  retentionDays?: number;
+  /** What each retention slice removed (the coverage report). */
+  onRemoved?(r: Removed): void;
 }
 
 export class Engine implements RunHooks {
@@ -46,12 +51,15 @@ export class Engine implements RunHooks {
   executing = false;
   /** Orders events due at the same millisecond: the order in which they were scheduled. */
   private nextSeq = 0;
+  /** The runs the simulation created, and their removal once they ended `retention_days` ago. */
+  readonly history: History;
 
   constructor(
     readonly deps: Deps,
     private readonly options: EngineOptions,
   ) {
     this.view = new Transaction(deps.store);
+    this.history = new History(deps.store, { days: () => this.record()?.retention_days ?? options.retentionDays ?? 0, onRemoved: options.onRemoved });
   }
 
   // ---- settings ----
@@ -96,6 +104,7 @@ export class Engine implements RunHooks {
 
   /** After a bulk load (reset, fixtures, restore, a data file) or a rolled-back write, the heap is rebuilt from the events. */
   rebuild(): void {
+    this.history.rebuild(this.view.filter('simulated_runs', () => true));
     this.heap.clear();
     this.runWork.clear();
     for (const e of this.view.filter(EVENTS, () => true)) {
@@ -209,6 +218,7 @@ export class Engine implements RunHooks {
       schedule: (t, e) => this.schedule(t, e),
       spent: (t, projectId, ms) => ensureRollover(this, t, projectId, ms),
       failedJobRun: (t, run, ms) => scheduleJobRetry(this, t, run, ms),
+      gated: (t, runId, approvalId) => this.history.gated(t, runId, approvalId),
     };
   }
 
@@ -242,6 +252,8 @@ export class Engine implements RunHooks {
   // ---- RunHooks: called by the domain inside its own transaction ----
 
   queued(tx: Transaction, run: Run, nowMs: number, options: { explicit?: boolean; retryOf?: string } = {}): void {
+    // A run made while an event executes (synthetic traffic, a job, a job's retry) is the simulation's own.
+    if (this.executing) this.history.mark(tx, run, nowMs);
     // A retry over the API replaces a pending automatic retry of the same run.
     if (options.retryOf && tx.get(EVENTS, runKey(options.retryOf))?.kind === 'job.retry') tx.delete(EVENTS, runKey(options.retryOf));
     if (!options.explicit && !this.executing && this.mode(tx) === 'off') return;

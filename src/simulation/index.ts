@@ -4,3 +4,4 @@ export type { SimulationProgress } from './drain.js';
 export { DEFAULT_BEHAVIOUR, behaviourFor } from './behaviours.js';
 export { nextRunAfter, scheduleProblem } from './jobs.js';
 export { checkBehaviourReferences, checkTrafficReferences } from './references.js';
+export { DAY_MS, SLICE_RUNS, endedAt, type Removed } from './history.js';

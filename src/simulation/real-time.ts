@@ -42,9 +42,11 @@ export class RealTime {
   arm(minDelay = 0): void {
     this.disarm();
     if (this.closed || this.hooks.mode() !== 'auto' || this.deps.clock.frozen) return;
-    const next = this.engine().peek();
-    if (!next) return;
-    const at = Date.parse(next.at);
+    const engine = this.engine();
+    const next = engine.peek();
+    // The next event, or the next removal of simulated history, whichever is first.
+    const at = Math.min(next ? Date.parse(next.at) : Infinity, engine.history.dueAt());
+    if (at === Infinity) return;
     this.armedFor = at;
     this.timer = setTimeout(() => this.tick(), Math.min(Math.max(minDelay, this.deps.clock.realMsUntil(at)), 2 ** 31 - 1));
     this.timer.unref();
@@ -65,9 +67,12 @@ export class RealTime {
       engine.executeNext();
       n++;
     }
-    if (n > 0) this.hooks.settle().catch((err) => this.hooks.onError(err));
+    // One slice of simulated history at most per turn, so requests are served in between.
+    const due = engine.history.dueAt() <= now;
+    const more = due && engine.history.removeDue(now, 1);
+    if (n > 0 || due) this.hooks.settle().catch((err) => this.hooks.onError(err));
     // Nothing was due yet (a coarse timer, or a clock source that does not advance): wait a little before looking again.
-    if (n < BATCH) return this.arm(n === 0 ? 10 : 0);
+    if (n < BATCH && !more) return this.arm(n === 0 ? 10 : 0);
     this.armedFor = now;
     this.timer = setTimeout(() => this.tick(), 0);
     this.timer.unref();

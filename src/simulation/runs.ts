@@ -25,6 +25,8 @@ export interface RunContext {
   spent(tx: Transaction, projectId: string, ms: number): void;
   /** A background job run failed: schedule its retry if the job's policy allows another attempt. */
   failedJobRun(tx: Transaction, run: Run, ms: number): void;
+  /** A gate opened an approval for the run (retention removes it with a simulated run). */
+  gated(tx: Transaction, runId: string, approvalRecordId: string): void;
 }
 
 export const runKey = (runId: string) => `run:${runId}`;
@@ -130,6 +132,7 @@ function openGate(ctx: RunContext, tx: Transaction, run: Run, b: Behaviour, i: n
   const expiresIn = Math.min(a.expires_in_ms, MAX_TIMESTAMP_MS - ms);
   const input = v.parse(ApprovalInputSchema, { tool_id: a.tool_id ?? s.name, action_summary: a.action_summary, expires_in_ms: expiresIn, tool_arguments: { step: s.name } });
   const approval = tx.put('approvals', pendingApproval(ctx.deps, run, input, ms));
+  ctx.gated(tx, run.id, approval.id);
   const seq = nextSequence(run);
   const gate = newStep(ctx.deps, run, {
     name: `approval: ${input.tool_id}`,

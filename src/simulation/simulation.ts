@@ -8,6 +8,7 @@ import { invalid } from '../errors.js';
 import { Engine } from './engine.js';
 import { RealTime } from './real-time.js';
 import { drain, TooManyEvents, type SimulationProgress } from './drain.js';
+import type { Removed } from './history.js';
 import { isWholeState, type CaughtUp, type ChangeSet } from '../storage/change-sets.js';
 
 export const MAX_EVENTS_PER_RUN = 1_000_000;
@@ -26,6 +27,10 @@ export interface SimulationOptions {
   /** The write scope events run in, and each executed event's kind (the coverage report). */
   scope?(): WriteScope;
   onExecuted?(kind: string): void;
+  /** Simulated days a simulated run is kept after it ended when the settings name none (createApp: 0, everything kept). */
+  retentionDays?: number;
+  /** What each removal of simulated history took (the coverage report). */
+  onRemoved?(r: Removed): void;
 }
 
 /** One pending event as GET /_mock/simulation shows it. */
@@ -59,6 +64,8 @@ export class Simulation {
       onError: (err) => (options.onError ?? ((e) => console.error(e)))(err),
       scope: options.scope,
       onExecuted: options.onExecuted,
+      retentionDays: options.retentionDays,
+      onRemoved: options.onRemoved,
       // Called while a transaction commits (its event is not yet readable): the timer is re-armed just after.
       onScheduled: (at) => {
         if (this.engine.executing || at >= this.realTime.armedFor || this.rearming) return;
@@ -118,18 +125,25 @@ export class Simulation {
       pending: this.engine.upcoming(100).map(eventView),
       behaviours: r?.behaviours ?? {},
       traffic: r?.traffic ?? [],
+      retention_days: this.retentionDays(),
     };
   }
 
-  /** PUT /_mock/simulation: mode, speed (the clock's rate) and the traffic sources. */
-  async configure(input: { mode?: SimulationMode; speed?: number; clock?: 'running' | 'frozen'; traffic?: SimulationRecord['traffic'] }) {
+  /** Simulated days a simulated run is kept after it ended (0: everything is kept). */
+  retentionDays(): number {
+    return this.record()?.retention_days ?? this.options.retentionDays ?? 0;
+  }
+
+  /** PUT /_mock/simulation: mode, speed (the clock's rate), the traffic sources and the retention of simulated history. */
+  async configure(input: { mode?: SimulationMode; speed?: number; clock?: 'running' | 'frozen'; traffic?: SimulationRecord['traffic']; retention_days?: number }) {
     const { store, clock } = this.deps;
     const before = this.mode();
     store.apply((tx) => {
-      if (input.mode === undefined && input.traffic === undefined) return;
+      if (input.mode === undefined && input.traffic === undefined && input.retention_days === undefined) return;
       const r = this.engine.settings(tx);
       if (input.traffic !== undefined) r.traffic.forEach((_, i) => this.engine.remove(tx, `traffic:${i}`));
-      tx.put('simulation', { ...r, ...(input.mode !== undefined ? { mode: input.mode } : {}), ...(input.traffic !== undefined ? { traffic: input.traffic } : {}) });
+      const { mode, traffic, retention_days } = input;
+      tx.put('simulation', { ...r, ...(mode !== undefined ? { mode } : {}), ...(traffic !== undefined ? { traffic } : {}), ...(retention_days !== undefined ? { retention_days } : {}) });
       if (this.engine.mode(tx) !== 'off' && (before === 'off' || input.traffic !== undefined)) this.engine.ensureSources(tx, clock.nowMs());
     });
     if (input.speed !== undefined) await store.setClock(clock.withRate(input.speed));
@@ -247,7 +261,11 @@ export class Simulation {
    */
   othersWrote(found: readonly CaughtUp[]): void {
     if (found.some(isWholeState)) this.engine.rebuild();
-    else for (const set of found as readonly ChangeSet[]) this.engine.adopt(set.changes.flatMap((c) => (c.collection === 'simulation_events' && c.record ? [c.record] : [])));
+    else
+      for (const set of found as readonly ChangeSet[]) {
+        this.engine.adopt(set.changes.flatMap((c) => (c.collection === 'simulation_events' && c.record ? [c.record] : [])));
+        this.engine.history.adopt(set.changes.flatMap((c) => (c.collection === 'simulated_runs' && c.record ? [c.record] : [])));
+      }
     this.arm();
   }
 

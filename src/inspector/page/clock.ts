@@ -20,6 +20,9 @@ export const PRESETS: [string, number][] = [
 const subject = (e: SimEvent) =>
   e.run_id ? `run ${e.run_id.slice(0, 8)}` : e.job_id ? `job ${e.job_id.slice(0, 8)}` : e.approval_id ? `approval ${e.approval_id}` : e.project_id ? `project ${e.project_id.slice(0, 8)}` : '—';
 
+/** The retention line: how long simulated runs stay after they ended. */
+export const retention = (days: number) => (days === 0 ? 'simulated runs kept' : `simulated runs removed ${days} ${days === 1 ? 'day' : 'days'} after they end`);
+
 export function ClockView() {
   const clock = useLoad(() => call<Clock>('GET', '/_mock/clock'), []);
   const sim = useLoad(() => call<Simulation>('GET', '/_mock/simulation'), []);
@@ -85,6 +88,7 @@ export function ClockView() {
           <dl class="facts">
             <dt>Mode</dt><dd data-sim-mode=${s?.mode}>${s?.mode}</dd>
             <dt>Clock</dt><dd>${s ? `${s.clock}${s.clock === 'running' ? ` at ${s.speed}×` : ''}` : ''}</dd>
+            <dt>Retention</dt><dd data-retention-days=${s?.retention_days}>${s ? retention(s.retention_days) : ''}</dd>
             <dt>Pending</dt><dd data-pending=${s?.pending_count}>${s?.pending_count ?? ''} events</dd>
           </dl>
           <form class="inline" onSubmit=${(e: Event) => (e.preventDefault(), applyMode())}>
