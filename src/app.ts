@@ -150,7 +150,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   deps.runHooks = simulation.engine;
   // Instances sharing storage seal exported secrets with one key, so a state exported from one imports into another.
   const sealSeed = seedOption ?? (await store.secret());
-  const control: MockControl = new MockControl(deps, seed, sealSeed, options.journal, simulation, generators);
+  const control: MockControl = new MockControl(deps, seed, sealSeed, options.journal, simulation, generators, options.controlToken);
   // Transitions for the coverage report are observed where they happen: at commit.
   store.observer = (c, before, after, scope) => control.coverageTracker.onWrite(c, before, after, scope);
   // Instances on one database: events others schedule reach this one's heap (the leader fires them on time).

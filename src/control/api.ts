@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import type { Snapshot } from '../storage/store.js';
 import { CompleteStateDataSchema, type StateData } from '../schemas/state.js';
 import { ApiError, invalid, ValidationError } from '../errors.js';
+import { heldSecrets } from './held-secrets.js';
 import { Journal, type JournalEntry, type JournalFilter, type JournalLimits, type JournalSummary } from './journal.js';
 import { ProjectReads } from './project-reads.js';
 import { FaultRegistry, type Fault, type FaultSpec } from './faults/index.js';
@@ -43,10 +44,12 @@ export class MockControl extends ProjectReads {
     protected readonly sim: Simulation,
     /** The seeded id and token generators (null without a seed): a repro bundle holds their positions. */
     private readonly generators: SeededGenerators | null = null,
+    /** The control token, when one is configured: never shown in the journal, wherever a request puts it. */
+    controlToken?: string,
   ) {
     super(deps);
     this.sealer = new Sealer(sealSeed);
-    this.journal = new Journal(journalLimits);
+    this.journal = new Journal(journalLimits, heldSecrets(deps, [controlToken]));
     this.verifier = new Verifier(this.journal);
   }
 

@@ -1,37 +1,63 @@
-// How journal entries are shown when read: secrets redacted, bodies parsed or marked as cut; summaries for lists.
-import { redactDeep, redactHeaders } from './redact.js';
+// How journal entries are shown when read: every part redacted (by name, where echoed, known credentials), bodies parsed or marked as cut.
+import { Redactor, type SecretIndex } from './redact.js';
 import { truncationMarker, type BodyText } from './journal-text.js';
 import type { JournalEntry, JournalSummary, Stored } from './journal.js';
 
-/** The body as it may be shown: parsed JSON with its secrets replaced, or text ending with the truncation marker. */
-function shownBody(b: BodyText | null): { body: unknown; truncated?: { bytes?: number } } {
-  if (b === null) return { body: null };
-  if (b.truncatedFrom !== undefined) {
-    const truncated = b.truncatedFrom >= 0 ? { bytes: b.truncatedFrom } : {};
-    return { body: b.text + truncationMarker(b.truncatedFrom), truncated };
-  }
-  if (!b.json) return { body: b.text };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(b.text);
-  } catch {
-    return { body: b.text };
-  }
-  return { body: b.redacted ? parsed : redactDeep(parsed) };
+interface Readable {
+  /** Parsed JSON, or the text as kept. */
+  value: unknown;
+  /** The text is cut: its marker, appended once the text is redacted. */
+  marker?: string;
+  truncated?: { bytes?: number };
 }
 
-export function shown(e: Stored): JournalEntry {
+/** The body as kept, before redaction: parsed JSON, plain text, or a cut prefix. */
+function readable(b: BodyText | null): Readable {
+  if (b === null) return { value: null };
+  if (b.truncatedFrom !== undefined) {
+    return { value: b.text, marker: truncationMarker(b.truncatedFrom), truncated: b.truncatedFrom >= 0 ? { bytes: b.truncatedFrom } : {} };
+  }
+  if (!b.json) return { value: b.text };
+  try {
+    return { value: JSON.parse(b.text) };
+  } catch {
+    return { value: b.text };
+  }
+}
+
+function shownBody(r: Readable, redactor: Redactor): { body: unknown; truncated?: { bytes?: number } } {
+  const body = redactor.deep(r.value);
+  if (r.marker === undefined) return { body };
+  return { body: `${body as string}${r.marker}`, truncated: r.truncated };
+}
+
+/**
+ * An entry as it may be shown. Whatever the body's type (JSON, a form, text, an invalid body, a cut prefix) and wherever
+ * a value is echoed (a 422 `input`, a message, a header, the query, the path), no secret is left: values under a
+ * secret name are replaced, then found again wherever else the entry holds them, and so is any credential in `index`.
+ */
+export function shown(e: Stored, index?: SecretIndex): JournalEntry {
+  const redactor = new Redactor(index);
+  const query = parseQuery(e.querystring);
+  const request = readable(e.requestBody);
+  const response = readable(e.responseBody);
+  redactor.collectHeaders(e.requestHeaders);
+  redactor.collectHeaders(e.responseHeaders);
+  redactor.collect(query);
+  redactor.collect(request.value);
+  redactor.collect(response.value);
+  if (index?.signature && e.requestBody && e.requestBody.truncatedFrom === undefined) redactor.remember(index.signature(e.requestBody.text));
   const entry: JournalEntry = {
     id: e.id,
     at: new Date(e.atMs).toISOString(),
     method: e.method,
-    path: e.path,
-    query: redactDeep(parseQuery(e.querystring)) as Record<string, unknown>,
+    path: redactor.text(e.path),
+    query: redactor.deep(query) as Record<string, unknown>,
     status: e.status,
     duration_ms: e.duration_ms,
     operation: e.operation,
-    request: { headers: redactHeaders(e.requestHeaders), ...shownBody(e.requestBody) },
-    response: { headers: redactHeaders(e.responseHeaders), ...shownBody(e.responseBody) },
+    request: { headers: redactor.headers(e.requestHeaders), ...shownBody(request, redactor) },
+    response: { headers: redactor.headers(e.responseHeaders), ...shownBody(response, redactor) },
   };
   if (e.fault) entry.fault = e.fault;
   return entry;

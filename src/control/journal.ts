@@ -2,6 +2,7 @@
 import { compileGlob, isGlob } from './glob.js';
 import { textPrefix, type BodyText } from './journal-text.js';
 import { shown, summary } from './journal-view.js';
+import type { SecretIndex } from './redact.js';
 
 export interface FaultMarker {
   id: string;
@@ -117,7 +118,14 @@ export class Journal {
   private dropped = 0;
   readonly limits: Required<JournalLimits>;
 
-  constructor(limits: JournalLimits | number = {}) {
+  /**
+   * `secrets` gives, for each read, the credentials the mock holds then: a stored token, code or key shown anywhere in
+   * an entry (a bare text body, a path, an echo) is replaced as a secret-named field is.
+   */
+  constructor(
+    limits: JournalLimits | number = {},
+    private readonly secrets?: () => SecretIndex,
+  ) {
     const l = typeof limits === 'number' ? { entries: limits } : limits;
     this.limits = { entries: l.entries ?? JOURNAL_LIMITS.entries, bytes: l.bytes ?? JOURNAL_LIMITS.bytes, bodyBytes: l.bodyBytes ?? JOURNAL_LIMITS.bodyBytes };
   }
@@ -207,7 +215,8 @@ export class Journal {
 
   /** Oldest first, filtered; each entry redacted as it is read. */
   list(filter: JournalFilter = {}): JournalEntry[] {
-    return this.select(filter).map(shown);
+    const index = this.secrets?.();
+    return this.select(filter).map((e) => shown(e, index));
   }
 
   /** As list(), without query, headers and bodies (nothing to redact). */
@@ -246,7 +255,7 @@ export class Journal {
     if (first === undefined || id < first || id >= this.nextId) return undefined;
     // Ids are consecutive from the oldest held entry.
     const e = this.entries[this.head + (id - first)];
-    return e && e.id === id ? shown(e) : undefined;
+    return e && e.id === id ? shown(e, this.secrets?.()) : undefined;
   }
 
   clear(): number {
