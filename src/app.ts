@@ -122,6 +122,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   const generators = seedOption !== undefined ? new SeededGenerators(String(seedOption)) : null;
   const deps: Deps = {
     store,
+    view: store,
     clock: new MockClock(options.clock ?? Date.now, () => store.clock),
     ids: options.ids ?? generators?.ids ?? randomIds,
     tokens: options.tokens ?? generators?.tokens ?? randomTokens,

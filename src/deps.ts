@@ -1,5 +1,5 @@
 // What the domain needs from createApp (store, clock, ids, config); nothing here is global, and nothing of the control surface.
-import type { Store, Transaction } from './storage/store.js';
+import type { ReadView, Store, Transaction, Writer } from './storage/store.js';
 import type { RecordOf } from './schemas/state.js';
 import type { MockClock } from './domain/clock.js';
 import type { IdGenerator, TokenGenerator } from './domain/ids.js';
@@ -33,8 +33,12 @@ export interface RunHooks {
   detached(tx: Transaction, runId: string): void;
 }
 
-export interface Deps {
-  store: Store;
+/**
+ * What the domain's write functions get: the store as a Writer (transactions only), so a write can read nothing but
+ * its own transaction. Deps is assignable to it.
+ */
+export interface WriteDeps {
+  store: Writer;
   clock: MockClock;
   ids: IdGenerator;
   tokens: TokenGenerator;
@@ -43,4 +47,11 @@ export interface Deps {
   runHooks?: RunHooks;
   /** When the tables that only grow (tokens, codes, dedupe keys) were last pruned. */
   retention: RetentionTracker;
+}
+
+/** What createApp assembles: the write face and the whole store (routes, the control surface and the simulation read it). */
+export interface Deps extends WriteDeps {
+  store: Store;
+  /** The same store, read-only: what routes and the control surface read (writes go through the domain). */
+  view: ReadView;
 }

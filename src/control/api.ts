@@ -184,7 +184,7 @@ export class MockControl extends ProjectReads {
   async setSimulation(input: SimulationSettingsRequest) {
     const body = parseInput(SimulationSettingsRequestSchema, input, 'body');
     if (body.traffic) {
-      const problems = checkTrafficReferences(body.traffic, (id) => this.deps.store.get('connections', id)?.kind);
+      const problems = checkTrafficReferences(body.traffic, (id) => this.deps.view.get('connections', id)?.kind);
       if (problems.length) throw new ValidationError(problems.map((p) => ({ loc: ['body', 'traffic', ...p.path], msg: p.message, type: 'value_error' })));
     }
     return this.sim.configure(body);
@@ -203,7 +203,7 @@ export class MockControl extends ProjectReads {
   /** Replaces the behaviours (validated: 422 items with `loc`); runs queued from now on follow them. */
   async setBehaviours(input: BehavioursInput) {
     const body = parseInput(BehavioursSchema, input, 'body');
-    const problems = checkBehaviourReferences(body, (id) => this.deps.store.has('projects', id));
+    const problems = checkBehaviourReferences(body, (id) => this.deps.view.has('projects', id));
     if (problems.length) throw new ValidationError(problems.map((p) => ({ loc: ['body', ...p.path], msg: p.message, type: 'value_error' })));
     return this.sim.setBehaviours(body);
   }
@@ -309,7 +309,7 @@ export class MockControl extends ProjectReads {
 
   /** Clock state as answered by /_mock/clock. */
   clock(): { now: string; frozen_at: string | null; offset_ms: number } {
-    const c = this.deps.store.clock;
+    const c = this.deps.view.clock;
     return { now: this.now(), frozen_at: c.frozen_at ?? null, offset_ms: c.offset_ms ?? 0 };
   }
 }

@@ -36,7 +36,7 @@ export class ProjectReads {
   constructor(protected readonly deps: Deps) {}
 
   private project(projectId: string): RecordOf<'projects'> {
-    const p = this.deps.store.get('projects', projectId);
+    const p = this.deps.view.get('projects', projectId);
     if (!p) throw new ApiError('project_not_found', { affected_resource: `project:${projectId}` });
     return p;
   }
@@ -44,7 +44,7 @@ export class ProjectReads {
   /** Every project (archived ones too), newest first, in keyset pages. */
   projects(query: Partial<ControlPageQuery> = {}) {
     const q = parse(ControlPageQuerySchema, query, 'query');
-    const page = keysetPage(projectsSorted(this.deps.store), projectKey, 2, q.limit, q.cursor, { list: 'control:projects' });
+    const page = keysetPage(projectsSorted(this.deps.view), projectKey, 2, q.limit, q.cursor, { list: 'control:projects' });
     return { items: page.items.map(projectView), next_cursor: page.next_cursor };
   }
 
@@ -74,7 +74,7 @@ export class ProjectReads {
   runs(projectId: string, query: Partial<ControlRunPageQuery> = {}) {
     const q = parse(ControlRunPageQuerySchema, query, 'query');
     this.project(projectId);
-    const runs = runsOf(this.deps.store, projectId);
+    const runs = runsOf(this.deps.view, projectId);
     const list = q.status ? (runs.byStatus.get(q.status) ?? []) : runs.all;
     const page = keysetPage(list, runKey, 2, q.limit, q.cursor, { list: 'control:runs', projectId });
     return { items: page.items.map(runView), next_cursor: page.next_cursor };
@@ -83,10 +83,10 @@ export class ProjectReads {
   /** One run in full (steps, events, result), with its surface, user and every approval it asked for. */
   run(projectId: string, runId: string) {
     this.project(projectId);
-    const run = this.deps.store.get('runs', runId);
+    const run = this.deps.view.get('runs', runId);
     if (!run || run.project_id !== projectId) throw new ApiError('run_not_found', { affected_resource: `run:${runId}` });
     const now = this.deps.clock.nowMs();
-    const approvals = approvalsOf(this.deps.store, projectId).filter((a) => a.run_id === runId);
+    const approvals = approvalsOf(this.deps.view, projectId).filter((a) => a.run_id === runId);
     return { ...runDetailView(run), surface: run.surface, user_id: run.user_id ?? null, approvals: approvals.map((a) => approvalView(a, now)) };
   }
 
@@ -95,7 +95,7 @@ export class ProjectReads {
     const q = parse(ControlApprovalPageQuerySchema, query, 'query');
     this.project(projectId);
     const now = this.deps.clock.nowMs();
-    const all = approvalsOf(this.deps.store, projectId);
+    const all = approvalsOf(this.deps.view, projectId);
     const list = q.status ? all.filter((a) => effectiveApprovalStatus(a, now) === q.status) : all;
     const page = keysetPage(list, approvalKey, 2, q.limit, q.cursor, { list: 'control:approvals', projectId });
     return { items: page.items.map((a) => approvalView(a, now)), next_cursor: page.next_cursor };
@@ -105,7 +105,7 @@ export class ProjectReads {
   users(projectId: string, query: Partial<ControlPageQuery> = {}) {
     const q = parse(ControlPageQuerySchema, query, 'query');
     this.project(projectId);
-    const page = keysetPage(usersOf(this.deps.store, projectId), userKey, 2, q.limit, q.cursor, { list: 'users', projectId });
+    const page = keysetPage(usersOf(this.deps.view, projectId), userKey, 2, q.limit, q.cursor, { list: 'users', projectId });
     return { items: page.items.map(userView), next_cursor: page.next_cursor };
   }
 
@@ -113,7 +113,7 @@ export class ProjectReads {
   jobs(projectId: string, query: Partial<ControlJobPageQuery> = {}) {
     const q = parse(ControlJobPageQuerySchema, query, 'query');
     this.project(projectId);
-    const all = jobsOf(this.deps.store, projectId);
+    const all = jobsOf(this.deps.view, projectId);
     const list = q.status ? all.filter((j) => j.status === q.status) : all;
     const page = keysetPage(list, jobKey, 2, q.limit, q.cursor, { list: 'control:jobs', projectId });
     return { items: page.items.map(jobView), next_cursor: page.next_cursor };
@@ -123,8 +123,8 @@ export class ProjectReads {
   releases(projectId: string, query: Partial<ControlPageQuery> = {}) {
     const q = parse(ControlPageQuerySchema, query, 'query');
     this.project(projectId);
-    const page = keysetPage(releasesOf(this.deps.store, projectId), releaseKey, 1, q.limit, q.cursor, { list: 'releases', projectId });
-    const targets = targetsByRelease(this.deps.store, projectId);
+    const page = keysetPage(releasesOf(this.deps.view, projectId), releaseKey, 1, q.limit, q.cursor, { list: 'releases', projectId });
+    const targets = targetsByRelease(this.deps.view, projectId);
     return { items: page.items.map((r) => releaseView(r, targets.get(r.id) ?? [])), next_cursor: page.next_cursor };
   }
 }

@@ -1,5 +1,5 @@
 // Denying a tool-call approval (endpoint 11): the checks, the approval's decision and the run's return to the queue, in one transaction.
-import type { Deps } from '../deps.js';
+import type { WriteDeps } from '../deps.js';
 import type { Transaction } from '../storage/store.js';
 import { ApiError } from '../errors.js';
 import type { RecordOf } from '../schemas/state.js';
@@ -49,7 +49,7 @@ function stepsAfterDenial(steps: RunStep[], approval: Approval): RunStep[] {
  * concurrent denies exactly one finds it pending. A refused deny stores nothing: in particular an
  * approval that only reads as expired keeps its stored `pending`.
  */
-export async function denyApproval(deps: Deps, input: DenyInput): Promise<DenyResult> {
+export async function denyApproval(deps: WriteDeps, input: DenyInput): Promise<DenyResult> {
   const nowMs = deps.clock.nowMs();
   return deps.store.transact((tx) => {
     const [indexed] = tx.where('approvals', 'approval_id', input.approvalId, (a) => a.project_id === input.projectId);
@@ -59,7 +59,7 @@ export async function denyApproval(deps: Deps, input: DenyInput): Promise<DenyRe
 }
 
 /** The deny's transaction for the approval stored under `recordId`, at `nowMs` (the simulated reviewer denies through it). */
-export function denyApprovalTx(deps: Deps, tx: Transaction, input: DenyInput, recordId: string, nowMs: number): DenyResult {
+export function denyApprovalTx(deps: WriteDeps, tx: Transaction, input: DenyInput, recordId: string, nowMs: number): DenyResult {
   const now = new Date(nowMs).toISOString();
   const notFound = () => new ApiError('approval_not_found', { affected_resource: `approval:${input.approvalId}` });
   writableProject(tx, input.projectId);

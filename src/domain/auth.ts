@@ -1,7 +1,7 @@
 // Who is calling and what they may do: bearer tokens, the admin key, roles and scopes (CONTRACT section 3).
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { ApiError } from '../errors.js';
-import type { Store } from '../storage/store.js';
+import type { RecordReader } from '../storage/store.js';
 import type { RecordOf } from '../schemas/state.js';
 
 export const LEVELS = { viewer: 1, operator: 2, owner: 3 } as const;
@@ -17,11 +17,8 @@ export interface Actor {
    * The same caller as `reader` now sees it (a write's transaction): its token and role as stored there, so that a
    * write never acts on authority that was revoked, narrowed or moved away meanwhile. 401 `token_invalid` when gone.
    */
-  reread(reader: RecordReader): Actor;
+  reread(reader: Pick<RecordReader, 'get'>): Actor;
 }
-
-/** What re-reading the caller needs: records by key (a transaction, or the store). */
-export type RecordReader = Pick<Store, 'get'>;
 
 const ALL_POWERFUL = (kind: Actor['kind']): Actor => {
   const actor: Actor = { kind, principal_id: null, levelIn: () => LEVELS.owner, reread: () => actor };
@@ -49,7 +46,7 @@ export interface AuthConfig {
 }
 
 /** Resolves the caller or throws the 401 of the contract. */
-export function authenticate(store: RecordReader, input: AuthInput, config: AuthConfig): Actor {
+export function authenticate(store: Pick<RecordReader, 'get'>, input: AuthInput, config: AuthConfig): Actor {
   if (config.mode === 'off') return ALL_POWERFUL('auth-off');
   if (input.adminKeyAccepted && input.adminKey !== undefined) {
     if (config.adminKey && secretEquals(input.adminKey, config.adminKey)) return ALL_POWERFUL('admin');
@@ -72,7 +69,7 @@ export function authenticate(store: RecordReader, input: AuthInput, config: Auth
 }
 
 /** `again` reads the principal and scopes anew (see Actor.reread); without it the actor stands as given. */
-export function principalActor(principal: RecordOf<'principals'>, scopes: string[], again?: (reader: RecordReader) => [RecordOf<'principals'>, string[]]): Actor {
+export function principalActor(principal: RecordOf<'principals'>, scopes: string[], again?: (reader: Pick<RecordReader, 'get'>) => [RecordOf<'principals'>, string[]]): Actor {
   const scopeLevel = Math.max(0, ...scopes.map((s) => SCOPE_LEVELS[s] ?? 0));
   const actor: Actor = {
     kind: 'principal',

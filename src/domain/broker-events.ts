@@ -1,7 +1,7 @@
 // Endpoint 19: verifies the broker's HMAC over the exact raw bytes, then reconciles one connection lifecycle event.
 import { createHmac } from 'node:crypto';
 import * as v from 'valibot';
-import type { Deps } from '../deps.js';
+import type { WriteDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { FreeObject, NonEmptyString, Timestamp, Uuid, model } from '../schemas/common.js';
 import type { RecordOf } from '../schemas/state.js';
@@ -73,7 +73,7 @@ function applyEvent(c: RecordOf<'connections'>, e: BrokerEvent, now: string): Re
 }
 
 /** Applies one verified event in one transaction; repeats and unknown (or archived) connections change nothing. */
-export async function reconcileBrokerEvent(deps: Deps, event: BrokerEvent): Promise<BrokerCallbackResult> {
+export async function reconcileBrokerEvent(deps: WriteDeps, event: BrokerEvent): Promise<BrokerCallbackResult> {
   const result = await deps.store.transact((tx): BrokerCallbackResult => {
     if (tx.get('broker_events', event.event_id)) return { accepted: true, stored: false };
     // An archived project is read-only: its connections are treated like unknown ones (accepted,

@@ -1,5 +1,5 @@
 // Setting a project's budget (endpoint 7): limits merged over the stored ones, checked as a whole, and the config epoch raised.
-import type { Deps } from '../deps.js';
+import type { WriteDeps } from '../deps.js';
 import { ValidationError, type ValidationItem } from '../errors.js';
 import type { BudgetLimits, BudgetRequest } from '../schemas/projects.js';
 import type { RecordOf } from '../schemas/state.js';
@@ -73,7 +73,7 @@ export function defaultBudget(projectId: string): Budget {
   };
 }
 
-export async function setBudget(deps: Deps, projectId: string, body: BudgetRequest): Promise<Budget> {
+export async function setBudget(deps: WriteDeps, projectId: string, body: BudgetRequest): Promise<Budget> {
   return deps.store.transact((tx) => {
     writableProject(tx, projectId);
     const current = tx.get('budgets', projectId) ?? defaultBudget(projectId);

@@ -2,9 +2,9 @@
 import * as v from 'valibot';
 import { Int, NonEmptyString, model } from '../schemas/common.js';
 import { union } from '../pydantic/index.js';
-import type { Deps } from '../deps.js';
+import type { WriteDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
-import type { Transaction } from '../storage/store.js';
+import type { RecordReader, Transaction } from '../storage/store.js';
 import type { RecordOf } from '../schemas/state.js';
 import { secretEquals } from './auth.js';
 import { writableProject } from './write-guard.js';
@@ -31,8 +31,8 @@ export interface ChatWebhookResult {
 }
 
 /** The binding named in the path, or 404 `binding_not_found`. */
-export function findBinding(deps: Deps, bindingId: string): RecordOf<'connections'> {
-  const binding = deps.store.get('connections', bindingId);
+export function findBinding(reader: Pick<RecordReader, 'get'>, bindingId: string): RecordOf<'connections'> {
+  const binding = reader.get('connections', bindingId);
   if (!binding) throw new ApiError('binding_not_found', { affected_resource: `connection_binding:${bindingId}` });
   return binding;
 }
@@ -66,7 +66,7 @@ function liveAgent(tx: Transaction, binding: RecordOf<'connections'>): { release
 }
 
 /** Finds the sender's app user (by chatapp id) and refreshes it, or creates one. */
-function upsertSender(deps: Deps, tx: Transaction, binding: RecordOf<'connections'>, from: ChatUpdate['message']['from'], now: string): RecordOf<'users'> {
+function upsertSender(deps: WriteDeps, tx: Transaction, binding: RecordOf<'connections'>, from: ChatUpdate['message']['from'], now: string): RecordOf<'users'> {
   const externalId = String(from.id);
   const displayName = from.display_name ?? undefined;
   const existing = tx.where('users', 'external_user_id', externalId, (u) => u.project_id === binding.project_id && u.status !== 'deleted' && u.external_provider === 'chatapp')[0];
@@ -88,7 +88,7 @@ function upsertSender(deps: Deps, tx: Transaction, binding: RecordOf<'connection
 }
 
 /** Applies one verified update in one transaction: duplicate check, user upsert, run, full-content trace. */
-export async function acceptChatUpdate(deps: Deps, binding: RecordOf<'connections'>, update: ChatUpdate): Promise<ChatWebhookResult> {
+export async function acceptChatUpdate(deps: WriteDeps, binding: RecordOf<'connections'>, update: ChatUpdate): Promise<ChatWebhookResult> {
   const nowMs = deps.clock.nowMs();
   const result = await deps.store.transact((tx) => acceptChatUpdateTx(deps, tx, binding, update, nowMs));
   if (!result.duplicate) await noteRetainedInserts(deps, 1);
@@ -99,7 +99,7 @@ export async function acceptChatUpdate(deps: Deps, binding: RecordOf<'connection
  * The webhook's transaction at `nowMs` (the simulation's synthetic messages use it at their due time). Every
  * refusal is thrown before the first write, so a caller may catch it inside a larger transaction.
  */
-export function acceptChatUpdateTx(deps: Deps, tx: Transaction, verified: RecordOf<'connections'>, update: ChatUpdate, nowMs: number): ChatWebhookResult {
+export function acceptChatUpdateTx(deps: WriteDeps, tx: Transaction, verified: RecordOf<'connections'>, update: ChatUpdate, nowMs: number): ChatWebhookResult {
   // The binding and the secret the caller proved are read again here: one deleted or given a new secret meanwhile refuses.
   const binding = tx.get('connections', verified.id);
   if (!binding) throw new ApiError('binding_not_found', { affected_resource: `connection_binding:${verified.id}` });

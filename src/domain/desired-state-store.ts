@@ -2,9 +2,9 @@
 //
 // The pure engine lives in ./desired-state/; this file only loads its inputs from the store and writes
 // its outputs back, each write in ONE transaction (one persisted write). Plans and diffs never write.
-import type { Deps } from '../deps.js';
+import type { WriteDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
-import type { Store, Transaction } from '../storage/store.js';
+import type { ReadView, RecordReader, Transaction } from '../storage/store.js';
 import type { RecordOf } from '../schemas/state.js';
 import type { ApplyDesiredStateRequest } from '../schemas/control-desired-state.js';
 import type {
@@ -31,8 +31,8 @@ import { uuidFor } from './ids.js';
 import { inProject, releasesOf, targetsByRelease } from './queries.js';
 import { releaseView } from './views.js';
 
-/** Reads committed state (the store) or a transaction's view of it. */
-type Reader = Pick<Store, 'get'> | Pick<Transaction, 'get'>;
+/** Reads committed state (the read view) or a transaction's view of it. */
+type Reader = RecordReader;
 
 export interface DesiredStateView {
   head: DesiredStateHead;
@@ -86,13 +86,13 @@ function headRevision(reader: Reader, project: RecordOf<'projects'>): { revision
 const documentOf = (r: RecordOf<'revisions'>): DesiredState => normalizeDesiredState(r.document);
 
 /** `GET /_mock/projects/{id}/desired-state`: the head identity and its document. Archived projects are readable. */
-export function readDesiredState(deps: Pick<Deps, 'store'>, projectId: string): DesiredStateView {
+export function readDesiredState(deps: { store: ReadView }, projectId: string): DesiredStateView {
   const { revision } = headRevision(deps.store, projectOrThrow(deps.store, projectId));
   return { head: headOf(revision), document: documentOf(revision) };
 }
 
 /** Endpoint 9: the plan against the current head. Reads only: not a record, counter or byte changes. */
-export function planDesiredState(deps: Pick<Deps, 'store'>, project: RecordOf<'projects'>, request: PlanRequest): PlanResponse {
+export function planDesiredState(deps: { store: ReadView }, project: RecordOf<'projects'>, request: PlanRequest): PlanResponse {
   const { revision } = headRevision(deps.store, project);
   return buildPlan(headOf(revision), documentOf(revision), request);
 }
@@ -103,7 +103,7 @@ export function planDesiredState(deps: Pick<Deps, 'store'>, project: RecordOf<'p
  * order (one source 422, stale base 409, then the source itself), so apply refuses exactly what plan refuses.
  * A source that yields the head's own state (same fingerprint) commits nothing and answers `committed: false`.
  */
-export async function applyDesiredState(deps: Deps, projectId: string, request: ApplyDesiredStateRequest): Promise<ApplyResult> {
+export async function applyDesiredState(deps: WriteDeps, projectId: string, request: ApplyDesiredStateRequest): Promise<ApplyResult> {
   return deps.store.transact((tx) => {
     const project = writableProject(tx, projectId);
     const { revision: base, stored } = headRevision(tx, project);
@@ -140,7 +140,7 @@ export async function applyDesiredState(deps: Deps, projectId: string, request: 
  * when `target` is given, moves that deployment target to it; one transaction. Every call creates a
  * release, even when the head did not change since the last one (a release is a deployment unit).
  */
-export async function compileReleaseFromHead(deps: Deps, projectId: string, options: { target?: 'live' | 'candidate' } = {}) {
+export async function compileReleaseFromHead(deps: WriteDeps, projectId: string, options: { target?: 'live' | 'candidate' } = {}) {
   return deps.store.transact((tx) => {
     const project = writableProject(tx, projectId);
     const { revision, stored } = headRevision(tx, project);
@@ -165,7 +165,7 @@ export async function compileReleaseFromHead(deps: Deps, projectId: string, opti
  * missing (state imported without it), the state is re-derived from the immutable release document; a
  * soul is then known only by its fingerprint, and identity, metadata and policy are not in the document.
  */
-function releaseState(store: Store, release: RecordOf<'releases'>): DesiredState {
+function releaseState(store: RecordReader, release: RecordOf<'releases'>): DesiredState {
   const revision = store.get('revisions', release.desired_state_head.revision_id);
   if (revision && revision.project_id === release.project_id) return documentOf(revision);
   const doc = release.document as unknown as ReleaseDocument;
@@ -198,7 +198,7 @@ function releaseState(store: Store, release: RecordOf<'releases'>): DesiredState
  * release_not_found); without a baseline, the preceding release (highest generation below it) is used,
  * or none for the project's first release (every entity then reads `created`).
  */
-export function diffRelease(deps: Pick<Deps, 'store'>, projectId: string, releaseId: string, baselineReleaseId?: string): ReleaseDiffResponse {
+export function diffRelease(deps: { store: ReadView }, projectId: string, releaseId: string, baselineReleaseId?: string): ReleaseDiffResponse {
   const { store } = deps;
   const release = inProject(store, 'releases', releaseId, projectId);
   if (!release) throw new ApiError('release_not_found', { affected_resource: `release:${releaseId}` });

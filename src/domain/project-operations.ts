@@ -1,5 +1,5 @@
 // Archiving (endpoint 12) and transferring (endpoint 13) a project: the confirmation, emptiness and authority checks, then one write.
-import type { Deps } from '../deps.js';
+import type { WriteDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import type { RecordOf } from '../schemas/state.js';
 import { LEVELS, type Actor } from './auth.js';
@@ -12,7 +12,7 @@ type Project = RecordOf<'projects'>;
  * against deleting the wrong project, so a wrong slug is always refused, while a repeat of the
  * correct request answers 200 with the archived project and writes nothing.
  */
-export async function archiveProject(deps: Deps, projectId: string, confirmation: string): Promise<Project> {
+export async function archiveProject(deps: WriteDeps, projectId: string, confirmation: string): Promise<Project> {
   const now = deps.clock.nowIso();
   return deps.store.transact((tx) => {
     const project = tx.get('projects', projectId);
@@ -39,7 +39,7 @@ const HISTORY = ['releases', 'runs', 'users', 'jobs', 'approvals'] as const;
  * must exist, the actor must be owner there (an admin key is owner everywhere), then the project
  * must be empty. Transferring to the workspace it is already in changes nothing.
  */
-export async function transferProject(deps: Deps, input: TransferInput): Promise<Project> {
+export async function transferProject(deps: WriteDeps, input: TransferInput): Promise<Project> {
   const now = deps.clock.nowIso();
   return deps.store.transact((tx) => {
     const project = writableProject(tx, input.projectId);

@@ -1,5 +1,5 @@
 // Retention of the tables that only grow (tokens, codes, webhook dedupe keys): what is kept how long by the mock clock, pruned in amortized sweeps.
-import type { Deps } from '../deps.js';
+import type { WriteDeps } from '../deps.js';
 import type { Transaction } from '../storage/store.js';
 import { PRIMARY_KEYS } from '../schemas/state.js';
 
@@ -36,7 +36,7 @@ export interface SweepResult {
  * A sweep reads every retained record, but only after at least a quarter as many new ones arrived: each
  * insert pays for at most four records read, whatever the size of the tables.
  */
-export async function noteRetainedInserts(deps: Deps, n: number): Promise<SweepResult | undefined> {
+export async function noteRetainedInserts(deps: WriteDeps, n: number): Promise<SweepResult | undefined> {
   const t = deps.retention;
   t.inserts += n;
   if (t.running || t.inserts < Math.max(SWEEP_MIN_INSERTS, t.keptAtLastSweep / 4)) return undefined;
@@ -49,15 +49,15 @@ export async function noteRetainedInserts(deps: Deps, n: number): Promise<SweepR
 }
 
 /** Prunes every retained record past its retention; answers how many of each went. */
-export async function sweepRetained(deps: Deps): Promise<SweepResult> {
+export async function sweepRetained(deps: WriteDeps): Promise<SweepResult> {
   const t = deps.retention;
   const nowMs = deps.clock.nowMs();
   t.running = true;
   try {
-    const result = await deps.store.transact((tx) => pruneIn(tx, nowMs));
+    const { kept, ...result } = await deps.store.transact((tx) => pruneIn(tx, nowMs));
     t.inserts = 0;
     t.sweeps++;
-    t.keptAtLastSweep = RETAINED.reduce((sum, c) => sum + deps.store.count(c), 0);
+    t.keptAtLastSweep = kept;
     return result;
   } finally {
     t.running = false;
@@ -66,8 +66,10 @@ export async function sweepRetained(deps: Deps): Promise<SweepResult> {
 
 const ms = (iso: string | null | undefined) => (iso ? Date.parse(iso) : Number.NEGATIVE_INFINITY);
 
-function pruneIn(tx: Transaction, nowMs: number): SweepResult {
+/** Prunes in `tx`; `kept` counts the retained records left. */
+function pruneIn(tx: Transaction, nowMs: number): SweepResult & { kept: number } {
   const pruned = { access_tokens: 0, refresh_tokens: 0, authorization_codes: 0, chat_updates: 0, broker_events: 0 };
+  let seen = 0;
   const cutoff = nowMs - RETENTION_MS;
 
   // A token family matters while any of its tokens is unexpired: its used refresh tokens and its code must be
@@ -76,8 +78,9 @@ function pruneIn(tx: Transaction, nowMs: number): SweepResult {
   const extend = (family: string | null | undefined, end: number) => {
     if (family) familyEnd.set(family, Math.max(familyEnd.get(family) ?? Number.NEGATIVE_INFINITY, end));
   };
-  tx.filter('access_tokens', (r) => (extend(r.family_id, ms(r.expires_at)), false));
-  tx.filter('refresh_tokens', (r) => (extend(r.family_id, ms(r.expires_at)), false));
+  tx.filter('access_tokens', (r) => (seen++, extend(r.family_id, ms(r.expires_at)), false));
+  tx.filter('refresh_tokens', (r) => (seen++, extend(r.family_id, ms(r.expires_at)), false));
+  tx.filter('authorization_codes', () => (seen++, false));
   const endOf = (family: string | null | undefined, own: number) => Math.max(own, family ? (familyEnd.get(family) ?? Number.NEGATIVE_INFINITY) : Number.NEGATIVE_INFINITY);
 
   for (const r of tx.filter('access_tokens', (r) => endOf(r.family_id, ms(r.expires_at)) < cutoff)) {
@@ -93,17 +96,18 @@ function pruneIn(tx: Transaction, nowMs: number): SweepResult {
     pruned.authorization_codes++;
   }
 
-  pruned.chat_updates = pruneDedupe(tx, 'chat_updates', cutoff);
-  pruned.broker_events = pruneDedupe(tx, 'broker_events', cutoff);
-  return { pruned };
+  pruned.chat_updates = pruneDedupe(tx, 'chat_updates', cutoff, () => seen++);
+  pruned.broker_events = pruneDedupe(tx, 'broker_events', cutoff, () => seen++);
+  return { pruned, kept: seen - Object.values(pruned).reduce((a, b) => a + b, 0) };
 }
 
 /** Keys received before the cutoff go, and beyond DEDUPE_KEYS_MAX the oldest go too. */
-function pruneDedupe(tx: Transaction, c: 'chat_updates' | 'broker_events', cutoff: number): number {
+function pruneDedupe(tx: Transaction, c: 'chat_updates' | 'broker_events', cutoff: number, count: () => void): number {
   const keyOf = PRIMARY_KEYS[c] as (r: { received_at: string }) => string;
   const kept: { key: string; at: number }[] = [];
   const old: string[] = [];
   tx.filter(c, (r) => {
+    count();
     const at = ms(r.received_at);
     if (at < cutoff) old.push(keyOf(r));
     else kept.push({ key: keyOf(r), at });

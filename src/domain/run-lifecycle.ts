@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import canonicalize from 'canonicalize';
-import type { Deps } from '../deps.js';
+import type { WriteDeps } from '../deps.js';
 import { ApiError, invalid } from '../errors.js';
 import { parse } from '../validation.js';
 import type { Transaction } from '../storage/store.js';
@@ -49,7 +49,7 @@ export const isLegalTransition = (from: RunStatus, to: RunStatus): boolean => RU
 type StepInput = v.InferOutput<typeof StepInputSchema>;
 type RunRecord = RecordOf<'runs'>;
 
-function buildSteps(deps: Deps, run: Pick<RunRecord, 'surface'>, existing: RunStep[], inputs: StepInput[], now: string): RunStep[] {
+function buildSteps(deps: WriteDeps, run: Pick<RunRecord, 'surface'>, existing: RunStep[], inputs: StepInput[], now: string): RunStep[] {
   let seq = existing.reduce((m, s) => Math.max(m, s.sequence), 0);
   return inputs.map((s) => {
     const step: RunStep = {
@@ -69,7 +69,7 @@ function buildSteps(deps: Deps, run: Pick<RunRecord, 'surface'>, existing: RunSt
   });
 }
 
-export function pendingApproval(deps: Deps, run: RunRecord, input: ApprovalInput | undefined, now: number): RecordOf<'approvals'> {
+export function pendingApproval(deps: WriteDeps, run: RunRecord, input: ApprovalInput | undefined, now: number): RecordOf<'approvals'> {
   const a = input ?? v.parse(ApprovalInputSchema, {});
   const toolArguments = a.tool_arguments ?? {};
   return {
@@ -109,7 +109,7 @@ const usageOf = (b: { cost_usd?: number; input_tokens?: number; output_tokens?: 
   return out;
 };
 
-export async function createRun(deps: Deps, projectId: string, input: CreateRunInput) {
+export async function createRun(deps: WriteDeps, projectId: string, input: CreateRunInput) {
   const body = parse(CreateRunSchema, input, 'body');
   if (body.simulate && body.status !== 'queued') throw invalid(['body', 'simulate'], 'Only a queued run can be simulated', 'value_error', true);
   const nowMs = deps.clock.nowMs();
@@ -149,7 +149,7 @@ export async function createRun(deps: Deps, projectId: string, input: CreateRunI
   });
 }
 
-export async function transitionRun(deps: Deps, projectId: string, runId: string, input: TransitionInput) {
+export async function transitionRun(deps: WriteDeps, projectId: string, runId: string, input: TransitionInput) {
   const body = parse(TransitionSchema, input, 'body');
   const nowMs = deps.clock.nowMs();
   const now = new Date(nowMs).toISOString();

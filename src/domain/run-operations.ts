@@ -1,5 +1,5 @@
 // Cancel and retry of runs (endpoints 4 and 6): state checks and every resulting write inside one transaction each.
-import type { Deps } from '../deps.js';
+import type { WriteDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import type { Transaction } from '../storage/store.js';
 import type { RecordOf } from '../schemas/state.js';
@@ -28,7 +28,7 @@ export interface CancelInput {
  * write), so no reader ever sees a cancelled run with a live checkpoint. Running steps are left as
  * they are: the contract cancels only pending checkpoints.
  */
-export async function cancelRun(deps: Deps, input: CancelInput): Promise<Run> {
+export async function cancelRun(deps: WriteDeps, input: CancelInput): Promise<Run> {
   const now = deps.clock.nowIso();
   const nowMs = deps.clock.nowMs();
   return deps.store.transact((tx) => {
@@ -66,13 +66,13 @@ export interface RetryInput {
 }
 
 /** Creates a new queued run pinned to the failed run's release; the old run is left untouched. */
-export async function retryRun(deps: Deps, input: RetryInput): Promise<Run> {
+export async function retryRun(deps: WriteDeps, input: RetryInput): Promise<Run> {
   const nowMs = deps.clock.nowMs();
   return deps.store.transact((tx) => retryRunTx(deps, tx, input, nowMs));
 }
 
 /** The retry's transaction at `nowMs` (the simulation's retry policy uses it at the retry's due time). */
-export function retryRunTx(deps: Deps, tx: Transaction, input: RetryInput, nowMs: number): Run {
+export function retryRunTx(deps: WriteDeps, tx: Transaction, input: RetryInput, nowMs: number): Run {
   const now = new Date(nowMs).toISOString();
   writableProject(tx, input.projectId);
   const old = runInProject(tx, input.projectId, input.runId);

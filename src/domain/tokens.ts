@@ -1,6 +1,6 @@
 // Endpoint 1 and code minting: PKCE S256 code exchange, rotating refresh tokens with family revocation (CONTRACT 5.1).
 import { createHash } from 'node:crypto';
-import type { Deps } from '../deps.js';
+import type { WriteDeps } from '../deps.js';
 import { ApiError, ValidationError, invalid, type ValidationItem } from '../errors.js';
 import type { Transaction } from '../storage/store.js';
 import type { RecordOf } from '../schemas/state.js';
@@ -66,7 +66,7 @@ function revokeFamily(tx: Transaction, familyId: string | null | undefined): voi
 }
 
 /** Issues one access and one refresh token in `familyId`. */
-function issuePair(deps: Deps, tx: Transaction, principalId: string, scopes: string[], familyId: string, nowMs: number): TokenResponse {
+function issuePair(deps: WriteDeps, tx: Transaction, principalId: string, scopes: string[], familyId: string, nowMs: number): TokenResponse {
   const access: RecordOf<'access_tokens'> = {
     token: deps.tokens(32),
     principal_id: principalId,
@@ -96,7 +96,7 @@ function issuePair(deps: Deps, tx: Transaction, principalId: string, scopes: str
  */
 type Outcome = { ok: TokenResponse } | { fail: string };
 
-function exchangeCode(deps: Deps, tx: Transaction, code: string, verifier: string, nowMs: number): Outcome {
+function exchangeCode(deps: WriteDeps, tx: Transaction, code: string, verifier: string, nowMs: number): Outcome {
   const rec = tx.get('authorization_codes', code);
   if (!rec) return { fail: 'The authorization code is unknown.' };
   if (rec.used) {
@@ -113,7 +113,7 @@ function exchangeCode(deps: Deps, tx: Transaction, code: string, verifier: strin
   return { ok: issuePair(deps, tx, rec.principal_id, rec.scopes, familyId, nowMs) };
 }
 
-function rotateRefresh(deps: Deps, tx: Transaction, token: string, nowMs: number): Outcome {
+function rotateRefresh(deps: WriteDeps, tx: Transaction, token: string, nowMs: number): Outcome {
   const rec = tx.get('refresh_tokens', token);
   if (!rec) return { fail: 'The refresh token is unknown.' };
   if (rec.revoked) return { fail: 'The refresh token has been revoked.' };
@@ -130,7 +130,7 @@ function rotateRefresh(deps: Deps, tx: Transaction, token: string, nowMs: number
 
 /** Endpoint 1: runs the grant in one transaction; any failure is 400 `invalid_grant`. */
 /** `received` is the body as it arrived (for the `input` of a missing-field item); the parsed request by default. */
-export async function exchangeToken(deps: Deps, req: TokenRequest, received: unknown = req): Promise<TokenResponse> {
+export async function exchangeToken(deps: WriteDeps, req: TokenRequest, received: unknown = req): Promise<TokenResponse> {
   requireFields(req, received);
   const nowMs = deps.clock.nowMs();
   const outcome = await deps.store.transact((tx) =>
@@ -158,7 +158,7 @@ export interface MintedCode {
 }
 
 /** Stores a new authorization code for a principal and PKCE challenge (what POST /_mock/auth/codes does). */
-export async function mintAuthorizationCode(deps: Deps, input: MintCodeInput): Promise<MintedCode> {
+export async function mintAuthorizationCode(deps: WriteDeps, input: MintCodeInput): Promise<MintedCode> {
   if (typeof input.code_challenge !== 'string' || input.code_challenge === '') {
     throw invalid(['body', 'code_challenge'], 'Field required', 'missing', input.code_challenge ?? null);
   }

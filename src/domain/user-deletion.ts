@@ -1,5 +1,5 @@
 // Deleting an app user (endpoint 20): the user, their memories and full-content traces go; their runs keep only trace identity.
-import type { Deps } from '../deps.js';
+import type { WriteDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { writableProject } from './write-guard.js';
 
@@ -16,7 +16,7 @@ export interface UserDeleteResult {
  * with their memories and traces; their runs stay for accounting but report that trace content is
  * gone. A second delete is then 404, like any read of the user.
  */
-export async function deleteUser(deps: Deps, projectId: string, userId: string): Promise<UserDeleteResult> {
+export async function deleteUser(deps: WriteDeps, projectId: string, userId: string): Promise<UserDeleteResult> {
   return deps.store.transact((tx) => {
     writableProject(tx, projectId);
     const user = tx.get('users', userId);

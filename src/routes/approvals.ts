@@ -16,7 +16,7 @@ export function approvalRoutes(deps: Deps, readBody: ReadBody): Router {
     '/api/v3/projects/:project_id/approvals',
     endpoint(deps, readBody, { operation: 'listApprovals', level: 'viewer', project: true, path: ProjectPath, query: ApprovalListQuerySchema }, ({ path, query }) => {
       const now = deps.clock.nowMs();
-      const items = approvalsOf(deps.store, path.project_id).filter(
+      const items = approvalsOf(deps.view, path.project_id).filter(
         (a) => (!query.status || effectiveApprovalStatus(a, now) === query.status) && (!query.runtime_mode || a.runtime_mode === query.runtime_mode),
       );
       return { items: items.slice(0, query.limit).map((a) => approvalView(a, now)) };
@@ -25,7 +25,7 @@ export function approvalRoutes(deps: Deps, readBody: ReadBody): Router {
   router.get(
     '/api/v3/projects/:project_id/approvals/:approval_id',
     endpoint(deps, readBody, { operation: 'getApproval', level: 'viewer', project: true, path: ApprovalPath, query: ApprovalQuerySchema }, ({ path, query }) => {
-      const a = findApproval(deps.store, path.project_id, path.approval_id);
+      const a = findApproval(deps.view, path.project_id, path.approval_id);
       if (!a || (query.runtime_mode && a.runtime_mode !== query.runtime_mode)) {
         throw new ApiError('approval_not_found', { affected_resource: `approval:${path.approval_id}` });
       }

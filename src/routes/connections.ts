@@ -15,7 +15,7 @@ export function connectionRoutes(deps: Deps, readBody: ReadBody): Router {
   router.get(
     '/api/v3/projects/:project_id/connections/:connection_name',
     endpoint(deps, readBody, { operation: 'getConnection', level: 'viewer', adminKey: true, project: true, path: ConnectionPath }, ({ path }) => {
-      const c = findConnection(deps.store, path.project_id, path.connection_name);
+      const c = findConnection(deps.view, path.project_id, path.connection_name);
       if (!c) throw new ApiError('connection_not_found', { affected_resource: `connection:${path.connection_name}` });
       return connectionJson(c);
     }),

@@ -101,6 +101,6 @@ export function controlRoutes(deps: Deps, readBody: ReadBody, control: MockContr
 /** Records per collection: the answer of fixture and state loads, so a caller sees what arrived. */
 export function counts(deps: Deps): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const c of COLLECTION_NAMES) out[c] = deps.store.count(c);
+  for (const c of COLLECTION_NAMES) out[c] = deps.view.count(c);
   return out;
 }

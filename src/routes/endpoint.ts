@@ -74,7 +74,7 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
       spec.level === 'public'
         ? (undefined as unknown as Actor)
         : authenticate(
-            deps.store,
+            deps.view,
             { authorization: ctx.get('authorization') || undefined, adminKey: ctx.headers['x-admin-key'] as string | undefined, adminKeyAccepted: !!spec.adminKey },
             { mode: deps.config.auth, adminKey: deps.config.adminKey(), nowMs: deps.clock.nowMs() },
           );
@@ -104,7 +104,7 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
       const needed: AuthorityNeeded = { actor };
       if (spec.project) {
         const id = (path as { project_id: string }).project_id;
-        project = authorizeProject(actor, deps.store.get('projects', id), spec.level);
+        project = authorizeProject(actor, deps.view.get('projects', id), spec.level);
         needed.project = { id, level: spec.level, refuseArchived: !spec.allowArchived && ctx.method !== 'GET' };
       }
       // Checked again inside each write the handler makes, on what that write reads (see authorityGuard).

@@ -12,7 +12,7 @@ export function jobRoutes(deps: Deps, readBody: ReadBody): Router {
   router.get(
     '/api/v3/projects/:project_id/jobs',
     endpoint(deps, readBody, { operation: 'listJobs', level: 'viewer', project: true, path: ProjectPath, query: JobListQuerySchema }, ({ path, query }) => {
-      const jobs = jobsOf(deps.store, path.project_id).filter((j) => !query.status || j.status === query.status);
+      const jobs = jobsOf(deps.view, path.project_id).filter((j) => !query.status || j.status === query.status);
       return { items: jobs.slice(0, query.limit).map(jobView) };
     }),
   );

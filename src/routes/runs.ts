@@ -18,7 +18,7 @@ export function runRoutes(deps: Deps, readBody: ReadBody): Router {
   router.get(
     '/api/v3/projects/:project_id/runs/:run_id',
     endpoint(deps, readBody, { operation: 'getRun', level: 'viewer', project: true, path: RunPath, query: RunDetailQuerySchema }, ({ path, query }) => {
-      const run = inProject(deps.store, 'runs', path.run_id, path.project_id);
+      const run = inProject(deps.view, 'runs', path.run_id, path.project_id);
       if (!run || (query.runtime_mode && run.runtime_mode !== query.runtime_mode)) {
         throw new ApiError('run_not_found', { affected_resource: `run:${path.run_id}` });
       }

@@ -18,14 +18,14 @@ export function userRoutes(deps: Deps, readBody: ReadBody): Router {
   router.get(
     '/api/v3/projects/:project_id/users',
     endpoint(deps, readBody, { operation: 'listUsers', level: 'viewer', project: true, path: ProjectPath, query: UserPageQuerySchema }, ({ path, query }) => {
-      const page = keysetPage(usersOf(deps.store, path.project_id), userKey, 2, query.limit, query.cursor, { list: 'users', projectId: path.project_id });
+      const page = keysetPage(usersOf(deps.view, path.project_id), userKey, 2, query.limit, query.cursor, { list: 'users', projectId: path.project_id });
       return { items: page.items.map(userView), next_cursor: page.next_cursor };
     }),
   );
   router.get(
     '/api/v3/projects/:project_id/users/:user_id',
     endpoint(deps, readBody, { operation: 'getUser', level: 'viewer', adminKey: true, project: true, path: UserPath }, ({ path }) => {
-      const user = inProject(deps.store, 'users', path.user_id, path.project_id);
+      const user = inProject(deps.view, 'users', path.user_id, path.project_id);
       if (!user || user.status === 'deleted') throw new ApiError('user_not_found', { affected_resource: `user:${path.user_id}` });
       return userJson(user);
     }),

@@ -19,7 +19,7 @@ export function webhookRoutes(deps: Deps, readBody: ReadBody): Router {
   router.post(
     '/api/v3/connections/:binding_id/chatapp/webhook',
     endpoint(deps, readBody, { operation: 'chatWebhook', level: 'public', path: BindingPath }, async ({ path, ctx }) => {
-      const binding = findBinding(deps, path.binding_id);
+      const binding = findBinding(deps.view, path.binding_id);
       verifyChatSecret(binding, ctx.headers['x-chatapp-secret-token'] as string | undefined);
       const raw = await readBody(ctx);
       if (raw === undefined || raw === null) throw invalid(['body'], 'Field required', 'missing', null);

@@ -7,8 +7,10 @@ import { wholeDocument } from './lowdb-adapter.js';
 import { emptyMaps, PendingLayer, type Maps, type Replacement } from './pending.js';
 import { FieldIndexes } from './field-index.js';
 import { Transaction, type StateView } from './transaction.js';
+import type { ReadView, Writer } from './reader.js';
 
 export { Transaction } from './transaction.js';
+export type { ReadView, RecordReader, Writer } from './reader.js';
 export { emptyMaps, type Maps } from './pending.js';
 
 /** An opaque, cheap snapshot: records are never mutated in place, so copying the maps is enough. */
@@ -83,7 +85,7 @@ export function mapsFromData(data: StateData): Maps {
   return maps;
 }
 
-export class Store implements CommittedState, StateView {
+export class Store implements CommittedState, StateView, ReadView, Writer {
   private maps: Maps;
   private clockState: ClockState;
   private settingsState: Settings;
@@ -147,6 +149,16 @@ export class Store implements CommittedState, StateView {
   }
   count(c: CollectionName): number {
     return this.maps[c].size;
+  }
+  /** The stored records whose `field` equals `value` (and match `pred`), through the field index. */
+  where<C extends CollectionName, F extends keyof RecordOf<C> & string>(c: C, field: F, value: RecordOf<C>[F], pred: (r: RecordOf<C>) => boolean = () => true): RecordOf<C>[] {
+    const out: RecordOf<C>[] = [];
+    const keys = this.indexes.keys(c, field, value) ?? this.maps[c].keys();
+    for (const key of keys) {
+      const r = this.maps[c].get(key);
+      if (r !== undefined && ((r as Record<string, unknown>)[field] ?? null) === (value ?? null) && pred(r)) out.push(r);
+    }
+    return out;
   }
   get clock(): ClockState {
     return this.clockState;

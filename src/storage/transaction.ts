@@ -1,6 +1,7 @@
 // A unit of work over the store's newest state (committed plus pending), and the change set it yields.
 import { PRIMARY_KEYS, type ClockState, type CollectionName, type RecordOf, type Settings } from '../schemas/state.js';
 import type { Change, ChangeSet } from './change-sets.js';
+import type { RecordReader } from './reader.js';
 
 export const DELETED = Symbol('deleted');
 
@@ -17,7 +18,7 @@ export interface StateView {
  * A unit of work. Reads see the transaction's own writes; nothing reaches the store until the
  * callback returns, so a callback that throws leaves stored state exactly as it was.
  */
-export class Transaction {
+export class Transaction implements RecordReader {
   private readonly writes = new Map<CollectionName, Map<string, unknown>>();
   private newClock: ClockState | undefined;
   private newSettings: Settings | undefined;
