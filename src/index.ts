@@ -25,6 +25,7 @@ export {
   type StorageReporter,
 } from './storage/adapters.js';
 export type { Snapshot } from './storage/store.js';
+export type { DataFile, StateData } from './schemas/state.js';
 export { stateFromFixture, readFixtureFile, demoFixture, FixtureError, DEMO_FIXTURE_PATH } from './fixtures.js';
 export type { FixtureInput as Fixture } from './schemas/fixtures.js';
 export { seededIds, seededTokens, randomIds, randomTokens, type IdGenerator, type TokenGenerator } from './domain/ids.js';

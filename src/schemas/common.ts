@@ -29,3 +29,6 @@ export const nullish = <S extends v.GenericSchema>(schema: S) => v.optional(v.nu
 export const intQuery = (min: number, max: number, fallback: number) => v.optional(v.pipe(int(), v.minValue(min), v.maxValue(max)), fallback);
 
 export const RuntimeMode = v.picklist(['live', 'test']);
+
+/** Compile-time equality of two types: a shallow declared type is held to what its schema infers (`const ok: SameType<A, B> = true`). */
+export type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

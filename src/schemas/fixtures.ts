@@ -1,6 +1,6 @@
 // The fixture document (CONTRACT section 7): every key optional, records as the responses plus their links and secrets.
 import * as v from 'valibot';
-import { FreeObject, Int, Timestamp, Uuid, model } from './common.js';
+import { FreeObject, Int, Timestamp, Uuid, model, type SameType } from './common.js';
 import { AccessTokenRecordSchema, AuthorizationCodeRecordSchema, PrincipalRecordSchema, WorkspaceRecordSchema } from './auth.js';
 import { ApprovalRecordSchema } from './approvals.js';
 import { ConnectionRecordSchema } from './connections.js';
@@ -50,5 +50,11 @@ export const FixtureSchema = model({
   traces: list(TraceRecordSchema),
   simulation: v.optional(SimulationFixtureSchema),
 });
-export type FixtureInput = v.InferInput<typeof FixtureSchema>;
+/**
+ * What a fixture document may hold, declared key by key (every key is optional) rather than as `v.InferInput` of the
+ * whole schema, whose nesting is too deep for a consumer's compiler (TS2589). The check below keeps the two equal.
+ */
+export type FixtureInput = { [K in keyof typeof FixtureSchema.entries]?: v.InferInput<(typeof FixtureSchema.entries)[K]> };
+const declaredTypeMatches: SameType<FixtureInput, v.InferInput<typeof FixtureSchema>> = true;
+void declaredTypeMatches;
 export type Fixture = v.InferOutput<typeof FixtureSchema>;

@@ -1,6 +1,6 @@
 // The stored state: every collection, its record schema and its primary key; the data file and snapshots use it.
 import * as v from 'valibot';
-import { Float, Int, Timestamp, Uuid, model } from './common.js';
+import { Float, Int, Timestamp, Uuid, model, type SameType } from './common.js';
 import { AccessTokenRecordSchema, AuthorizationCodeRecordSchema, PrincipalRecordSchema, RefreshTokenRecordSchema, WorkspaceRecordSchema } from './auth.js';
 import { ApprovalRecordSchema } from './approvals.js';
 import { ConnectionRecordSchema } from './connections.js';
@@ -98,7 +98,11 @@ export const StateDataSchema = model({
     COLLECTION_NAMES.map((c) => [c, v.optional(v.array(COLLECTION_SCHEMAS[c]), [])]),
   ) as { [C in CollectionName]: v.OptionalSchema<v.ArraySchema<(typeof COLLECTION_SCHEMAS)[C], undefined>, readonly []> }),
 });
-export type StateData = v.InferOutput<typeof StateDataSchema>;
+/**
+ * Declared as its parts (not `v.InferOutput` of the whole schema), so a consumer's compiler resolves it one collection at
+ * a time: the inferred type of the whole nests too deep for TypeScript (TS2589). `SameType` below keeps the two equal.
+ */
+export type StateData = { clock: ClockState; settings: Settings } & { [C in CollectionName]: RecordOf<C>[] };
 
 /**
  * What PUT /_mock/state takes: a whole document as GET /_mock/state answers it, every key present. A missing key
@@ -125,4 +129,8 @@ export const DataFileSchema = model({
   seq: v.optional(v.pipe(Int, v.minValue(0))),
   state: StateDataSchema,
 });
-export type DataFile = v.InferOutput<typeof DataFileSchema>;
+/** The data file document, declared shallowly for the same reason as `StateData`. */
+export type DataFile = { format: typeof DATA_FILE_FORMAT; format_version: 1 | 2; seq?: number | undefined; state: StateData };
+
+const declaredTypesMatch: [SameType<StateData, v.InferOutput<typeof StateDataSchema>>, SameType<DataFile, v.InferOutput<typeof DataFileSchema>>] = [true, true];
+void declaredTypesMatch;

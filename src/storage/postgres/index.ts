@@ -9,7 +9,7 @@ import { appendIfAt, appendLocked, setHead } from './append.js';
 import { ensureSchema, tables, type Tables } from './schema.js';
 import { Session } from './session.js';
 
-export { DatabaseSchemaError, SCHEMA_VERSION } from './schema.js';
+export { DatabaseSchemaError, SCHEMA_VERSION } from './schema-version.js';
 
 export interface PostgresOptions {
   /** `postgres://user:password@host:port/database` (libpq's URL form; `?host=/socket/dir` for a Unix socket). */

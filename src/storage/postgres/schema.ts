@@ -1,20 +1,8 @@
 // The tables one PostgreSQL schema holds for the mock, created on first use and versioned; a foreign or newer layout is refused by name.
 import type pg from 'pg';
+import { DatabaseSchemaError, SCHEMA_FORMAT, SCHEMA_VERSION } from './schema-version.js';
 
-/** The layout this build writes; a database with a higher version was written by a newer build and is refused. */
-export const SCHEMA_VERSION = 1;
-export const SCHEMA_FORMAT = 'project-runtime-mock';
-
-/** Raised when the database cannot be used (a foreign or newer layout); start-up stops and nothing is written. */
-export class DatabaseSchemaError extends Error {
-  constructor(
-    readonly database: string,
-    reason: string,
-  ) {
-    super(`refusing database ${database}: ${reason}`);
-    this.name = 'DatabaseSchemaError';
-  }
-}
+export { DatabaseSchemaError, SCHEMA_FORMAT, SCHEMA_VERSION };
 
 export interface Tables {
   /** The schema's quoted name, e.g. "public". */
