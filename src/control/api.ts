@@ -5,7 +5,7 @@ import { CompleteStateDataSchema, type StateData } from '../schemas/state.js';
 import { ApiError, invalid, ValidationError } from '../errors.js';
 import { heldSecrets } from './held-secrets.js';
 import { Journal, type JournalEntry, type JournalFilter, type JournalLimits, type JournalSummary } from './journal.js';
-import { ProjectReads } from './project-reads.js';
+import { DomainControl } from './domain-control.js';
 import { FaultRegistry, type Fault, type FaultSpec } from './faults/index.js';
 import { Verifier, type VerifyAnswer, type VerifyListRequest, type VerifyRequest } from './verify/index.js';
 import { CoverageTracker, type CoverageReport } from './coverage.js';
@@ -13,25 +13,13 @@ import { Sealer } from './sealing.js';
 import { sealedStateStream } from './state-stream.js';
 import type { Readable } from 'node:stream';
 import { validateFixture } from './fixture-errors.js';
-import { createRun, transitionRun } from '../domain/run-lifecycle.js';
-import { mintAuthorizationCode, type MintedCode } from '../domain/tokens.js';
-import { AuthCodeRequestSchema, ClockRequestSchema, FaultRequestSchema, type AuthCodeRequest, type CreateRunInput, type TransitionInput } from '../schemas/control.js';
+import { ClockRequestSchema, FaultRequestSchema } from '../schemas/control.js';
 import { parse as parseInput } from '../validation.js';
-import { applyDesiredState, compileReleaseFromHead, readDesiredState, type ApplyResult, type DesiredStateView } from '../domain/desired-state-store.js';
-import { ApplyDesiredStateSchema, CompileReleaseSchema, type ApplyDesiredStateInput, type CompileReleaseInput } from '../schemas/control-desired-state.js';
-import {
-  BehavioursSchema,
-  SimulationRunRequestSchema,
-  SimulationSettingsRequestSchema,
-  type BehavioursInput,
-  type SimulationRunRequest,
-  type SimulationSettingsRequest,
-} from '../schemas/simulation.js';
-import { checkBehaviourReferences, checkTrafficReferences, type Simulation } from '../simulation/index.js';
+import type { Simulation } from '../simulation/index.js';
 import type { SeededGenerators } from '../domain/ids.js';
-import { bundleStream, openBundle } from '../reproduce/index.js';
+import { bundleStream, harOf, openBundle } from '../reproduce/index.js';
 
-export class MockControl extends ProjectReads {
+export class MockControl extends DomainControl {
   constructor(
     deps: Deps,
     /** The state the fixtures describe: what reset returns to. */
@@ -41,13 +29,13 @@ export class MockControl extends ProjectReads {
     /** How much the request journal keeps (createApp's `journal`). */
     journalLimits: JournalLimits | undefined,
     /** The simulation engine. */
-    protected readonly sim: Simulation,
+    sim: Simulation,
     /** The seeded id and token generators (null without a seed): a repro bundle holds their positions. */
     private readonly generators: SeededGenerators | null = null,
     /** The control token, when one is configured: never shown in the journal, wherever a request puts it. */
     controlToken?: string,
   ) {
-    super(deps);
+    super(deps, sim);
     this.sealer = new Sealer(sealSeed);
     this.journal = new Journal(journalLimits, heldSecrets(deps, [controlToken]));
     this.verifier = new Verifier(this.journal);
@@ -173,59 +161,6 @@ export class MockControl extends ProjectReads {
     return this.now();
   }
 
-  // ---- the simulation ----
-
-  /** Mode, speed, and the next pending events (at most 100) in time order. */
-  simulation() {
-    return this.sim.status();
-  }
-
-  /** Sets the mode (`auto`, `step`, `off`), the speed of a running clock, and the synthetic chat traffic. */
-  async setSimulation(input: SimulationSettingsRequest) {
-    const body = parseInput(SimulationSettingsRequestSchema, input, 'body');
-    if (body.traffic) {
-      const problems = checkTrafficReferences(body.traffic, (id) => this.deps.view.get('connections', id)?.kind);
-      if (problems.length) throw new ValidationError(problems.map((p) => ({ loc: ['body', 'traffic', ...p.path], msg: p.message, type: 'value_error' })));
-    }
-    return this.sim.configure(body);
-  }
-
-  /** Executes exactly the next event (the clock jumps to its time when later) and answers it; `executed: null` when none is pending. */
-  stepSimulation() {
-    return this.sim.step();
-  }
-
-  /** Executes every event up to `until`, or until no run has work left (`idle: true`); more than the bound is a 422 and changes nothing. */
-  runSimulation(input: SimulationRunRequest) {
-    return this.sim.run(parseInput(SimulationRunRequestSchema, input, 'body'));
-  }
-
-  /** Replaces the behaviours (validated: 422 items with `loc`); runs queued from now on follow them. */
-  async setBehaviours(input: BehavioursInput) {
-    const body = parseInput(BehavioursSchema, input, 'body');
-    const problems = checkBehaviourReferences(body, (id) => this.deps.view.has('projects', id));
-    if (problems.length) throw new ValidationError(problems.map((p) => ({ loc: ['body', ...p.path], msg: p.message, type: 'value_error' })));
-    return this.sim.setBehaviours(body);
-  }
-
-  /** The project's desired-state head identity and document (GET /_mock/projects/{id}/desired-state). */
-  getDesiredState(projectId: string): DesiredStateView {
-    return readDesiredState(this.deps, projectId);
-  }
-
-  /**
-   * Commits a mutation or bundle as the project's new head revision (POST /_mock/projects/{id}/desired-state/apply);
-   * the input is validated like the route's body (422 items located under `body`).
-   */
-  async applyDesiredState(projectId: string, input: ApplyDesiredStateInput): Promise<ApplyResult> {
-    return applyDesiredState(this.deps, projectId, parseInput(ApplyDesiredStateSchema, input, 'body'));
-  }
-
-  /** Compiles the head into a new release, optionally moving a target to it (POST /_mock/projects/{id}/releases). */
-  async compileRelease(projectId: string, input: CompileReleaseInput = {}) {
-    return compileReleaseFromHead(this.deps, projectId, parseInput(CompileReleaseSchema, input, 'body'));
-  }
-
   // ---- faults, journal, run lifecycle, codes, coverage ----
 
   /** Injects a fault for matching v3 requests (validated like POST /_mock/faults). */
@@ -282,24 +217,14 @@ export class MockControl extends ProjectReads {
     return this.verifier.assert('verifyOnly', input);
   }
 
+  /** The journal (filtered as requests() is) as a HAR 1.2 document, redacted as the journal shows it. */
+  har(filter: JournalFilter = {}) {
+    return harOf(this.journal.list(filter), this.journal.left, 'v3');
+  }
+
   /** Empties the journal; answers how many entries it held. */
   clearRequests(): number {
     return this.journal.clear();
-  }
-
-  /** Creates a run in any status, mode and surface; `waiting_approval` also opens a pending approval. */
-  createRun(projectId: string, input: CreateRunInput = {}) {
-    return createRun(this.deps, projectId, input);
-  }
-
-  /** Moves a run along a legal edge (else 409 illegal_transition), appending steps/events and merging timing/result. */
-  transitionRun(projectId: string, runId: string, input: TransitionInput) {
-    return transitionRun(this.deps, projectId, runId, input);
-  }
-
-  /** Mints an authorization code for a principal and PKCE S256 challenge. */
-  mintAuthorizationCode(input: AuthCodeRequest): Promise<MintedCode> {
-    return mintAuthorizationCode(this.deps, parseInput(AuthCodeRequestSchema, input, 'body'));
   }
 
   /** Which statuses, reason codes and transitions of the 20 operations the traffic so far exercised (reset clears it). */

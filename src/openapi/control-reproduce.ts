@@ -3,9 +3,20 @@ import * as v from 'valibot';
 import { named } from './operation-spec.js';
 import { answer, ctl } from './control-operations.js';
 import * as A from './control-schemas.js';
+import { JournalQuerySchema } from '../schemas/control.js';
 
 /** GET /_mock/bundle: opaque to clients, who hand it back to PUT /_mock/bundle or createApp({ bundle }). */
 export const BundleDocumentSchema = v.looseObject({ format: v.literal('project-runtime-mock/bundle@1') });
+
+/** HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/): `log.entries` with request, response and timings. */
+export const HarDocumentSchema = v.object({
+  log: v.looseObject({
+    version: v.literal('1.2'),
+    creator: v.object({ name: v.string(), version: v.string() }),
+    entries: v.array(v.looseObject({ startedDateTime: v.string(), time: v.number(), request: v.looseObject({}), response: v.looseObject({}) })),
+    _journal: v.object({ entries: v.number(), left: v.number() }),
+  }),
+});
 
 export const REPRODUCE_OPERATIONS = [
   ctl('controlGetBundle', 'get', '/bundle', 'A repro bundle: everything needed to continue this session elsewhere', 'One JSON document `{format: "project-runtime-mock/bundle@1", seal, seed, generators, faults, journal, reset_state, state}`: what reset returns to, the stored state (clock and simulation included), the faults with their remaining counts, the seed and how far its generators have drawn, and the journal. Secrets are sealed as in GET /_mock/state. Streamed.', {
@@ -15,5 +26,10 @@ export const REPRODUCE_OPERATIONS = [
   ctl('controlPutBundle', 'put', '/bundle', 'Restore a repro bundle', 'Checks the whole bundle first (format, version, seal, every part: 422 items with `loc`, and nothing changes), then restores all of it; the same next requests then get the answers the mock that wrote it would have given.', {
     body: { schema: named('ReproBundle', BundleDocumentSchema), required: true },
     success: [answer('ControlRestoredAnswer', A.RestoredAnswerSchema)],
+  }),
+  ctl('controlRequestsHar', 'get', '/requests.har', 'The journal as HAR 1.2, redacted as the journal is', 'Takes the journal\'s filters (`method`, `path`, `status`, `after`, `limit`). Each entry carries `_journal_id` and `_operation`; `log._journal` says how many entries it holds and how many had left the bounded journal. Imports into a browser\'s network panel.', {
+    query: JournalQuerySchema,
+    errors: [422],
+    success: [answer('HarDocument', HarDocumentSchema, 'The HAR document')],
   }),
 ];

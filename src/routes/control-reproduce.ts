@@ -5,6 +5,7 @@ import type { Deps } from '../deps.js';
 import type { MockControl } from '../control/api.js';
 import { bodyReader, endpoint, Reply, type ReadBody } from './endpoint.js';
 import { CONTROL_BODY_LIMIT, counts } from './control.js';
+import { JournalQuerySchema } from '../schemas/control.js';
 
 const JSON_TYPE = { 'Content-Type': 'application/json; charset=utf-8' };
 
@@ -21,6 +22,13 @@ export function controlReproduceRoutes(deps: Deps, readBody: ReadBody, control: 
     endpoint(deps, readLargeBody, { operation: 'controlPutBundle', level: 'public', body: v.unknown(), bodyRequired: true }, async ({ body }) => {
       await control.importBundle(body);
       return { restored: true, counts: counts(deps) };
+    }),
+  );
+  router.get(
+    '/_mock/requests.har',
+    endpoint(deps, readBody, { operation: 'controlRequestsHar', level: 'public', query: JournalQuerySchema }, ({ query }) => {
+      const { summary: _summary, ...filter } = query;
+      return new Reply(200, control.har(filter), { 'Content-Type': 'application/json; charset=utf-8', 'Content-Disposition': 'attachment; filename="requests.har"' });
     }),
   );
   return router;

@@ -1,0 +1,97 @@
+// The control operations that drive the domain and the simulation (runs, codes, desired state, simulation settings), apart from the session's own records.
+import type { Deps } from '../deps.js';
+import { ProjectReads } from './project-reads.js';
+import { ValidationError } from '../errors.js';
+import { createRun, transitionRun } from '../domain/run-lifecycle.js';
+import { mintAuthorizationCode, type MintedCode } from '../domain/tokens.js';
+import { AuthCodeRequestSchema, type AuthCodeRequest, type CreateRunInput, type TransitionInput } from '../schemas/control.js';
+import { parse as parseInput } from '../validation.js';
+import { applyDesiredState, compileReleaseFromHead, readDesiredState, type ApplyResult, type DesiredStateView } from '../domain/desired-state-store.js';
+import { ApplyDesiredStateSchema, CompileReleaseSchema, type ApplyDesiredStateInput, type CompileReleaseInput } from '../schemas/control-desired-state.js';
+import {
+  BehavioursSchema,
+  SimulationRunRequestSchema,
+  SimulationSettingsRequestSchema,
+  type BehavioursInput,
+  type SimulationRunRequest,
+  type SimulationSettingsRequest,
+} from '../schemas/simulation.js';
+import { checkBehaviourReferences, checkTrafficReferences, type Simulation } from '../simulation/index.js';
+
+export class DomainControl extends ProjectReads {
+  constructor(
+    deps: Deps,
+    /** The simulation engine. */
+    protected readonly sim: Simulation,
+  ) {
+    super(deps);
+  }
+
+  // ---- the simulation ----
+
+  /** Mode, speed, and the next pending events (at most 100) in time order. */
+  simulation() {
+    return this.sim.status();
+  }
+
+  /** Sets the mode (`auto`, `step`, `off`), the speed of a running clock, and the synthetic chat traffic. */
+  async setSimulation(input: SimulationSettingsRequest) {
+    const body = parseInput(SimulationSettingsRequestSchema, input, 'body');
+    if (body.traffic) {
+      const problems = checkTrafficReferences(body.traffic, (id) => this.deps.view.get('connections', id)?.kind);
+      if (problems.length) throw new ValidationError(problems.map((p) => ({ loc: ['body', 'traffic', ...p.path], msg: p.message, type: 'value_error' })));
+    }
+    return this.sim.configure(body);
+  }
+
+  /** Executes exactly the next event (the clock jumps to its time when later) and answers it; `executed: null` when none is pending. */
+  stepSimulation() {
+    return this.sim.step();
+  }
+
+  /** Executes every event up to `until`, or until no run has work left (`idle: true`); more than the bound is a 422 and changes nothing. */
+  runSimulation(input: SimulationRunRequest) {
+    return this.sim.run(parseInput(SimulationRunRequestSchema, input, 'body'));
+  }
+
+  /** Replaces the behaviours (validated: 422 items with `loc`); runs queued from now on follow them. */
+  async setBehaviours(input: BehavioursInput) {
+    const body = parseInput(BehavioursSchema, input, 'body');
+    const problems = checkBehaviourReferences(body, (id) => this.deps.view.has('projects', id));
+    if (problems.length) throw new ValidationError(problems.map((p) => ({ loc: ['body', ...p.path], msg: p.message, type: 'value_error' })));
+    return this.sim.setBehaviours(body);
+  }
+
+  /** The project's desired-state head identity and document (GET /_mock/projects/{id}/desired-state). */
+  getDesiredState(projectId: string): DesiredStateView {
+    return readDesiredState(this.deps, projectId);
+  }
+
+  /**
+   * Commits a mutation or bundle as the project's new head revision (POST /_mock/projects/{id}/desired-state/apply);
+   * the input is validated like the route's body (422 items located under `body`).
+   */
+  async applyDesiredState(projectId: string, input: ApplyDesiredStateInput): Promise<ApplyResult> {
+    return applyDesiredState(this.deps, projectId, parseInput(ApplyDesiredStateSchema, input, 'body'));
+  }
+
+  /** Compiles the head into a new release, optionally moving a target to it (POST /_mock/projects/{id}/releases). */
+  async compileRelease(projectId: string, input: CompileReleaseInput = {}) {
+    return compileReleaseFromHead(this.deps, projectId, parseInput(CompileReleaseSchema, input, 'body'));
+  }
+
+  /** Creates a run in any status, mode and surface; `waiting_approval` also opens a pending approval. */
+  createRun(projectId: string, input: CreateRunInput = {}) {
+    return createRun(this.deps, projectId, input);
+  }
+
+  /** Moves a run along a legal edge (else 409 illegal_transition), appending steps/events and merging timing/result. */
+  transitionRun(projectId: string, runId: string, input: TransitionInput) {
+    return transitionRun(this.deps, projectId, runId, input);
+  }
+
+  /** Mints an authorization code for a principal and PKCE S256 challenge. */
+  mintAuthorizationCode(input: AuthCodeRequest): Promise<MintedCode> {
+    return mintAuthorizationCode(this.deps, parseInput(AuthCodeRequestSchema, input, 'body'));
+  }
+}
