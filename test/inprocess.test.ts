@@ -101,6 +101,31 @@ test('mock.fetch: a body from a string, a Request, or bytes; a string without a 
   assert.is(plain.status, 422);
 });
 
+test('mock.fetch: a plain-object headers whose names are not lower case is sent as fetch sends it (one content-type, names lower case)', async () => {
+  const mock = await createApp({ storage: 'memory', fixtures: demoFixture() });
+  const cancel = `/api/v3/projects/${P}/runs/${DEMO.runs.waitingApproval}/cancel`;
+  const res = await mock.fetch(cancel, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', AUTHORIZATION: owner.authorization, 'X-Trace-Id': 'abc' },
+    body: JSON.stringify({ reason: 'mixed case' }),
+  });
+  const body = (await res.json()) as { id: string; status: string };
+  assert.is(res.status, 200, JSON.stringify(body));
+  assert.is(body.id, DEMO.runs.waitingApproval);
+  assert.is(body.status, 'cancelled');
+  const [e] = mock.control.requests();
+  // The JSON type was taken as given: no text/plain added beside it, no second spelling of a name.
+  assert.is(e.request.headers['content-type'], 'application/json');
+  assert.is(e.request.headers['x-trace-id'], 'abc');
+  assert.is(e.request.headers.authorization, '[redacted]');
+  assert.equal(Object.keys(e.request.headers).filter((k) => k !== k.toLowerCase()), []);
+  assert.equal(e.request.body, { reason: 'mixed case' });
+  // Without a type, the string body is text/plain, whatever the case of the other names.
+  const plain = await mock.fetch('/api/v3/auth/token', { method: 'POST', headers: { 'X-Other': '1' }, body: '{}' });
+  assert.is(plain.status, 422);
+  assert.is(mock.control.requests().at(-1)!.request.headers['content-type'], 'text/plain;charset=UTF-8');
+});
+
 test('mock.fetch: HEAD and null-body statuses have no body; an aborted signal rejects with its reason', async () => {
   const mock = await createApp({ storage: 'memory', fixtures: demoFixture() });
   mock.control.addFault({ method: 'GET', path: '/api/v3/x', status: 204, times: 1 });

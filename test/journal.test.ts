@@ -121,6 +121,30 @@ test('journal: bounded to the newest 1000 entries', () => {
   assert.is(all[999].path, '/p/2599');
 });
 
+test('journal: `after` counts from the oldest entry still held (ids 4..8 of 8 held): exact ids at each boundary', () => {
+  const j = new Journal({ entries: 5 });
+  for (let i = 1; i <= 8; i++) {
+    j.add({ atMs: 0, method: 'GET', path: `/p/${i}`, querystring: '', status: 200, duration_ms: 0, operation: null, requestHeaders: {}, requestBody: null, responseHeaders: {}, responseBody: null });
+  }
+  const ids = (filter: Parameters<Journal['list']>[0]) => j.list(filter).map((e) => e.id);
+  assert.equal(ids({}), [4, 5, 6, 7, 8]);
+  assert.equal(ids({ after: 0 }), [4, 5, 6, 7, 8]);
+  assert.equal(ids({ after: 2 }), [4, 5, 6, 7, 8]);
+  assert.equal(ids({ after: 3 }), [4, 5, 6, 7, 8]);
+  assert.equal(ids({ after: 4 }), [5, 6, 7, 8], 'after the oldest held entry: it is left out');
+  assert.equal(ids({ after: 5 }), [6, 7, 8]);
+  assert.equal(ids({ after: 7 }), [8]);
+  assert.equal(ids({ after: 8 }), []);
+  assert.equal(ids({ after: 100 }), []);
+  assert.equal(ids({ after: 4, limit: 2 }), [7, 8]);
+  assert.equal(ids({ after: 6, limit: 5 }), [7, 8]);
+  assert.equal(ids({ after: 4, limit: 4 }), [5, 6, 7, 8]);
+  assert.equal(j.summaries({ after: 4 }).map((e) => e.id), [5, 6, 7, 8]);
+  assert.equal(j.summaries({ after: 3 }).map((e) => e.id), [4, 5, 6, 7, 8]);
+  // One entry by id: held from 4 to 8.
+  assert.equal([3, 4, 8, 9].map((id) => j.get(id)?.path ?? null), [null, '/p/4', '/p/8', null]);
+});
+
 test('journal: per instance', async () => {
   const a = await freshMock();
   const b = await freshMock();

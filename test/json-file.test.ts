@@ -155,6 +155,28 @@ test('load = snapshot + log replay; a torn last line is ignored with one warning
   for (const w of made) assert.equal(third.store.get('workspaces', w.id), w);
 });
 
+test('replay: a log whose first change set has the snapshot\'s own seq (a compaction stopped before it shortened the log) skips it and loads the rest', async () => {
+  const { file, mock, made } = await withLog();
+  const full = JSON.stringify(mock.store.toData());
+  const snapshotSeq = JSON.parse(readFileSync(file, 'utf8').split('\n')[0].replace(/,"state":\{$/, '}')).seq as number;
+  assert.is(snapshotSeq, 1);
+  const lines = readFileSync(`${file}.log`, 'utf8').split('\n');
+  assert.equal(lines.slice(1, -1).map((l) => JSON.parse(l).seq), [2, 3, 4]);
+  // Change set 1 is already in the snapshot; were it applied again, this stale record would replace the stored one.
+  const stale = { ...made[0], name: 'stale copy that must not come back' };
+  lines.splice(1, 0, JSON.stringify({ seq: snapshotSeq, changes: [['workspaces', stale.id, stale]] }));
+  writeFileSync(`${file}.log`, lines.join('\n'));
+  const { lines: said, report } = recorder();
+  const again = await createApp({ storage: open(file, { report }), fixtures: {} });
+  assert.is(JSON.stringify(again.store.toData()), full);
+  assert.is(again.store.seq, 4);
+  assert.equal(again.store.get('workspaces', made[0].id), made[0]);
+  assert.equal(said.warn, []);
+  // The next write follows the last replayed change set.
+  await again.store.transact((tx) => tx.put('workspaces', workspace('after')));
+  assert.equal(logLines(file).map((l) => l.seq), [1, 2, 3, 4, 5]);
+});
+
 test('a log damaged before its last line is refused naming the log and the line, and nothing is overwritten', async () => {
   for (const [damage, reason] of [
     [(lines: string[]) => lines.splice(2, 1, '{"seq": 2, "changes": [[oops'), /db\.json\.log: line 3: it is not valid JSON/],
