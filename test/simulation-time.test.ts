@@ -99,6 +99,30 @@ test('budget: a run whose next step would cross the user\'s daily limit fails be
   assert.equal(m.mock.store.get('budgets', P)!.current_daily_spend_usd, 0.002);
 });
 
+test('budget: a step charged at exactly 00:00 UTC counts in the new day (the day\'s reset, due at the same instant, goes first)', async () => {
+  // No spend yet, so no reset is pending. Run B is queued first for 00:00:00.000; run A, charged at 23:59:59.001,
+  // then schedules the reset for that same midnight: it was scheduled after B's start, and must still go first.
+  const cheap = { project_id: P, queue_wait_ms: 1000, steps: [{ name: 'answer', step_type: 'model', duration_ms: 100, cost_usd: 0.002 }] };
+  const m = await simMock({ behaviours: { projects: [cheap] } }, {}, (f) => {
+    f.now = '2026-11-30T23:59:58.001Z';
+    for (const j of f.jobs as Json[]) j.status = 'paused';
+    (f.projects as Json[])[0].budget = { funding_mode: 'prepaid', credit_balance_usd: 100, current_daily_spend_usd: 0, current_monthly_spend_usd: 0, limits: { user_daily_usd: 5, user_monthly_usd: 50 } };
+  });
+  const a = await chat(m, 'before midnight', 1);
+  await advance(m, 999);
+  const b = await chat(m, 'at midnight', 2);
+  await advance(m, 1);
+  let budget = m.mock.store.get('budgets', P)!;
+  assert.equal([budget.current_daily_spend_usd, budget.current_monthly_spend_usd, budget.credit_balance_usd], [0.002, 0.002, 99.998], 'A charged on the 30th');
+  await advance(m, 999);
+  const runB = await getRun(m, b);
+  assert.equal(runB.steps.map((st) => [st.name, st.created_at]), [['answer', '2026-12-01T00:00:00.000Z']], 'B\'s step began at midnight');
+  budget = m.mock.store.get('budgets', P)!;
+  assert.equal([budget.current_daily_spend_usd, budget.current_monthly_spend_usd, budget.credit_balance_usd], [0.002, 0.002, 99.996], 'the reset ran first, then B was charged');
+  await advance(m, 1000);
+  assert.equal([(await getRun(m, a)).status, (await getRun(m, b)).status], ['succeeded', 'succeeded']);
+});
+
 test('budget: prepaid credit cannot go below zero; a free sandbox counts spend against its limits but spends no credit', async () => {
   const cheap = { project_id: P, queue_wait_ms: 0, steps: [{ name: 'answer', step_type: 'model', duration_ms: 100, cost_usd: 0.002 }] };
   const prepaid = await simMock({ behaviours: { projects: [cheap] } }, {}, (f) => ((f.projects as Json[])[0].budget = { funding_mode: 'prepaid', credit_balance_usd: 0.003 }));
