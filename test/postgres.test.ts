@@ -10,6 +10,9 @@ import { ApiError } from '../src/errors.js';
 import { DatabaseSchemaError, postgresStorage, type PostgresOptions } from '../src/storage/postgres/index.js';
 import { isWholeState } from '../src/storage/change-sets.js';
 import { StaleView } from '../src/storage/store.js';
+import pg from 'pg';
+import { appendIfAt } from '../src/storage/postgres/append.js';
+import { tables } from '../src/storage/postgres/schema.js';
 import { adapterContract } from './helpers/adapter-contract.js';
 import { DATABASE_URL, admin, dropCreated, freshSchema, needsPostgres, proxy } from './helpers/postgres.js';
 import { DEMO, bearer } from './helpers/demo.js';
@@ -201,6 +204,51 @@ test('append in one statement: a record written twice keeps its first place and 
     group.map((s) => JSON.stringify({ seq: s.seq, changes: s.changes.map((c) => [c.collection, c.key, c.record]) })),
   );
   await adapter.close();
+});
+
+test('compare-and-set append: behind or ahead of the head it stores nothing and announces nothing; at the head it appends', async () => {
+  const schema = freshSchema();
+  const mock = await app(schema, { fixtures: {} });
+  const ws = (i: number, name = `w${i}`) => ({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, name });
+  for (let i = 1; i <= 3; i++) await mock.store.transact((tx) => tx.put('workspaces', ws(i)));
+  const at = mock.store.seq;
+  await mock.close();
+  apps.splice(apps.indexOf(mock), 1);
+  const t = tables(schema);
+  const channel = `prm_changes_${t.tag}`;
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  const heard: string[] = [];
+  client.on('notification', (n) => heard.push(`${n.channel}:${n.payload}`));
+  await client.query(`LISTEN ${channel}`);
+  const snapshot = async () => ({
+    head: Number((await admin<{ seq: string }>(`SELECT seq FROM ${schema}.prm_head`))[0].seq),
+    changes: (await admin<{ seq: string }>(`SELECT seq FROM ${schema}.prm_changes ORDER BY seq`)).map((r) => Number(r.seq)),
+    workspaces: (await storage(schema).read())!.state.workspaces,
+  });
+  try {
+    const before = await snapshot();
+    assert.is(before.head, at);
+    // A group built on a state one change set behind: seq `at`, expecting the head at `at - 1`.
+    const behind = [{ seq: at, changes: [{ collection: 'workspaces', key: ws(1).id, record: ws(1, 'lost') }, { collection: 'workspaces', key: ws(9).id, record: ws(9) }] }];
+    assert.is(await appendIfAt(client, t, channel, behind as never, at - 1), false);
+    const ahead = [{ seq: at + 2, changes: [{ collection: 'workspaces', key: ws(2).id, record: null }] }];
+    assert.is(await appendIfAt(client, t, channel, ahead as never, at + 1), false);
+    await client.query('SELECT 1'); // anything announced has arrived by now
+    assert.equal(await snapshot(), before);
+    assert.equal(heard, []);
+    // At the head: appended, announced once with the new seq.
+    const next = [{ seq: at + 1, changes: [{ collection: 'workspaces', key: ws(1).id, record: ws(1, 'kept') }] }];
+    assert.is(await appendIfAt(client, t, channel, next as never, at), true);
+    await client.query('SELECT 1');
+    const after = await snapshot();
+    assert.is(after.head, at + 1);
+    assert.equal(after.changes.slice(-2), [at, at + 1]);
+    assert.equal(after.workspaces, [ws(1, 'kept'), ws(2), ws(3)]);
+    assert.equal(heard, [`${channel}:${at + 1}`]);
+  } finally {
+    await client.end();
+  }
 });
 
 test('optimistic writes: a write skips its catch-up while others are quiet, and still sees every write acknowledged before it began', async () => {
