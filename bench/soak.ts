@@ -2,9 +2,9 @@
 // writes of every kind, control writes and hostile inputs (bench/lib/soak-mix.ts), with the mock clock moving, while the
 // server's RSS is sampled. Progress on a TTY; one summary line (the samples go to bench/soak-results.json); exit 1 on
 // any 5xx, socket error, crash or growing RSS.
-//   node --import tsx bench/soak.ts [--minutes 15 | --seconds N] [--connections 100] [--creates-per-second 4] [--memory] [--simulation]
-// The server runs with --simulation off unless --simulation is given: with the clock moving a day per second, the
-// demo's hourly job alone would create 24 runs a second, state that grows by design and would hide a leak.
+//   node --import tsx bench/soak.ts [--minutes 15 | --seconds N] [--connections 100] [--creates-per-second 4] [--memory] [--simulation-off]
+// The server runs as `npm start` runs it, the living demo (--speed 300 --traffic 10, so 7 days of retention): with the
+// clock moving a day per second the traffic alone makes 240 runs a second, and retention must hold them to a week's.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -23,7 +23,7 @@ const { values: args } = parseArgs({
     'sample-seconds': { type: 'string', default: '5' },
     'max-slope': { type: 'string', default: '1.5' }, // MB per minute over the second half
     memory: { type: 'boolean', default: false },
-    simulation: { type: 'boolean', default: false },
+    'simulation-off': { type: 'boolean', default: false },
   },
 });
 const seconds = Number(args.seconds ?? (args.minutes !== undefined ? Number(args.minutes) * 60 : process.env.SOAK_SECONDS ?? 15 * 60));
@@ -55,9 +55,23 @@ function slopePerMinute(points: { t: number; mb: number }[]): number {
   return den === 0 ? 0 : (num / den) * 60;
 }
 
+/** The simulation's events, the runs retention removed and the simulated runs left, from the coverage report and the state. */
+async function simulationFigures(send: ReturnType<typeof client>): Promise<string> {
+  try {
+    const coverage = JSON.parse((await send('GET', '/_mock/coverage')).body).simulated;
+    const state = JSON.parse((await send('GET', '/_mock/state')).body);
+    const fmt = (n: number) => n.toLocaleString('en');
+    return `${fmt(coverage.events)} events, ${fmt(coverage.removed.runs)} runs removed in ${fmt(coverage.removed.slices)} slices, ${fmt(state.simulated_runs.length)} simulated and ${fmt(state.runs.length)} runs in all at the end`;
+  } catch (err) {
+    return `figures unavailable (${(err as Error).message})`;
+  }
+}
+
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'prm-soak-'));
-  const server = await start(['dist/cli.js', '--port', '0', ...(args.memory ? ['--memory'] : ['--data', join(dir, 'db.json')]), '--simulation', args.simulation ? 'auto' : 'off']);
+  // As `npm start` runs it (package.json), or with the simulation off for comparison.
+  const living = args['simulation-off'] ? ['--simulation', 'off'] : ['--speed', '300', '--traffic', '10'];
+  const server = await start(['dist/cli.js', '--port', '0', ...(args.memory ? ['--memory'] : ['--data', join(dir, 'db.json')]), ...living]);
   const pid = server.pid!;
   let died = false;
   void server.exited?.then(() => (died = true));
@@ -113,6 +127,8 @@ async function main() {
   };
   await Promise.all(Array.from({ length: connections }, worker));
   clearInterval(clock);
+  // What the simulation did meanwhile: its events, the runs retention removed, and the runs it holds now.
+  const simulated = died ? null : await simulationFigures(send);
   clearInterval(sampler);
   if (!died) samples.push({ t: elapsed(), mb: rssMb(pid) });
   if (process.stderr.isTTY) process.stderr.write('\n');
@@ -135,11 +151,12 @@ async function main() {
     `soak: ${Math.round(elapsed())} s, ${connections} connections, ${counts.requests.toLocaleString('en')} requests (${rate}/s; 2xx ${counts.c2}, 4xx ${counts.c4}), ` +
       `${counts.c5} 5xx, ${counts.errors} socket errors, RSS start ${start0.mb.toFixed(0)} MB / middle ${middle.mb.toFixed(0)} MB / end ${end.mb.toFixed(0)} MB, ` +
       `slope ${slope >= 0 ? '+' : ''}${slope.toFixed(2)} MB/min over the second half (limit ${maxSlope}): ` +
+      `${simulated ? `simulation: ${simulated}; ` : ''}` +
       `${failed ? `FAILED (${[crashed && 'server died', counts.c5 && '5xx', counts.errors && 'socket errors', growing && 'growing RSS'].filter(Boolean).join(', ')})` : 'ok'}` +
       `${examples.length ? `; e.g. ${examples.join('; ')}` : ''}\n`,
   );
   // The figures behind the line, for a closer look (git-ignored).
-  writeFileSync(fileURLToPath(new URL('./soak-results.json', import.meta.url)), `${JSON.stringify({ date: new Date().toISOString(), seconds, connections, counts, failed, slope, samples, examples }, null, 2)}\n`);
+  writeFileSync(fileURLToPath(new URL('./soak-results.json', import.meta.url)), `${JSON.stringify({ date: new Date().toISOString(), seconds, connections, server: living, simulated, counts, failed, slope, samples, examples }, null, 2)}\n`);
   process.exit(failed ? 1 : 0);
 }
 
