@@ -30,6 +30,6 @@ export const GROUPS: Group[] = [
   { name: 'h', what: 'RSS with 100k runs', run: () => memory() },
   { name: 's', what: 'PUT budget at 1k/100k/1M stored runs (memory, JSON file), fdatasync vs memory and json-server, lone latency', run: storageWrites },
   { name: 'l', what: 'start on data files of 1M and 2M runs: time and peak RSS', run: storageLoads },
-  { name: 'm', what: '30 days of the demo simulated in one simulation/run (memory)', run: simulationRun },
+  { name: 'm', what: '30 days of the demo simulated in one simulation/run (memory), with and without retention', run: simulationRun },
   { name: 'pg', what: 'PostgreSQL instances vs memory mode: reads, writes, 1 to 3 instances', run: postgresGroup },
 ];
