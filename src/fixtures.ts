@@ -1,5 +1,5 @@
 // Fixture loading: validate the document, check its references, and build the stored state (releases compiled).
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
@@ -10,6 +10,7 @@ import { describeIssues } from './validation.js';
 import { JsonStreamError, readJsonStreaming } from './storage/json-document.js';
 import { MAX_JSON_DEPTH, jsonValueTooDeep, textTooDeepAt } from './json-depth.js';
 import { uuidFor } from './domain/ids.js';
+import { jsonSyntaxAt } from './body/index.js';
 import { compileRelease, fingerprint, normalizeDesiredState, EMPTY_DESIRED_STATE } from './domain/desired-state/index.js';
 import { checkBehaviourReferences, checkTrafficReferences, scheduleProblem } from './simulation/index.js';
 import { SIMULATION_RECORD_ID } from './schemas/simulation.js';
@@ -17,13 +18,19 @@ import { SIMULATION_RECORD_ID } from './schemas/simulation.js';
 /** `["projects", 0, "project_id"]` -> `.projects[0].project_id`. */
 const pathText = (path: (string | number)[]) => path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('');
 
+/** How many problems a FixtureError's one-line message lists (`problems` holds them all). */
+const SHOWN_PROBLEMS = 3;
+
 /** A fixture that fails validation; `problems` are lines like `runs[3].status: Invalid type ...`. */
 export class FixtureError extends Error {
   constructor(
     readonly problems: string[],
     source = 'fixture',
   ) {
-    super(`invalid ${source}:\n  ${problems.join('\n  ')}`);
+    // One line (a start-up failure is one line): the first few problems, then how many more.
+    const shown = problems.slice(0, SHOWN_PROBLEMS).join('; ');
+    const more = problems.length > SHOWN_PROBLEMS ? ` (and ${problems.length - SHOWN_PROBLEMS} more)` : '';
+    super(`invalid ${source}: ${shown}${more}`);
     this.name = 'FixtureError';
   }
 }
@@ -41,9 +48,30 @@ export async function loadFixtureFile(path: string, onProgress?: (bytes: number)
   try {
     return await readJsonStreaming(path, { recordDepth: 2, maxDepth: FIXTURE_MAX_DEPTH, onProgress });
   } catch (err) {
-    if (err instanceof JsonStreamError) throw new FixtureError([`not valid JSON: ${err.message}`], path);
+    if (err instanceof JsonStreamError) throw new FixtureError([syntaxProblem(path) ?? `not valid JSON: ${err.message}`], path);
     throw new FixtureError([`cannot read: ${(err as Error).message}`], path);
   }
+}
+
+/** Files up to this size are read again whole to say where a syntax error is (the stream parses pieces). */
+const LOCATE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Where JSON text breaks, in Python's words: `not valid JSON at line 3, column 11: Expecting ':' delimiter`. */
+function syntaxAt(text: string): string | undefined {
+  const at = jsonSyntaxAt(text);
+  return at && `not valid JSON at line ${at.line}, column ${at.column}: ${at.message}`;
+}
+
+/** The syntax problem of a file the stream refused, located in the whole text (undefined: too big, or not syntax). */
+function syntaxProblem(path: string): string | undefined {
+  let text: string;
+  try {
+    if (statSync(path).size > LOCATE_MAX_BYTES) return undefined;
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return textTooDeepAt(text) >= 0 ? undefined : syntaxAt(text);
 }
 
 /** Reads and parses a (small) fixture file (not yet validated). */
@@ -60,7 +88,7 @@ export function readFixtureFile(path: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new FixtureError([`not valid JSON: ${(err as Error).message}`], path);
+    throw new FixtureError([syntaxAt(text) ?? `not valid JSON: ${(err as Error).message}`], path);
   }
 }
 

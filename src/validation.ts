@@ -12,6 +12,8 @@ interface ErrorRow {
   template: string;
   /** The ctx keys pydantic reports (absent: the item has no ctx). */
   ctx?: Record<string, CtxKind>;
+  /** ctx keys of the mock's own, kept when given (pydantic's item has no ctx then). */
+  optionalCtx?: Record<string, CtxKind>;
 }
 
 /** Every error `type` this API answers with, in pydantic-core's words. */
@@ -49,6 +51,11 @@ export const PYDANTIC_ERRORS = {
   datetime_parsing: { template: 'Input should be a valid datetime, {error}', ctx: { error: 'string' } },
   /** A rule of the service's own (a validator raising ValueError). FastAPI renders the exception in ctx as `{}`. */
   value_error: { template: 'Value error, {error}', ctx: { error: 'string' } },
+  /**
+   * An unknown key in a document that forbids them (fixtures and control bodies; pydantic's extra="forbid"). The
+   * mock adds ctx.did_you_mean, the closest known key, when one is close (docs/decisions.md).
+   */
+  extra_forbidden: { template: 'Extra inputs are not permitted', optionalCtx: { did_you_mean: 'string' } },
   /** FastAPI's own item for a body json.loads refuses: loc ["body", char offset], input {}, ctx.error = Python's message. */
   json_invalid: { template: 'JSON decode error', ctx: { error: 'string' } },
 } as const satisfies Record<string, ErrorRow>;
@@ -101,6 +108,8 @@ export function toPydanticItem(item: ValidationItem): ValidationItem {
   if (type === 'json_invalid') return { type, loc: item.loc, msg: row.template, input: {}, ctx: { error: ctx.error } };
   const out: ValidationItem = { type, loc: item.loc, msg: renderMessage(type, ctx), input };
   if (row.ctx) out.ctx = Object.fromEntries(Object.keys(row.ctx).map((k) => [k, ctx[k]]));
+  const own = Object.keys(row.optionalCtx ?? {}).filter((k) => ctx[k] !== undefined);
+  if (own.length > 0) out.ctx = { ...out.ctx, ...Object.fromEntries(own.map((k) => [k, ctx[k]])) };
   return out;
 }
 
@@ -132,7 +141,8 @@ export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string[
   return issuesToItems(issues, 'body').map((item) => {
     let path = '';
     for (const key of item.loc.slice(1)) path += typeof key === 'number' ? `[${key}]` : path === '' ? String(key) : `.${String(key)}`;
-    return `${path || '(root)'}: ${item.msg}`;
+    const hint = item.ctx?.did_you_mean;
+    return `${path || '(root)'}: ${item.msg}${typeof hint === 'string' ? ` (did you mean "${hint}"?)` : ''}`;
   });
 }
 

@@ -56,7 +56,7 @@ const BAD: [string, string, RegExp][] = [
   ['empty', '', /empty/],
   ['too deep', '[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]', /nested deeper than 10 levels/],
   ['too deep on one line', `{"state":{\n"runs":[\n${'['.repeat(20)}${']'.repeat(20)}\n]}}`, /nested deeper than 10 levels/],
-  ['garbage after the document', '{"state":{"runs":[{"a":"é"}]}} x', /not valid JSON/],
+  ['garbage after the document', '{"state":{"runs":[{"a":"é"}]}} x', /the document outside the record arrays: /],
 ];
 
 for (const [what, text, reason] of BAD) {

@@ -96,6 +96,12 @@ const ROWS: [string, Send, ValidationItem][] = [
     put(budget, { user_daily_usd: 5, project_daily_usd: 3 }),
     { type: 'value_error', loc: ['body', 'user_daily_usd'], msg: 'Value error, user_daily_usd (5) may not exceed project_daily_usd (3)', input: 5, ctx: { error: {} } },
   ],
+  // Control documents forbid unknown keys; the closest known key rides in ctx.did_you_mean (absent when none is close).
+  [
+    'extra_forbidden',
+    post('/_mock/clock', { advance_ms: 1, advanse_ms: 5 }, {}),
+    { type: 'extra_forbidden', loc: ['body', 'advanse_ms'], msg: 'Extra inputs are not permitted', input: 5, ctx: { did_you_mean: 'advance_ms' } },
+  ],
   ['json_invalid', raw('post', cancel, '{"reason": }'), { type: 'json_invalid', loc: ['body', 11], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } }],
 ];
 

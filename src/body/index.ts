@@ -63,6 +63,26 @@ export function jsonFromText(text: string): unknown {
   return value;
 }
 
+/**
+ * Where JSON text breaks, as Python's json module says it: its message (`Expecting ',' delimiter`) and the line and
+ * column (1-based, in code points, as Python counts them); undefined when json.loads reads the text.
+ */
+export function jsonSyntaxAt(text: string): { message: string; line: number; column: number } | undefined {
+  const py = pyJsonLoads(text);
+  if (py.ok) return undefined;
+  let line = 1;
+  let column = 1;
+  let seen = 0;
+  for (const ch of text) {
+    if (seen++ === py.pos) break;
+    if (ch === '\n') {
+      line++;
+      column = 1;
+    } else column++;
+  }
+  return { message: py.msg, line, column };
+}
+
 /** Bytes -> JSON value: bytes that are not text are FastAPI's 400, then as jsonFromText. */
 export function jsonFromBytes(bytes: Uint8Array): unknown {
   const text = decodeJsonBytes(bytes);

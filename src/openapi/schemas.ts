@@ -33,7 +33,7 @@ export function templatePattern(template: string): RegExp {
 
 /** One item of a row of the pydantic table (src/validation.ts): its type, its exact msg, its input, its ctx keys. */
 function itemSchema(type: PydanticErrorType) {
-  const row: { template: string; ctx?: Record<string, keyof typeof CTX_SCHEMAS> } = PYDANTIC_ERRORS[type];
+  const row: { template: string; ctx?: Record<string, keyof typeof CTX_SCHEMAS>; optionalCtx?: Record<string, keyof typeof CTX_SCHEMAS> } = PYDANTIC_ERRORS[type];
   const msg = row.template.includes('{') ? v.pipe(v.string(), v.regex(templatePattern(row.template))) : v.literal(row.template);
   const entries: v.ObjectEntries = {
     type: v.literal(type),
@@ -44,6 +44,7 @@ function itemSchema(type: PydanticErrorType) {
   };
   if (type === 'value_error') entries.ctx = v.object({ error: v.object({}) });
   else if (row.ctx) entries.ctx = v.object(Object.fromEntries(Object.entries(row.ctx).map(([k, kind]) => [k, CTX_SCHEMAS[kind]])));
+  else if (row.optionalCtx) entries.ctx = v.optional(v.object(Object.fromEntries(Object.entries(row.optionalCtx).map(([k, kind]) => [k, CTX_SCHEMAS[kind]]))));
   return v.object(entries);
 }
 

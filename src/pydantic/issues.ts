@@ -106,6 +106,8 @@ export function issueToItem(issue: v.BaseIssue<unknown>, part: string, root: unk
   if (missing) return { loc, msg: 'Field required', type: 'missing', input: part === 'body' ? last.input : null };
   const param = part === 'query' || part === 'path';
   const raw = param && path.length > 0 ? path[0].value : last ? last.value : root;
+  // valibot's own strictObject reports an unknown key (the first) at the key: pydantic's extra_forbidden, input the value.
+  if (issue.type === 'strict_object' && issue.expected === 'never' && last?.origin === 'key') return { loc, msg: issue.message, type: 'extra_forbidden', input: last.value };
   if (issue.type === 'variant' && issue.expected === 'Object') return { loc, msg: issue.message, type: 'model_attributes_type', input: raw };
   if (issue.type === 'variant') {
     // The discriminated union's own loc is the object holding the tag, and its input is that object.

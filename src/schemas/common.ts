@@ -1,9 +1,10 @@
 // Shared valibot building blocks: ids, timestamps, numbers, free-form objects, query integers. The scalars validate
 // as pydantic v2 fields do (src/pydantic): the same coercions, the same error types, and every number finite.
 import * as v from 'valibot';
-import { anyJson, bool, datetime, dict, float, int, model, uuid } from '../pydantic/index.js';
+import { anyJson, bool, datetime, dict, float, forbidExtra, int, model, strictModel, uuid } from '../pydantic/index.js';
 
-export { model };
+/** `model` ignores unknown keys (v3 bodies, as the service); `strictModel` and `forbidExtra` refuse them (control bodies, fixtures). */
+export { model, strictModel, forbidExtra };
 
 /** A UUID (any form the uuid crate reads), held in canonical lowercase hyphenated form. */
 export const Uuid = uuid();

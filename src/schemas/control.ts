@@ -1,6 +1,6 @@
 // Request bodies of the /_mock control surface (CONTRACT section 8), validated like the v3 bodies.
 import * as v from 'valibot';
-import { AnyJson, Bool, FreeObject, Int, NonEmptyString, NonNegFloat, NonNegInt, RuntimeMode, Timestamp, Uuid, model } from './common.js';
+import { AnyJson, Bool, FreeObject, Int, NonEmptyString, NonNegFloat, NonNegInt, RuntimeMode, Timestamp, Uuid, forbidExtra, model } from './common.js';
 import { GLOB_MAX_LENGTH } from '../control/glob.js';
 import { RunStatus, RunStepSchema, RunSurface, RunTimingSchema, StepStatus } from './runs.js';
 
@@ -9,19 +9,19 @@ const PosInt = v.pipe(Int, v.minValue(1));
 /** Path patterns are capped, so matching one costs at most (path length x this). */
 const GlobLength = v.maxLength<string, typeof GLOB_MAX_LENGTH, string>(GLOB_MAX_LENGTH, `String should have at most ${GLOB_MAX_LENGTH} characters`);
 
-export const ClockRequestSchema = model({
+export const ClockRequestSchema = forbidExtra(model({
   now: v.optional(Timestamp),
   advance_ms: v.optional(Int),
-});
+}));
 
-export const FaultRequestSchema = model({
+export const FaultRequestSchema = forbidExtra(model({
   method: v.pipe(v.string(), v.regex(/^(\*|[A-Za-z]+)$/, 'Input should be an HTTP method or *')),
   path: v.pipe(v.string(), v.startsWith('/', 'Input should be a path starting with /'), GlobLength),
   status: v.optional(v.pipe(Int, v.minValue(100), v.maxValue(599))),
   body: v.optional(AnyJson),
   delay_ms: v.optional(v.pipe(Int, v.minValue(0), v.maxValue(300_000))),
   times: v.optional(PosInt),
-});
+}));
 
 export const JournalQuerySchema = model({
   method: v.optional(v.string()),
@@ -69,7 +69,7 @@ const usage = {
   trace_id: v.optional(v.nullable(Uuid)),
 };
 
-export const CreateRunSchema = model({
+export const CreateRunSchema = forbidExtra(model({
   id: v.optional(Uuid),
   status: v.optional(RunStatus, 'queued'),
   runtime_mode: v.optional(RuntimeMode, 'live'),
@@ -87,10 +87,10 @@ export const CreateRunSchema = model({
   /** Let the simulation run it (from `queued`), whatever the simulation's mode. */
   simulate: v.optional(v.boolean(), false),
   ...usage,
-});
+}));
 export type CreateRunInput = v.InferInput<typeof CreateRunSchema>;
 
-export const TransitionSchema = model({
+export const TransitionSchema = forbidExtra(model({
   to: RunStatus,
   steps: v.optional(v.array(StepInputSchema), []),
   events: v.optional(v.array(AnyJson), []),
@@ -98,14 +98,14 @@ export const TransitionSchema = model({
   result: v.optional(FreeObject),
   approval: v.optional(ApprovalInputSchema),
   ...usage,
-});
+}));
 export type TransitionInput = v.InferInput<typeof TransitionSchema>;
 
-export const AuthCodeRequestSchema = model({
+export const AuthCodeRequestSchema = forbidExtra(model({
   principal_id: Uuid,
   code_challenge: NonEmptyString,
   scopes: v.optional(v.array(v.string())),
   expires_in_ms: v.optional(NonNegInt),
   code: v.optional(NonEmptyString),
-});
+}));
 export type AuthCodeRequest = v.InferInput<typeof AuthCodeRequestSchema>;

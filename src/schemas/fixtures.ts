@@ -1,6 +1,6 @@
 // The fixture document (CONTRACT section 7): every key optional, records as the responses plus their links and secrets.
 import * as v from 'valibot';
-import { FreeObject, Int, Timestamp, Uuid, model, type SameType } from './common.js';
+import { FreeObject, Int, Timestamp, Uuid, forbidExtra, model, type SameType } from './common.js';
 import { AccessTokenRecordSchema, AuthorizationCodeRecordSchema, PrincipalRecordSchema, WorkspaceRecordSchema } from './auth.js';
 import { ApprovalRecordSchema } from './approvals.js';
 import { ConnectionRecordSchema } from './connections.js';
@@ -30,7 +30,7 @@ const list = <S extends v.GenericSchema>(s: S) => v.optional(v.array(s), []);
 /** The fixture format's version (CHANGELOG.md). A document may name it; one of a version this build does not read is refused. */
 export const FIXTURE_FORMAT_VERSION = 1;
 
-export const FixtureSchema = model({
+export const FixtureSchema = forbidExtra(model({
   format_version: v.optional(v.literal(FIXTURE_FORMAT_VERSION, `Input should be ${FIXTURE_FORMAT_VERSION} (the fixture format this build reads)`)),
   now: v.optional(Timestamp),
   settings: v.optional(SettingsSchema, {}),
@@ -49,7 +49,7 @@ export const FixtureSchema = model({
   memories: list(MemoryRecordSchema),
   traces: list(TraceRecordSchema),
   simulation: v.optional(SimulationFixtureSchema),
-});
+}));
 /**
  * What a fixture document may hold, declared key by key (every key is optional) rather than as `v.InferInput` of the
  * whole schema, whose nesting is too deep for a consumer's compiler (TS2589). The check below keeps the two equal.

@@ -1,6 +1,6 @@
 // The simulation's documents and stored records (issue 12): behaviours, synthetic traffic, settings, pending events, per-user spend.
 import * as v from 'valibot';
-import { Bool, Float, Int, NonEmptyString, Timestamp, Uuid, model } from './common.js';
+import { Bool, Float, Int, NonEmptyString, Timestamp, Uuid, forbidExtra, model } from './common.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Durations and waits: whole milliseconds, at most a year (a bound, so no sum overflows or loops for ever). */
@@ -59,10 +59,10 @@ export const ProjectBehaviourSchema = model({
 });
 
 /** PUT /_mock/simulation/behaviours and the fixture's `simulation.behaviours`. */
-export const BehavioursSchema = model({
+export const BehavioursSchema = forbidExtra(model({
   default: v.optional(BehaviourPartSchema, {}),
   projects: v.optional(v.array(ProjectBehaviourSchema), []),
-});
+}));
 export type Behaviours = v.InferOutput<typeof BehavioursSchema>;
 export type BehavioursInput = v.InferInput<typeof BehavioursSchema>;
 
@@ -185,18 +185,18 @@ export const UserSpendRecordSchema = model({
 
 // ---- control requests ----
 
-export const SimulationSettingsRequestSchema = model({
+export const SimulationSettingsRequestSchema = forbidExtra(model({
   mode: v.optional(SimulationMode),
   speed: v.optional(Speed),
   /** `running`: a frozen clock starts running from where it stands; `frozen`: a running clock stops where it is. */
   clock: v.optional(v.picklist(['running', 'frozen'])),
   traffic: v.optional(v.array(TrafficSchema)),
   retention_days: v.optional(RetentionDays),
-});
+}));
 export type SimulationSettingsRequest = v.InferInput<typeof SimulationSettingsRequestSchema>;
 
-export const SimulationRunRequestSchema = model({
+export const SimulationRunRequestSchema = forbidExtra(model({
   until: v.optional(Timestamp),
   idle: v.optional(Bool),
-});
+}));
 export type SimulationRunRequest = v.InferInput<typeof SimulationRunRequestSchema>;

@@ -1,6 +1,6 @@
 // The stored state: every collection, its record schema and its primary key; the data file and snapshots use it.
 import * as v from 'valibot';
-import { Float, Int, Timestamp, Uuid, model, type SameType } from './common.js';
+import { Float, Int, Timestamp, Uuid, forbidExtra, model, type SameType } from './common.js';
 import { AccessTokenRecordSchema, AuthorizationCodeRecordSchema, PrincipalRecordSchema, RefreshTokenRecordSchema, WorkspaceRecordSchema } from './auth.js';
 import { ApprovalRecordSchema } from './approvals.js';
 import { ConnectionRecordSchema } from './connections.js';
@@ -108,7 +108,7 @@ export type StateData = { clock: ClockState; settings: Settings } & { [C in Coll
  * What PUT /_mock/state takes: a whole document as GET /_mock/state answers it, every key present. A missing key
  * would otherwise read as empty and wipe that collection (`{}` wiped everything).
  */
-export const CompleteStateDataSchema = model({
+export const CompleteStateDataSchema = forbidExtra(model({
   clock: ClockStateSchema,
   settings: SettingsSchema,
   ...(Object.fromEntries(COLLECTION_NAMES.map((c) => [c, v.array(COLLECTION_SCHEMAS[c])])) as {
@@ -116,7 +116,7 @@ export const CompleteStateDataSchema = model({
   }),
   // Added after the others: a document exported before it still imports, its runs then all kept (none is marked simulated).
   simulated_runs: v.optional(v.array(SimulatedRunRecordSchema), []),
-});
+}));
 
 export const DATA_FILE_FORMAT = 'project-runtime-mock';
 /** Version 2 adds `seq` (the snapshot's place in the order of change sets); version 1 files still load. */

@@ -240,5 +240,5 @@ export async function streamJsonFile(file: string, options: StreamOptions): Prom
   if (inString || stack.length > 0 || recordParts) throw new JsonStreamError('it ends in the middle of a value (truncated?)');
   const text = decode(skeleton).trim();
   if (text === '') throw new JsonStreamError('it is empty');
-  return parseText(text, 'not valid JSON');
+  return parseText(text, 'the document outside the record arrays');
 }

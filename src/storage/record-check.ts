@@ -71,6 +71,7 @@ function build(s: Node): Check {
       };
     }
     case 'object':
+    case 'strict_object': // the check refuses unknown keys either way
       return objectCheck(s.entries as Record<string, Node>);
     default:
       return sameValue(s);
