@@ -2,7 +2,7 @@
 // pydantic-core 2.41.5, src/errors/types.rs, the core of pydantic 2.12), the translation of valibot issues into those
 // items, and the 422 error that carries them. Every 422 item passes through this table, whoever builds it.
 import * as v from 'valibot';
-import { issueToItem } from './pydantic/index.js';
+import { issueToItem, withSuggestions } from './pydantic/index.js';
 import { jsonValueTooDeep } from './json-depth.js';
 
 type CtxKind = 'number' | 'integer' | 'string';
@@ -159,7 +159,8 @@ export function parse<S extends v.GenericSchema<unknown, unknown>>(schema: S, in
   if (part === 'body' && typeof input === 'object' && input !== null && !depthChecked.has(input) && jsonValueTooDeep(input)) {
     throw invalid([part], 'JSON nested deeper than the limit', 'value_error', null);
   }
-  const result = v.safeParse(schema, input, { abortEarly: false, abortPipeEarly: true });
+  // valibot's strictObject reports one unknown key and no suggestion: its strictModel copy reports each, as pydantic.
+  const result = v.safeParse(withSuggestions(schema), input, { abortEarly: false, abortPipeEarly: true });
   if (result.success) return result.output as v.InferOutput<S>;
   throw new ValidationError(issuesToItems(result.issues, part, input));
 }

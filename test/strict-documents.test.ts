@@ -10,7 +10,7 @@ import { CONTROL_OPERATIONS } from '../src/openapi/operations.js';
 import { CompleteStateDataSchema } from '../src/schemas/state.js';
 import { FixtureError, loadFixtureFile, readFixtureFile, stateFromFixture } from '../src/fixtures.js';
 import { closestKey } from '../src/pydantic/index.js';
-import { parse, ValidationError, type ValidationItem } from '../src/validation.js';
+import { issuesToItems, parse, ValidationError, type ValidationItem } from '../src/validation.js';
 import { openApiDocument } from '../src/openapi/build.js';
 import { DEMO } from './helpers/demo.js';
 import { freshMock, stateOf } from './helpers/app.js';
@@ -107,14 +107,22 @@ test('closestKey: a case change or up to a third of the length in edits (at leas
   assert.is(closestKey(`${'r'.repeat(65)}`, ['r'.repeat(64)]), undefined);
 });
 
-test("valibot's own strictObject maps to extra_forbidden (its first unknown key, no suggestion)", () => {
+test("valibot's own strictObject: parse() reports every unknown key with its suggestion; the bare issue maps to extra_forbidden", () => {
+  const schema = v.strictObject({ alpha: v.string(), inner: v.optional(v.strictObject({ beta: v.number() })) });
   try {
-    parse(v.strictObject({ a: v.string() }), { a: 'x', b: 2, c: 3 }, 'body');
+    parse(schema, { alpha: 'x', alpah: 2, c: 3, inner: { betta: 1, beta: 1 } }, 'body');
     assert.unreachable();
   } catch (err) {
     assert.instance(err, ValidationError);
-    assert.equal((err as ValidationError).items, [{ type: 'extra_forbidden', loc: ['body', 'b'], msg: 'Extra inputs are not permitted', input: 2 }]);
+    assert.equal((err as ValidationError).items, [
+      { type: 'extra_forbidden', loc: ['body', 'inner', 'betta'], msg: 'Extra inputs are not permitted', input: 1, ctx: { did_you_mean: 'beta' } },
+      { type: 'extra_forbidden', loc: ['body', 'alpah'], msg: 'Extra inputs are not permitted', input: 2, ctx: { did_you_mean: 'alpha' } },
+      { type: 'extra_forbidden', loc: ['body', 'c'], msg: 'Extra inputs are not permitted', input: 3 },
+    ]);
   }
+  assert.throws(() => parse(schema, [1], 'body'), (e: ValidationError) => e.items[0].type === 'model_attributes_type');
+  const bare = v.safeParse(v.strictObject({ a: v.string() }), { a: 'x', b: 2, c: 3 }, { abortEarly: false });
+  assert.equal(issuesToItems(bare.issues!, 'body'), [{ type: 'extra_forbidden', loc: ['body', 'b'], msg: 'Extra inputs are not permitted', input: 2 }]);
 });
 
 test('OpenAPI: every control request body is closed (additionalProperties false), nested models too; v3 bodies stay open', () => {

@@ -86,6 +86,7 @@ type Any = v.GenericSchema<unknown, unknown>;
 type Node = Any & { type: string; entries?: v.ObjectEntries; wrapped?: Any; default?: unknown; item?: Any; options?: Any[]; key?: string; pipe?: unknown[] };
 
 const strictCopies = new WeakMap<object, Any>();
+const suggestingCopies = new WeakMap<object, Any>();
 
 /**
  * The same schema with every model in it strict (objects inside optionals, nullables, arrays, pipes and unions;
@@ -93,32 +94,48 @@ const strictCopies = new WeakMap<object, Any>();
  * fixture's records are the stored records, and a control body may embed a v3 response shape.
  */
 export function forbidExtra<S extends v.GenericSchema<unknown, unknown>>(schema: S): S {
-  return strict(schema as Any) as unknown as S;
+  return convert(schema as Any, true) as unknown as S;
 }
 
-function strict(schema: Any): Any {
-  const hit = strictCopies.get(schema);
+/**
+ * The same schema with each of valibot's own strictObjects (at any depth) made a strictModel: every unknown key
+ * reported, with its suggestion. Lax objects stay lax; a schema without a strictObject is returned as it is.
+ * parse() applies it, so a body written with `v.strictObject` answers as a strictModel would.
+ */
+export function withSuggestions<S extends v.GenericSchema<unknown, unknown>>(schema: S): S {
+  return convert(schema as Any, false) as unknown as S;
+}
+
+function convert(schema: Any, all: boolean): Any {
+  const memo = all ? strictCopies : suggestingCopies;
+  const hit = memo.get(schema);
   if (hit) return hit;
   const s = schema as Node;
+  const inner = (x: Any) => convert(x, all);
   let out: Any = schema;
   if (s.pipe) {
     const [head, ...actions] = s.pipe as [Any, ...v.PipeItem<unknown, unknown, v.BaseIssue<unknown>>[]];
-    const inner = strict(head);
-    out = inner === head ? schema : (v.pipe(inner, ...actions) as Any);
+    const converted = inner(head);
+    out = converted === head ? schema : (v.pipe(converted, ...actions) as Any);
   } else if ((s.type === 'object' || s.type === 'strict_object') && s.entries) {
-    out = strictModel(Object.fromEntries(Object.entries(s.entries).map(([k, e]) => [k, strict(e as Any)])));
+    const entries = Object.entries(s.entries).map(([k, e]) => [k, inner(e as Any)] as const);
+    const changed = entries.some(([k, e]) => e !== s.entries![k]);
+    if (all || s.type === 'strict_object') out = strictModel(Object.fromEntries(entries));
+    else if (changed) out = model(Object.fromEntries(entries));
   } else if ((s.type === 'optional' || s.type === 'nullable' || s.type === 'nullish') && s.wrapped) {
     const make = { optional: v.optional, nullable: v.nullable, nullish: v.nullish }[s.type] as (w: Any, d?: unknown) => Any;
-    const inner = strict(s.wrapped);
-    out = inner === s.wrapped ? schema : 'default' in s && s.default !== undefined ? make(inner, s.default) : make(inner);
+    const converted = inner(s.wrapped);
+    out = converted === s.wrapped ? schema : 'default' in s && s.default !== undefined ? make(converted, s.default) : make(converted);
   } else if (s.type === 'array' && s.item) {
-    const inner = strict(s.item);
-    out = inner === s.item ? schema : v.array(inner);
+    const converted = inner(s.item);
+    out = converted === s.item ? schema : v.array(converted);
   } else if (s.type === 'union' && s.options) {
-    out = v.union(s.options.map(strict) as [Any, ...Any[]]);
+    const options = s.options.map(inner);
+    out = options.every((o, i) => o === s.options![i]) ? schema : v.union(options as [Any, ...Any[]]);
   } else if (s.type === 'variant' && s.options && s.key) {
-    out = v.variant(s.key, s.options.map(strict) as never);
+    const options = s.options.map(inner);
+    out = options.every((o, i) => o === s.options![i]) ? schema : v.variant(s.key, options as never);
   }
-  strictCopies.set(schema, out);
+  memo.set(schema, out);
   return out;
 }
