@@ -197,6 +197,8 @@ test('simulation: the mode is set from the page and Step executes the next pendi
   await page.getByLabel('Mode', { exact: true }).selectOption('step');
   await page.getByRole('button', { name: 'Set mode' }).click();
   await page.locator('[data-sim-mode="step"]').waitFor();
+  // The retention line beside the mode: nothing is removed by default embedded.
+  assert.match(await page.locator('[data-retention-days="0"]').innerText(), 'simulated runs kept');
   const before = (await control('GET', '/_mock/simulation')).body;
   assert.is(before.mode, 'step');
   assert.ok(before.pending_count > 0, 'the demo has pending events in step mode');

@@ -165,6 +165,7 @@ test('exactly which runs go: the same 10 days with 2 days of retention hold ever
   assert.equal(b.jobs, a.jobs);
   assert.equal(b.simulation_events, a.simulation_events);
 
+  assert.is(all.mock.control.coverage().simulated.removed.runs, 0, 'retention 0 keeps everything');
   // Turning retention on later removes what is already past it at the next clock move, marks and all.
   assert.is((await all.http.put('/_mock/simulation').send({ retention_days: 2 })).status, 200);
   await all.mock.control.advanceClock(1);
@@ -203,6 +204,36 @@ test('a run still under way is kept however old it is, and goes once it has been
     if (expired >= NOW + 5 * DAY) assert.ok(ids.has(r.id), `run ${r.id} expired ${iso(expired)}, removed too early`);
   }
   assert.ok(m.mock.control.coverage().simulated.removed.runs > 0);
+});
+
+test('bounds: a job run is there until a day after it ended, and gone within the hour after; runs go at clock moves in auto mode only', async () => {
+  // The digest fires first at its stored next_run_at (06:00 UTC on the 21st); its run follows KNOWN: 64.2 s from firing to success.
+  const m = await freshMock({ fixtures: simFixture({ retention_days: 1 }), seed: 9, simulation: { mode: 'auto' } });
+  const fired = Date.parse('2026-11-21T06:00:00.000Z');
+  const ended = fired + 1000 + 200 + 1500 + 60_000 + 500 + 1000;
+  await m.mock.control.setClock(iso(ended));
+  const digest = () => m.mock.control.exportState().runs.find((r) => r.created_at === iso(fired) && r.request_metadata.job_name === 'Nightly ticket digest');
+  const run = digest();
+  assert.equal([run?.status, endOf(run!)], ['succeeded', ended]);
+  assert.ok(m.mock.control.exportState().simulated_runs.some((x) => x.run_id === run!.id), 'a job run is marked');
+  await m.mock.control.setClock(iso(ended + DAY - 1));
+  assert.ok(digest(), 'kept until a day after it ended');
+  // In step mode a clock move executes nothing and removes nothing.
+  assert.is((await m.http.put('/_mock/simulation').send({ mode: 'step' })).status, 200);
+  await m.mock.control.setClock(iso(ended + DAY + HOUR));
+  assert.ok(digest(), 'step mode: the clock move removed it');
+  // A step executes exactly one event and removes nothing either; run removes what fell due.
+  assert.is((await m.http.post('/_mock/simulation/step')).status, 200);
+  assert.ok(digest());
+  // (The step moved the clock to the event it executed, past the hour.) Back in auto mode, the next clock move removes it.
+  assert.ok(Date.parse(m.mock.control.now()) >= ended + DAY + HOUR);
+  assert.is((await m.http.put('/_mock/simulation').send({ mode: 'auto' })).status, 200);
+  assert.ok(digest());
+  await m.mock.control.advanceClock(1);
+  assert.not.ok(digest(), 'gone within the hour after');
+  // With it went the lead scoring run of the 21st (fired at its stored next_run_at, 07:30, minutes long): two in one slice.
+  assert.equal(m.mock.control.coverage().simulated.removed, { slices: 1, runs: 2, approvals: 1, traces: 0, chat_updates: 0 });
+  assertWhole(m.mock.control.exportState());
 });
 
 test('a v3 message on a binding with traffic is not marked; a mark holds only run_id, created_at and approvals', async () => {
