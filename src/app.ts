@@ -15,6 +15,9 @@ import { journalMiddleware } from './middleware/journal.js';
 import type { JournalLimits } from './control/journal.js';
 import { coverageMiddleware } from './middleware/coverage.js';
 import { faultMiddleware } from './middleware/faults.js';
+import { FaultRegistry } from './control/faults/index.js';
+import { principalOf } from './domain/auth.js';
+import { randomUUID } from 'node:crypto';
 import { controlGuard } from './middleware/control-guard.js';
 import { sharedStorage } from './middleware/shared-storage.js';
 import type { Deps } from './deps.js';
@@ -151,7 +154,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   deps.runHooks = simulation.engine;
   // Instances sharing storage seal exported secrets with one key, so a state exported from one imports into another.
   const sealSeed = seedOption ?? (await store.secret());
-  const control: MockControl = new MockControl(deps, seed, sealSeed, options.journal, simulation, generators, options.controlToken);
+  // Fault draws (probability, delay distributions) follow the seed, so a seeded mock fails the same requests every run.
+  const faults = new FaultRegistry({ seed: seedOption !== undefined ? `faults:${seedOption}` : randomUUID(), nowMs: () => deps.clock.nowMs() });
+  const control: MockControl = new MockControl(deps, seed, sealSeed, options.journal, simulation, faults, generators, options.controlToken);
   // Transitions for the coverage report are observed where they happen: at commit.
   store.observer = (c, before, after, scope) => control.coverageTracker.onWrite(c, before, after, scope);
   // Instances on one database: events others schedule reach this one's heap (the leader fires them on time).
@@ -166,7 +171,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   // then faults (outside the error renderer, so an injected 404 stays as injected).
   app.use(journalMiddleware(control.journal, deps.clock));
   app.use(coverageMiddleware(control.coverageTracker));
-  app.use(faultMiddleware(control.faultRegistry));
+  app.use(faultMiddleware(faults, { bodyLimit: deps.config.bodyLimit, principalOf: (authorization) => principalOf(store, authorization) }));
   app.use(errorMiddleware(options.onError));
   // Every /_mock path, whichever module serves it, passes the admin-API checks first.
   if (deps.config.control) app.use(controlGuard({ allowedHosts: options.allowedHosts, controlToken: options.controlToken }));

@@ -65,6 +65,9 @@ export const REASON_CODES = {
   // 417: a verification of the journal (POST /_mock/verify...) did not hold
   verification_failed: { status: 417, message: 'The journal does not satisfy the verification.' },
 
+  // 429: a rate limit a test set up with a fault (`rate_limit`), counted on the mock clock
+  rate_limited: { status: 429, message: 'Too many requests; retry after the time Retry-After gives.', next_action: 'retry_later' },
+
   // 5xx: a defect of the mock, except faults a test injected on purpose and storage that is down
   internal_error: { status: 500, message: 'Internal error in the mock (a defect).' },
   storage_unavailable: { status: 503, message: 'The change could not be stored, so it was not made. Try again later.', next_action: 'retry_later' },

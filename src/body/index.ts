@@ -21,6 +21,8 @@ let rawBody: RawBody | undefined;
 export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> {
   const cached = ctx.state.rawBody as Buffer | undefined;
   if (cached) return cached;
+  // A read that failed fails the same way again (the stream is spent: a second read would wait for ever).
+  if (ctx.state.rawBodyError) throw ctx.state.rawBodyError;
   // raw-body loads with the first body: servers that only answer GETs never need it (start-up time, bench g).
   rawBody ??= (await import('raw-body')).default as unknown as RawBody;
   let bytes: Buffer;
@@ -28,8 +30,9 @@ export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> 
     bytes = await rawBody(ctx.req, { limit, length: ctx.get('content-length') || undefined });
   } catch (err) {
     const e = err as { status?: number; type?: string };
-    if (e.status === 413 || e.type === 'entity.too.large') throw new ApiError('payload_too_large');
-    throw new ApiError('body_unreadable', { message: 'The request body could not be read to its end.' });
+    ctx.state.rawBodyError =
+      e.status === 413 || e.type === 'entity.too.large' ? new ApiError('payload_too_large') : new ApiError('body_unreadable', { message: 'The request body could not be read to its end.' });
+    throw ctx.state.rawBodyError;
   }
   ctx.state.rawBody = bytes;
   return bytes;

@@ -6,14 +6,14 @@ import { ApiError, invalid, ValidationError } from '../errors.js';
 import { heldSecrets } from './held-secrets.js';
 import { Journal, type JournalEntry, type JournalFilter, type JournalLimits, type JournalSummary } from './journal.js';
 import { DomainControl } from './domain-control.js';
-import { FaultRegistry, type Fault, type FaultSpec } from './faults/index.js';
+import { validFault, type FaultRegistry, type Fault, type FaultSpec } from './faults/index.js';
 import { Verifier, type VerifyAnswer, type VerifyListRequest, type VerifyRequest } from './verify/index.js';
 import { CoverageTracker, type CoverageReport } from './coverage.js';
 import { Sealer } from './sealing.js';
 import { sealedStateStream } from './state-stream.js';
 import type { Readable } from 'node:stream';
 import { validateFixture } from './fixture-errors.js';
-import { ClockRequestSchema, FaultRequestSchema } from '../schemas/control.js';
+import { ClockRequestSchema } from '../schemas/control.js';
 import { parse as parseInput } from '../validation.js';
 import type { Simulation } from '../simulation/index.js';
 import type { SeededGenerators } from '../domain/ids.js';
@@ -30,6 +30,8 @@ export class MockControl extends DomainControl {
     journalLimits: JournalLimits | undefined,
     /** The simulation engine. */
     sim: Simulation,
+    /** Injected faults (per instance). */
+    readonly faultRegistry: FaultRegistry,
     /** The seeded id and token generators (null without a seed): a repro bundle holds their positions. */
     private readonly generators: SeededGenerators | null = null,
     /** The control token, when one is configured: never shown in the journal, wherever a request puts it. */
@@ -45,8 +47,6 @@ export class MockControl extends DomainControl {
   readonly journal: Journal;
   /** Checks of the journal (what POST /_mock/verify... answer). */
   readonly verifier: Verifier;
-  /** Injected faults (per instance). */
-  readonly faultRegistry = new FaultRegistry();
   /** What the v3 traffic so far exercised. */
   readonly coverageTracker = new CoverageTracker();
   private readonly sealer: Sealer;
@@ -165,10 +165,7 @@ export class MockControl extends DomainControl {
 
   /** Injects a fault for matching v3 requests (validated like POST /_mock/faults). */
   addFault(spec: FaultSpec): Fault {
-    const body = parseInput(FaultRequestSchema, spec, 'body');
-    if (body.status === undefined && body.delay_ms === undefined) throw invalid(['body'], 'Give status (and optionally body) or delay_ms', 'value_error', spec);
-    if (body.body !== undefined && body.status === undefined) throw invalid(['body', 'body'], 'A fault body needs a status', 'value_error', body.body);
-    return this.faultRegistry.add(body);
+    return this.faultRegistry.add(validFault(spec));
   }
 
   /** The faults still active. */

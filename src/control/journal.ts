@@ -6,9 +6,14 @@ import type { SecretIndex } from './redact.js';
 
 export interface FaultMarker {
   id: string;
-  /** The status the fault answered with (absent for a pure delay). */
+  /** The status the fault answered with (absent for a pure delay and for transport faults). */
   status?: number;
+  /** The wait, as drawn when the fault has a distribution. */
   delay_ms?: number;
+  /** A rate limit that was over: the Retry-After it answered (with status 429). */
+  retry_after_s?: number;
+  /** The transport fault applied (reset and hang leave status 0: nothing was answered). */
+  transport?: string;
 }
 
 export interface JournalEntry {

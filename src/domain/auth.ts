@@ -69,6 +69,12 @@ export function authenticate(store: Pick<RecordReader, 'get'>, input: AuthInput,
 }
 
 /** `again` reads the principal and scopes anew (see Actor.reread); without it the actor stands as given. */
+/** The principal id behind an `Authorization: Bearer` token as stored (whatever its expiry), or null: what faults match on. */
+export function principalOf(store: Pick<RecordReader, 'get'>, authorization: string | undefined): string | null {
+  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
+  return (m && store.get('access_tokens', m[1])?.principal_id) || null;
+}
+
 export function principalActor(principal: RecordOf<'principals'>, scopes: string[], again?: (reader: Pick<RecordReader, 'get'>) => [RecordOf<'principals'>, string[]]): Actor {
   const scopeLevel = Math.max(0, ...scopes.map((s) => SCOPE_LEVELS[s] ?? 0));
   const actor: Actor = {

@@ -1,8 +1,9 @@
 // mock.fetch and mock.inject: a request served by the app's request listener in process, through light-my-request (no socket).
-import type { RequestListener } from 'node:http';
+import type { RequestListener, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type * as LightMyRequest from 'light-my-request';
 import { InProcessResponse, standardResponse } from './response.js';
+import { brokenAnswer } from './broken.js';
 
 // light-my-request is CommonJS; require keeps the call synchronous and skips the ESM interop wrapper.
 const lightMyRequest = createRequire(import.meta.url)('light-my-request') as typeof LightMyRequest.inject;
@@ -84,6 +85,30 @@ async function injectOnce(dispatch: RequestListener, options: InjectOptions): Pr
   });
 }
 
+/**
+ * One request as a fetch caller sees it: the answer, or what a broken connection does to fetch (brokenAnswer); a
+ * signal that fires stops the waiting and closes the response, as a client leaving closes its socket.
+ */
+async function served(dispatch: RequestListener, options: InjectOptions, signal: AbortSignal | undefined | null, build: (res: InjectResponse) => Response): Promise<Response> {
+  let res: ServerResponse | undefined;
+  const answer = injectOnce((req, r) => dispatch(req, (res = r)), options).then(build, (err: unknown) => brokenAnswer(err, res, options.method ?? 'GET'));
+  if (!signal) return answer;
+  let onAbort!: () => void;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      reject(abortError(signal));
+      // The handler runs to its end either way (as a server would); a fault holding the answer sees the client leave.
+      res?.destroy();
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([answer, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
 export interface InProcessClient {
   fetch(input: FetchInput, init?: RequestInit): Promise<Response>;
   inject(options: InjectOptions | string): Promise<InjectResponse>;
@@ -99,19 +124,8 @@ export function inProcessClient(dispatch: RequestListener, origin = DEFAULT_ORIG
       if (signal?.aborted) throw abortError(signal);
       const p = await prepare(input, init, origin);
       if (signal?.aborted) throw abortError(signal);
-      const answer = injectOnce(dispatch, { method: p.method as InjectOptions['method'], url: p.url, headers: p.headers, payload: p.payload, validate: false });
-      if (!signal) return toResponse(await answer, p.method, p.url);
-      // The handler runs to its end either way (as a server would); the caller stops waiting.
-      let onAbort!: () => void;
-      const aborted = new Promise<never>((_, reject) => {
-        onAbort = () => reject(abortError(signal));
-        signal.addEventListener('abort', onAbort, { once: true });
-      });
-      try {
-        return toResponse(await Promise.race([answer, aborted]), p.method, p.url);
-      } finally {
-        signal.removeEventListener('abort', onAbort);
-      }
+      const options: InjectOptions = { method: p.method as InjectOptions['method'], url: p.url, headers: p.headers, payload: p.payload, validate: false };
+      return served(dispatch, options, signal, (res) => toResponse(res, p.method, p.url));
     },
     inject(options) {
       return injectOnce(dispatch, typeof options === 'string' ? { url: options } : options);
@@ -120,8 +134,8 @@ export function inProcessClient(dispatch: RequestListener, origin = DEFAULT_ORIG
       const headers: Record<string, string> = {};
       for (const [k, v] of request.headers) headers[k] = v;
       const payload = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
-      const res = await injectOnce(dispatch, { method: request.method as InjectOptions['method'], url: request.url, headers, payload, validate: false });
-      return standardResponse(res, request.method);
+      const options: InjectOptions = { method: request.method as InjectOptions['method'], url: request.url, headers, payload, validate: false };
+      return served(dispatch, options, request.signal, (res) => standardResponse(res, request.method));
     },
   };
 }

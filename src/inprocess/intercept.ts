@@ -43,7 +43,10 @@ function start(): void {
     const origin = new URL(request.url).origin;
     const route = routes.get(origin);
     if (route) {
-      controller.respondWith(await route.answer(request));
+      // A connection a fault broke fails the client's request as a network error would (axios, got, fetch alike).
+      const answered = await route.answer(request).catch((err: unknown) => err as Error);
+      if (answered instanceof Response) controller.respondWith(answered);
+      else controller.errorWith(answered);
       return;
     }
     if ([...handles].some((h) => h.onUnhandled === 'error')) {

@@ -1,30 +1,68 @@
-// Fault injection middleware: a matching rule answers the request itself or delays it; /_mock routes are never faulted.
+// Fault injection middleware: a matching fault delays, answers, rate-limits or breaks the request; /_mock routes are never faulted.
 import type { Context, Middleware, Next } from 'koa';
-import type { Fault, FaultRegistry } from '../control/faults/index.js';
+import { applyTransport, type FaultDecision, type FaultRegistry, type RequestFacts } from '../control/faults/index.js';
 import type { FaultMarker } from '../control/journal.js';
+import { isJsonContentType, jsonFromBytes, readRawBody } from '../body/index.js';
 import { isControlPath } from './journal.js';
+import { ApiError } from '../errors.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function faultMiddleware(faults: FaultRegistry): Middleware {
-  // Not async itself: a request no fault matches (almost every one) passes through without an extra promise.
+export interface FaultMiddlewareOptions {
+  /** The request body limit: a fault matching on the body reads at most this much (the handler then reuses it). */
+  bodyLimit: number;
+  /** The principal id behind an Authorization header's bearer token, or null. */
+  principalOf(authorization: string | undefined): string | null;
+}
+
+export function faultMiddleware(faults: FaultRegistry, options: FaultMiddlewareOptions): Middleware {
+  const facts = (ctx: Context, body?: unknown): RequestFacts => ({
+    method: ctx.method,
+    path: ctx.path,
+    query: ctx.query,
+    headers: ctx.headers,
+    body,
+    principal: () => options.principalOf(ctx.get('authorization') || undefined),
+  });
+  const decide = async (ctx: Context, next: Next, candidates: ReturnType<FaultRegistry['candidates']>) => {
+    let body: unknown;
+    try {
+      const raw = await readRawBody(ctx, options.bodyLimit);
+      if (raw.length > 0 && isJsonContentType(ctx.get('content-type') || undefined)) body = jsonFromBytes(raw);
+    } catch {
+      // Unreadable or not JSON: no body fault matches; the handler meets the same problem and answers it.
+    }
+    const decision = faults.fire(candidates, facts(ctx, body));
+    return decision ? applyFault(ctx, next, decision) : next();
+  };
+  // Not async itself: a request no fault could match (almost every one) passes through without an extra promise.
   return function injectFaults(ctx, next) {
     if (isControlPath(ctx.path)) return next();
-    const fault = faults.take(ctx.method, ctx.path);
-    return fault ? applyFault(ctx, next, fault) : next();
+    const candidates = faults.candidates(ctx.method, ctx.path);
+    if (candidates.length === 0) return next();
+    if (faults.needsBody(candidates)) return decide(ctx, next, candidates);
+    const decision = faults.fire(candidates, facts(ctx));
+    return decision ? applyFault(ctx, next, decision) : next();
   };
 }
 
-async function applyFault(ctx: Context, next: Next, fault: Fault): Promise<void> {
-  const marker: FaultMarker = { id: fault.id };
-  if (fault.delay_ms !== undefined) marker.delay_ms = fault.delay_ms;
-  if (fault.status !== undefined) marker.status = fault.status;
+async function applyFault(ctx: Context, next: Next, d: FaultDecision): Promise<void> {
+  const marker: FaultMarker = { id: d.fault.id };
+  if (d.delay_ms !== undefined) marker.delay_ms = d.delay_ms;
+  if (d.status !== undefined) marker.status = d.status;
+  if (d.retry_after_s !== undefined) marker.retry_after_s = d.retry_after_s;
+  if (d.transport !== undefined) marker.transport = d.transport;
   ctx.state.fault = marker;
-  if (fault.delay_ms) await sleep(fault.delay_ms);
-  if (fault.status === undefined) return next();
+  if (d.delay_ms) await sleep(d.delay_ms);
+  if (d.transport) return applyTransport(d.transport, ctx, next, d.fault.bytes_per_s);
+  if (d.status === undefined) return next();
   // The injected answer replaces the handler entirely: nothing is read, nothing stored.
-  ctx.status = fault.status;
-  if (fault.body === undefined || fault.body === null) ctx.body = '';
-  else ctx.body = fault.body as object;
-  ctx.set('X-Mock-Fault', fault.id);
+  ctx.status = d.status;
+  if (d.retry_after_s !== undefined) {
+    ctx.body = new ApiError('rate_limited', { message: `Too many requests: retry after ${d.retry_after_s} s.` }).body();
+    ctx.set('Retry-After', String(d.retry_after_s));
+  } else if (d.fault.body === undefined || d.fault.body === null) ctx.body = '';
+  else ctx.body = d.fault.body as object;
+  for (const [k, v] of Object.entries(d.fault.headers ?? {})) ctx.set(k, v);
+  ctx.set('X-Mock-Fault', d.fault.id);
 }

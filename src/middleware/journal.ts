@@ -47,7 +47,8 @@ export function journalMiddleware(journal: Journal, clock: MockClock): Middlewar
         method: ctx.method,
         path: ctx.path,
         querystring: ctx.querystring,
-        status: ctx.status,
+        // A connection reset or left hanging by a fault answered nothing: status 0, as HAR writes an aborted request.
+        status: ctx.state.unanswered ? 0 : ctx.status,
         duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
         operation: (ctx.state.operation as string | undefined) ?? null,
         requestHeaders: ctx.headers,

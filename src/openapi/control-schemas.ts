@@ -9,6 +9,7 @@ import { RunDetailResponseSchema, RunResponseSchema, RunSurface } from '../schem
 import { BudgetResponseSchema, ProjectResponseSchema } from '../schemas/projects.js';
 import { JobResponseSchema } from '../schemas/jobs.js';
 import { UserResponseSchema } from '../schemas/users.js';
+import { FaultRequestSchema } from '../schemas/control-faults.js';
 import { BehavioursSchema, EventKind, SimulationMode, TrafficSchema } from '../schemas/simulation.js';
 
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -69,16 +70,16 @@ export const RunInspectSchema = v.object({
 });
 
 export const FaultSchema = v.object({
+  ...FaultRequestSchema.entries,
   id: v.string(),
   method: v.string(),
   path: v.string(),
-  status: v.optional(v.pipe(v.number(), v.integer())),
-  body: v.optional(v.unknown()),
-  delay_ms: v.optional(Count),
-  times: v.optional(Count),
-  /** Matches left (null = until cleared). */
+  /** Firings left (null = until cleared). */
   remaining: v.nullable(Count),
+  /** Requests it fired on. */
   hits: Count,
+  /** Requests that matched it, fired or not (`after` skips and `probability` misses count). */
+  matched: Count,
 });
 export const FaultPageSchema = v.object({ items: v.array(FaultSchema) });
 

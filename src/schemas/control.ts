@@ -14,14 +14,7 @@ export const ClockRequestSchema = forbidExtra(model({
   advance_ms: v.optional(Int),
 }));
 
-export const FaultRequestSchema = forbidExtra(model({
-  method: v.pipe(v.string(), v.regex(/^(\*|[A-Za-z]+)$/, 'Input should be an HTTP method or *')),
-  path: v.pipe(v.string(), v.startsWith('/', 'Input should be a path starting with /'), GlobLength),
-  status: v.optional(v.pipe(Int, v.minValue(100), v.maxValue(599))),
-  body: v.optional(AnyJson),
-  delay_ms: v.optional(v.pipe(Int, v.minValue(0), v.maxValue(300_000))),
-  times: v.optional(PosInt),
-}));
+export { FaultRequestSchema } from './control-faults.js';
 
 export const JournalQuerySchema = model({
   method: v.optional(v.string()),

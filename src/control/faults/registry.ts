@@ -1,79 +1,171 @@
-// Fault injection: per-instance rules that answer a matching v3 request with a status/body, or delay it, N times or until cleared.
+// Fault injection: per-instance rules that answer matching v3 requests with a status, a wait, a 429 or a broken
+// connection; matched through an index, fired by `after`, `probability` and `times`, N times or until cleared.
 import { compileGlob, type GlobMatcher } from '../glob.js';
+import type { FaultBody, FaultRequest, TransportKind } from '../../schemas/control-faults.js';
+import { FaultIndex } from './lookup.js';
+import { compileMatch, type MatchTest, type RequestFacts } from './match.js';
+import { RateWindow, retryAfterSeconds, type RateWindowState } from './rate-limit.js';
+import { FaultDraws, pastAfter } from './timing.js';
 
-export interface FaultSpec {
-  /** HTTP method, or '*' for any. */
-  method: string;
-  /** A path glob: `*` matches one segment, `**` any number; no query string. */
-  path: string;
-  /** Answer with this status instead of handling the request. */
-  status?: number;
-  /** The injected body (JSON); absent means an empty body. */
-  body?: unknown;
-  /** Wait this long first; without `status` the request is then handled normally. */
-  delay_ms?: number;
-  /** Apply to the next N matching requests; absent = until cleared. */
-  times?: number;
+/** What POST /_mock/faults takes (see the schema for each field). */
+export type FaultSpec = FaultRequest;
+
+export interface Fault extends FaultBody {
+  id: string;
+  /** Firings left (null = until cleared). */
+  remaining: number | null;
+  /** How many requests it has fired on. */
+  hits: number;
+  /** How many requests matched it (fired or not: `after` skips and `probability` misses count here). */
+  matched: number;
 }
 
-export interface Fault extends FaultSpec {
-  id: string;
-  /** Matches left (null = unlimited). */
-  remaining: number | null;
-  /** How many requests it has hit so far. */
-  hits: number;
+/** A fault as it is kept in a snapshot: its rate-limit window too. */
+export interface FaultSnapshot extends Fault {
+  window?: RateWindowState;
 }
 
 /** The registry's whole state: what snapshot() answers and restore() takes. */
 export interface FaultState {
   /** The number the next fault's id gets. */
   next_id: number;
-  faults: Fault[];
+  faults: FaultSnapshot[];
+}
+
+/** What a fault does to one request. */
+export interface FaultDecision {
+  fault: Fault;
+  /** The wait before anything else, drawn when the fault has a distribution. */
+  delay_ms?: number;
+  status?: number;
+  /** A rate limit that is over: seconds for Retry-After. */
+  retry_after_s?: number;
+  transport?: TransportKind;
+}
+
+interface Entry {
+  seq: number;
+  method: string;
+  path: string;
+  operation?: string;
+  fault: Fault;
+  glob: GlobMatcher;
+  test: MatchTest | null;
+  window: RateWindow | null;
+  removed: boolean;
+}
+
+export interface FaultRegistryOptions {
+  /** Seeds the draws of `probability` and delay distributions (createApp's seed, else a random one). */
+  seed: string;
+  /** The mock clock in ms (rate limits count on it). */
+  nowMs(): number;
 }
 
 export class FaultRegistry {
-  private faults: (Fault & { re: GlobMatcher })[] = [];
+  private entries: Entry[] = [];
+  private readonly index = new FaultIndex<Entry>();
   private counter = 0;
+  private added = 0;
+  private readonly draws: FaultDraws;
 
-  add(spec: FaultSpec): Fault {
-    const fault = { ...spec, method: spec.method.toUpperCase(), id: `flt_${++this.counter}`, remaining: spec.times ?? null, hits: 0, re: compileGlob(spec.path) };
-    this.faults.push(fault);
-    return publicView(fault);
+  constructor(private readonly options: FaultRegistryOptions) {
+    this.draws = new FaultDraws(options.seed);
+  }
+
+  /** Adds a validated fault (validate.ts); it applies from the next request on. */
+  add(spec: FaultBody): Fault {
+    const fault: Fault = { ...spec, method: spec.method.toUpperCase(), id: `flt_${++this.counter}`, remaining: spec.times ?? null, hits: 0, matched: 0 };
+    this.entries.push(this.entry(fault));
+    this.index.rebuild(this.entries);
+    return { ...fault };
+  }
+
+  private entry(fault: FaultSnapshot): Entry {
+    const { window, ...rest } = fault;
+    const rl = rest.rate_limit;
+    return {
+      seq: ++this.added,
+      method: rest.method,
+      path: rest.path,
+      operation: rest.match?.operation,
+      fault: rest,
+      glob: compileGlob(rest.path),
+      test: compileMatch(rest.match),
+      window: rl ? new RateWindow(rl.requests, rl.per_ms, window) : null,
+      removed: false,
+    };
   }
 
   list(): Fault[] {
-    return this.faults.map(publicView);
+    return this.entries.map((e) => ({ ...e.fault }));
   }
 
-  /** The faults with their remaining counts, as plain JSON (a repro bundle keeps it; restore() brings it back). */
+  /** The faults with their remaining counts and rate-limit windows, as plain JSON (a repro bundle keeps it). */
   snapshot(): FaultState {
-    return { next_id: this.counter + 1, faults: this.list() };
+    return { next_id: this.counter + 1, faults: this.entries.map((e) => (e.window ? { ...e.fault, window: e.window.state() } : { ...e.fault })) };
   }
 
-  /** Replaces every fault with those of a snapshot, remaining counts and hits included; new ids continue from its `next_id`. */
+  /** Replaces every fault with those of a snapshot, remaining counts and windows included; new ids continue from its `next_id`. */
   restore(state: FaultState): void {
-    this.faults = state.faults.map((f) => ({ ...f, re: compileGlob(f.path) }));
+    this.clear();
+    for (const f of state.faults) this.entries.push(this.entry({ ...f }));
     this.counter = state.next_id - 1;
+    this.index.rebuild(this.entries);
   }
 
   clear(): number {
-    const n = this.faults.length;
-    this.faults = [];
+    const n = this.entries.length;
+    for (const e of this.entries) e.removed = true;
+    this.entries = [];
+    this.index.rebuild(this.entries);
     return n;
   }
 
-  /** The first fault that matches, consumed by one use; exhausted faults disappear. */
-  take(method: string, path: string): Fault | undefined {
-    const i = this.faults.findIndex((f) => (f.method === '*' || f.method === method) && f.re.test(path));
-    if (i < 0) return undefined;
-    const f = this.faults[i];
-    f.hits++;
-    if (f.remaining !== null && --f.remaining <= 0) this.faults.splice(i, 1);
-    return publicView(f);
+  /** The faults that could match (by method, operation and path shape), oldest first; most requests get none. */
+  candidates(method: string, path: string): readonly Entry[] {
+    return this.index.candidates(method, path);
   }
-}
 
-function publicView(f: Fault & { re?: GlobMatcher }): Fault {
-  const { re: _re, ...rest } = f;
-  return { ...rest };
+  /** Whether any candidate needs the request body read first. */
+  needsBody(candidates: readonly Entry[]): boolean {
+    return candidates.some((e) => e.fault.match?.body !== undefined);
+  }
+
+  /**
+   * The first candidate that matches and fires, consumed by one use (exhausted faults disappear). Synchronous, so
+   * concurrent requests each see the counts the previous one left: `times: 5` fires exactly five times.
+   */
+  fire(candidates: readonly Entry[], facts: RequestFacts): FaultDecision | undefined {
+    for (const e of candidates) {
+      if (e.removed || !e.glob.test(facts.path) || (e.test && !e.test(facts))) continue;
+      const f = e.fault;
+      f.matched++;
+      let retry: number | null = null;
+      if (e.window) {
+        retry = e.window.admit(this.options.nowMs());
+        if (retry === null) continue;
+      } else if (!pastAfter(f.matched, f.after) || !this.draws.fires(f.id, f.matched, f.probability)) {
+        continue;
+      }
+      f.hits++;
+      if (f.remaining !== null && --f.remaining <= 0) this.remove(e);
+      const decision: FaultDecision = { fault: { ...f } };
+      const delay = this.draws.delay(f.id, f.matched, f.delay_ms);
+      if (delay !== undefined) decision.delay_ms = delay;
+      if (retry !== null) {
+        decision.status = 429;
+        decision.retry_after_s = retryAfterSeconds(retry);
+      } else if (f.status !== undefined) decision.status = f.status;
+      if (f.transport) decision.transport = f.transport;
+      return decision;
+    }
+    return undefined;
+  }
+
+  private remove(e: Entry): void {
+    e.removed = true;
+    this.entries = this.entries.filter((x) => x !== e);
+    this.index.rebuild(this.entries);
+  }
 }

@@ -2,17 +2,9 @@
 import { compileGlob, type GlobMatcher } from '../glob.js';
 import type { JournalEntry } from '../journal.js';
 import type { RequestPattern } from '../../schemas/control-verify.js';
+import { isObject, keyPath, MAX_DIFFERENCES, subsetDifferences, type Difference } from '../subset.js';
 
-/** One field where an entry differs from a pattern; `field` is a path such as `status`, `query.page` or `body.steps[0].name`. */
-export interface Difference {
-  field: string;
-  expected: unknown;
-  /** What the entry has there; null when it has nothing. */
-  actual: unknown;
-}
-
-/** Differences kept per entry: a large body cannot blow up an answer. */
-export const MAX_DIFFERENCES = 10;
+export type { Difference } from '../subset.js';
 
 export interface CompiledPattern {
   /** The pattern as matched: method in capitals, a status class in lowercase, header names in lowercase. */
@@ -23,31 +15,11 @@ export interface CompiledPattern {
   matches(entry: JournalEntry): boolean;
 }
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-const keyPath = (base: string, key: string) => (/^[A-Za-z_][\w-]*$/.test(key) ? `${base}.${key}` : `${base}[${JSON.stringify(key)}]`);
-
 /** The reason code of an error answer in the management envelope, or null. */
 export function reasonCodeOf(entry: JournalEntry): string | null {
   const body = entry.response.body;
   const detail = isObject(body) ? body.detail : undefined;
   return isObject(detail) && typeof detail.reason_code === 'string' ? detail.reason_code : null;
-}
-
-/**
- * `actual` contains `expected`: objects by their keys (more keys allowed), arrays element by element with the same
- * length, anything else by equality. Appends a Difference at each innermost place that differs.
- */
-export function subsetDifferences(expected: unknown, actual: unknown, field: string, out: Difference[]): void {
-  if (out.length >= MAX_DIFFERENCES) return;
-  if (Array.isArray(expected)) {
-    if (!Array.isArray(actual) || actual.length !== expected.length) out.push({ field, expected, actual: actual ?? null });
-    else for (let i = 0; i < expected.length; i++) subsetDifferences(expected[i], actual[i], `${field}[${i}]`, out);
-  } else if (isObject(expected)) {
-    if (!isObject(actual)) out.push({ field, expected, actual: actual ?? null });
-    else for (const k of Object.keys(expected)) subsetDifferences(expected[k], Object.hasOwn(actual, k) ? actual[k] : undefined, keyPath(field, k), out);
-  } else if (actual !== expected) {
-    out.push({ field, expected, actual: actual ?? null });
-  }
 }
 
 const headerText = (v: unknown): string | null => (v === undefined || v === null ? null : Array.isArray(v) ? v.join(', ') : String(v));
