@@ -22,7 +22,7 @@ test('control: health, clock, faults, journal, coverage', async () => {
   assert.is((await mock.client.control.clock()).now, '2027-01-01T00:01:00.000Z');
 
   const fault = await mock.client.control.addFault({ method: 'GET', path: `/api/v3/projects/${P}/jobs`, status: 503, body: { down: true }, times: 1 });
-  assert.equal({ ...fault, id: 'f' }, { id: 'f', method: 'GET', path: `/api/v3/projects/${P}/jobs`, status: 503, body: { down: true }, times: 1, remaining: 1, hits: 0 });
+  assert.equal({ ...fault, id: 'f' }, { id: 'f', method: 'GET', path: `/api/v3/projects/${P}/jobs`, status: 503, body: { down: true }, times: 1, remaining: 1, hits: 0, matched: 0 });
   assert.equal((await mock.client.control.faults()).map((f) => f.id), [fault.id]);
   const hit = await mock.client.listJobs(P);
   assert.is(hit.response.status, 503);
@@ -129,7 +129,7 @@ test('the client has a method for every v3 and control operation of the document
     controlApplyDesiredState: 'applyDesiredState', controlCompileRelease: 'compileRelease', controlCreateRun: 'createRun', controlTransitionRun: 'transitionRun',
     controlMintCode: 'mintAuthorizationCode',
     controlGetSimulation: 'simulation', controlSetSimulation: 'setSimulation', controlStepSimulation: 'stepSimulation', controlRunSimulation: 'runSimulation',
-    controlSetBehaviours: 'setBehaviours',
+    controlSetBehaviours: 'setBehaviours', controlVerify: 'verify', controlVerifySequence: 'verifySequence', controlVerifyOnly: 'verifyOnly',
     controlGetRequest: 'journalEntry', controlListProjects: 'projects', controlGetProject: 'projectOverview', controlListRuns: 'runs', controlGetRun: 'run',
     controlGetBundle: 'exportBundle', controlPutBundle: 'importBundle', controlRequestsHar: 'har', controlVerify: 'verify', controlVerifySequence: 'verifySequence', controlVerifyOnly: 'verifyOnly',
     controlListApprovals: 'approvals', controlListUsers: 'users', controlListJobs: 'jobs', controlListReleases: 'releases',

@@ -46,7 +46,8 @@ function start(): void {
       // A connection a fault broke fails the client's request as a network error would (axios, got, fetch alike).
       const answered = await route.answer(request).catch((err: unknown) => err as Error);
       if (answered instanceof Response) controller.respondWith(answered);
-      else controller.errorWith(answered);
+      // A caller that gave up (its signal) was already answered by the interceptor itself.
+      else if (!request.signal.aborted) controller.errorWith(answered);
       return;
     }
     if ([...handles].some((h) => h.onUnhandled === 'error')) {
