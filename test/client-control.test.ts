@@ -129,7 +129,7 @@ test('the client has a method for every v3 and control operation of the document
     controlApplyDesiredState: 'applyDesiredState', controlCompileRelease: 'compileRelease', controlCreateRun: 'createRun', controlTransitionRun: 'transitionRun',
     controlMintCode: 'mintAuthorizationCode',
     controlGetSimulation: 'simulation', controlSetSimulation: 'setSimulation', controlStepSimulation: 'stepSimulation', controlRunSimulation: 'runSimulation',
-    controlSetBehaviours: 'setBehaviours', controlVerify: 'verify', controlVerifySequence: 'verifySequence', controlVerifyOnly: 'verifyOnly',
+    controlSetBehaviours: 'setBehaviours',
     controlGetRequest: 'journalEntry', controlListProjects: 'projects', controlGetProject: 'projectOverview', controlListRuns: 'runs', controlGetRun: 'run',
     controlGetBundle: 'exportBundle', controlPutBundle: 'importBundle', controlRequestsHar: 'har', controlVerify: 'verify', controlVerifySequence: 'verifySequence', controlVerifyOnly: 'verifyOnly',
     controlListApprovals: 'approvals', controlListUsers: 'users', controlListJobs: 'jobs', controlListReleases: 'releases',

@@ -25,7 +25,9 @@ export const BundleJournalEntrySchema = v.strictObject({
   operation: v.nullable(v.string()),
   request: MessageSchema,
   response: MessageSchema,
-  fault: v.optional(v.strictObject({ id: v.string(), status: v.optional(Int), delay_ms: v.optional(NonNegInt) })),
+  fault: v.optional(
+    v.strictObject({ id: v.string(), status: v.optional(Int), delay_ms: v.optional(NonNegInt), retry_after_s: v.optional(NonNegInt), transport: v.optional(v.string()) }),
+  ),
 });
 
 export const BundleFaultSchema = v.strictObject({
@@ -33,6 +35,10 @@ export const BundleFaultSchema = v.strictObject({
   id: v.pipe(v.string(), v.regex(/^flt_\d+$/, 'Input should be a fault id like flt_3')),
   remaining: v.nullable(PosInt),
   hits: NonNegInt,
+  /** Requests that matched it (older bundles have none: 0). */
+  matched: v.optional(NonNegInt, 0),
+  /** A rate limit's admitted requests still in its window (mock-clock ms). */
+  window: v.optional(v.array(Int)),
 });
 
 export const BundleSchema = v.strictObject({
