@@ -1,6 +1,6 @@
 // Recipe (node:test): the client under test talks to the real base URL; mock.intercept answers it in process. One mock per
 // file, snapshot/restore before each test, the clock, faults and the journal; imports the built package.
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createApp, demoFixture } from '../dist/index.js';
 import { runsClient } from './runs-client.mjs';
@@ -20,6 +20,9 @@ describe('project-runtime-mock with node:test', () => {
   });
 
   after(() => intercepting.restore()); // global fetch and http.request are exactly as before
+
+  // The client report: fails the test when the client reused a token or code, or ignored a Retry-After.
+  afterEach(() => mock.control.assertCleanClient());
 
   beforeEach(async () => {
     await mock.control.restore(clean);

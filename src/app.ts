@@ -12,6 +12,7 @@ import { CONTROL_ROUTES, V3_ROUTES } from './routes/index.js';
 import { routeTable } from './routes/table.js';
 import { MockControl } from './control/api.js';
 import { journalMiddleware } from './middleware/journal.js';
+import { ClientObserver } from './judge/index.js';
 import type { JournalLimits } from './control/journal.js';
 import { coverageMiddleware } from './middleware/coverage.js';
 import { faultMiddleware } from './middleware/faults.js';
@@ -169,7 +170,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   app.on('error', appErrorListener(options.log ?? ((line) => console.error(line)), options.onError));
   // Journal outermost (sees the final answer, faults included), then coverage (after errors are rendered),
   // then faults (outside the error renderer, so an injected 404 stays as injected).
-  app.use(journalMiddleware(control.journal, deps.clock));
+  app.use(journalMiddleware(control.journal, deps.clock, new ClientObserver(deps.view)));
   app.use(coverageMiddleware(control.coverageTracker));
   app.use(faultMiddleware(faults, { bodyLimit: deps.config.bodyLimit, principalOf: (authorization) => principalOf(store, authorization) }));
   app.use(errorMiddleware(options.onError));

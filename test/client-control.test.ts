@@ -131,7 +131,7 @@ test('the client has a method for every v3 and control operation of the document
     controlGetSimulation: 'simulation', controlSetSimulation: 'setSimulation', controlStepSimulation: 'stepSimulation', controlRunSimulation: 'runSimulation',
     controlSetBehaviours: 'setBehaviours',
     controlGetRequest: 'journalEntry', controlListProjects: 'projects', controlGetProject: 'projectOverview', controlListRuns: 'runs', controlGetRun: 'run',
-    controlGetBundle: 'exportBundle', controlPutBundle: 'importBundle', controlRequestsHar: 'har', controlVerify: 'verify', controlVerifySequence: 'verifySequence', controlVerifyOnly: 'verifyOnly',
+    controlGetBundle: 'exportBundle', controlPutBundle: 'importBundle', controlRequestsHar: 'har', controlClientReport: 'clientReport', controlVerify: 'verify', controlVerifySequence: 'verifySequence', controlVerifyOnly: 'verifyOnly',
     controlListApprovals: 'approvals', controlListUsers: 'users', controlListJobs: 'jobs', controlListReleases: 'releases',
   };
   const control = Object.keys(OPERATIONS).filter((id) => id.startsWith('control'));

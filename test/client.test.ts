@@ -35,6 +35,8 @@ test('the strict recipe reads free-form fields and the release document from the
     runStatus: 'failed',
   });
   assert.type(tour.firstPlanAgent, 'string');
+  // The recipe behaves: the client report finds nothing in what it sent.
+  assert.equal((await mock.client.control.clientReport()).findings, []);
 });
 
 test('v3 reads: runs, users, releases and their diff, jobs, approvals, connection', async () => {

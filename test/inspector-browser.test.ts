@@ -232,6 +232,26 @@ test('coverage: a table per operation with what is missing highlighted', async (
   await shot('coverage');
 });
 
+test('client report: a reused authorization code shows as an error finding naming its requests', async () => {
+  const exchange = () =>
+    fetch(`${cli.url}/api/v3/auth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'authorization_code', code: DEMO.authorizationCode, code_verifier: DEMO.pkceVerifier }),
+    });
+  assert.is((await exchange()).status, 200);
+  assert.is((await exchange()).status, 400);
+  const ids = (await control('GET', '/_mock/requests?path=/api/v3/auth/token&summary=true')).body.items.map((e: { id: number }) => e.id);
+  await section('Client report');
+  const finding = page.locator('li.finding[data-rule="code_reused"]');
+  await finding.waitFor();
+  const text = await finding.innerText();
+  assert.match(text, 'error');
+  assert.match(text, `requests #${ids.at(-2)} #${ids.at(-1)}`);
+  assert.is(await page.locator('table.rules tbody tr').count(), 7);
+  await shot('client-report');
+});
+
 test('the README screenshot: a few requests, one opened (test/browser/.output/inspector-readme.png, copied to docs/inspector.png)', async () => {
   await section('Requests');
   const sent = [
@@ -295,7 +315,7 @@ test('keyboard: real buttons in order, labelled controls, a visible focus ring',
     await page.keyboard.press('Tab');
     order.push(await page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent?.trim()}`));
   }
-  assert.equal(order.slice(0, 6), ['BUTTON Requests', 'BUTTON State', 'BUTTON Clock & simulation', 'BUTTON Faults', 'BUTTON Coverage', 'BUTTON Reset & fixtures']);
+  assert.equal(order.slice(0, 7), ['BUTTON Requests', 'BUTTON State', 'BUTTON Clock & simulation', 'BUTTON Faults', 'BUTTON Coverage', 'BUTTON Client report', 'BUTTON Reset & fixtures']);
   // Back to "Faults" and activate it with the keyboard.
   await page.keyboard.press('Shift+Tab');
   await page.keyboard.press('Shift+Tab');
@@ -307,7 +327,7 @@ test('keyboard: real buttons in order, labelled controls, a visible focus ring',
   await page.getByRole('heading', { name: 'Faults' }).waitFor();
   assert.is(await page.evaluate(() => location.hash), '#faults');
 
-  for (const label of ['Requests', 'State', 'Clock & simulation', 'Faults', 'Coverage', 'Reset & fixtures']) {
+  for (const label of ['Requests', 'State', 'Clock & simulation', 'Faults', 'Coverage', 'Client report', 'Reset & fixtures']) {
     await section(label);
     await page.waitForTimeout(300);
     const unlabelled = await page.evaluate(() =>
@@ -321,7 +341,7 @@ test('keyboard: real buttons in order, labelled controls, a visible focus ring',
 
 test('a narrow window (375 px): no sideways page scroll in any section', async () => {
   await page.setViewportSize({ width: 375, height: 800 });
-  for (const label of ['Requests', 'State', 'Clock & simulation', 'Faults', 'Coverage', 'Reset & fixtures']) {
+  for (const label of ['Requests', 'State', 'Clock & simulation', 'Faults', 'Coverage', 'Client report', 'Reset & fixtures']) {
     await section(label);
     await page.waitForTimeout(300);
     const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));

@@ -51,6 +51,8 @@ export function controlOperations(api: Client<paths>) {
     importBundle: (bundle: S['ReproBundle'], opts?: CallOptions) => answer('PUT /_mock/bundle', api.PUT('/_mock/bundle', { body: bundle, ...opts })),
     /** The journal (filtered as `requests`) as a HAR 1.2 document, redacted. */
     har: (filter?: Query<'controlRequestsHar'>, opts?: CallOptions) => answer('GET /_mock/requests.har', api.GET('/_mock/requests.har', { params: { query: filter }, ...opts })),
+    /** How the client under test behaved: each rule's findings over the journal. */
+    clientReport: (opts?: CallOptions) => answer('GET /_mock/client-report', api.GET('/_mock/client-report', { ...opts })),
     /** Journal entries, oldest first, filtered by method, path (substring or glob) and status (`404`, `4xx`). */
     requests: async (filter?: Query<'controlListRequests'>, opts?: CallOptions) =>
       (await answer('GET /_mock/requests', api.GET('/_mock/requests', { params: { query: filter }, ...opts }))).items,

@@ -18,6 +18,8 @@ import { parse as parseInput } from '../validation.js';
 import type { Simulation } from '../simulation/index.js';
 import type { SeededGenerators } from '../domain/ids.js';
 import { bundleStream, harOf, openBundle } from '../reproduce/index.js';
+import { clientReport, type ClientReport } from '../judge/index.js';
+import { AssertionError } from 'node:assert';
 
 export class MockControl extends DomainControl {
   constructor(
@@ -217,6 +219,19 @@ export class MockControl extends DomainControl {
   /** The journal (filtered as requests() is) as a HAR 1.2 document, redacted as the journal shows it. */
   har(filter: JournalFilter = {}) {
     return harOf(this.journal.list(filter), this.journal.left, 'v3');
+  }
+
+  /** How the client under test behaved: each rule over the journal (GET /_mock/client-report). */
+  clientReport(): ClientReport {
+    return clientReport(this.journal.records(), this.journal.left);
+  }
+
+  /** Throws an AssertionError listing every finding of severity `error` (warnings pass). */
+  assertCleanClient(): ClientReport {
+    const report = this.clientReport();
+    const errors = report.findings.filter((f) => f.severity === 'error');
+    if (errors.length) throw new AssertionError({ message: `The client misbehaved:\n${errors.map((f) => `  ${f.rule} (${f.principal}, requests ${f.entries.join(', ')}): ${f.message}`).join('\n')}`, actual: errors, expected: [], operator: 'assertCleanClient' });
+    return report;
   }
 
   /** Empties the journal; answers how many entries it held. */

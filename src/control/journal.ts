@@ -70,6 +70,22 @@ export interface JournalLimits {
 
 export const JOURNAL_LIMITS = { entries: 1000, bytes: 8 * 1024 * 1024, bodyBytes: 16 * 1024 } as const;
 
+/** Per journal entry; fingerprints are HMACs under a key that never leaves the process, so they cannot be reversed or compared elsewhere. */
+export interface ClientFacts {
+  /** The principal the credentials belong to (null: none, or unknown). */
+  principal: string | null;
+  /** Fingerprint of the bearer access token. */
+  access?: string;
+  /** exchangeToken: the grant and the fingerprint of the refresh token or code presented. */
+  grant?: string;
+  refresh?: string;
+  code?: string;
+  /** Requests of this principal in flight when this one arrived, itself included. */
+  inFlight: number;
+  /** The answer's reason code (`detail.reason_code`, or OAuth's `error`). */
+  reason?: string;
+}
+
 /** What one request leaves in the journal: flat text and small header objects, never a parsed body. */
 export interface JournalRecord {
   /** When the request arrived, in ms by the mock clock (formatted when read). */
@@ -86,6 +102,8 @@ export interface JournalRecord {
   responseHeaders: Record<string, unknown>;
   responseBody: BodyText | null;
   fault?: FaultMarker;
+  /** What the client report reads (src/judge notes it); never shown. */
+  client?: ClientFacts;
 }
 
 /** A record as the journal holds it. */

@@ -3,6 +3,7 @@ import type { Context, Middleware } from 'koa';
 import type { MockClock } from '../domain/clock.js';
 import type { Journal } from '../control/journal.js';
 import { jsonBody, rawBody, type BodyText } from '../control/journal-text.js';
+import type { ClientObserver } from '../judge/index.js';
 
 /** /_mock and below, in any letter case: the router matches paths case-insensitively, so `/_MOCK/reset` is a control route too. */
 export const isControlPath = (path: string): boolean => /^\/_mock(?:\/|$)/i.test(path);
@@ -31,15 +32,17 @@ function responseBody(ctx: Context, limit: number): BodyText | null {
   return jsonBody(b, limit, text);
 }
 
-export function journalMiddleware(journal: Journal, clock: MockClock): Middleware {
+export function journalMiddleware(journal: Journal, clock: MockClock, observer?: ClientObserver): Middleware {
   return async function journalRequests(ctx, next) {
     if (isControlPath(ctx.path)) return next();
     const atMs = clock.nowMs();
     const started = performance.now();
+    const arrival = observer?.arrive(ctx);
     try {
       await next();
     } finally {
       const limit = journal.bodyBytes;
+      const client = arrival && observer!.depart(ctx, arrival); // first: it reads the answer's body as an object
       const response = responseBody(ctx, limit); // first: it may turn an object body into the text Koa sends
       // A fresh record per request: the journal keeps this very object as its entry.
       journal.add({
@@ -56,6 +59,7 @@ export function journalMiddleware(journal: Journal, clock: MockClock): Middlewar
         responseHeaders: ctx.response.headers as Record<string, unknown>,
         responseBody: response,
         fault: ctx.state.fault,
+        ...(client ? { client } : {}),
       });
     }
   };

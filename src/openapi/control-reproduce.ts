@@ -18,6 +18,16 @@ export const HarDocumentSchema = v.object({
   }),
 });
 
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const Severity = v.picklist(['error', 'warning']);
+
+/** GET /_mock/client-report. */
+export const ClientReportSchema = v.object({
+  findings: v.array(v.object({ rule: v.string(), severity: Severity, message: v.string(), principal: v.string(), entries: v.array(Count) })),
+  rules: v.array(v.object({ rule: v.string(), severity: Severity, description: v.string(), checked: Count })),
+  journal: v.object({ entries: Count, left: Count }),
+});
+
 export const REPRODUCE_OPERATIONS = [
   ctl('controlGetBundle', 'get', '/bundle', 'A repro bundle: everything needed to continue this session elsewhere', 'One JSON document `{format: "project-runtime-mock/bundle@1", seal, seed, generators, faults, journal, reset_state, state}`: what reset returns to, the stored state (clock and simulation included), the faults with their remaining counts, the seed and how far its generators have drawn, and the journal. Secrets are sealed as in GET /_mock/state. Streamed.', {
     errors: [],
@@ -31,5 +41,9 @@ export const REPRODUCE_OPERATIONS = [
     query: JournalQuerySchema,
     errors: [422],
     success: [answer('HarDocument', HarDocumentSchema, 'The HAR document')],
+  }),
+  ctl('controlClientReport', 'get', '/client-report', 'How the client under test behaved: findings of each rule over the journal', 'Seven rules, each measured on the mock clock: `refresh_token_reused`, `code_reused` and `retry_after_ignored` (errors), `expired_token_resent`, `retried_final_error`, `hot_polling` and `unbounded_concurrency` (warnings). Each finding names its principal and the journal ids that show it; `rules` says how many entries each rule looked at, `journal` how many entries the report read and how many had left the bounded journal.', {
+    errors: [],
+    success: [answer('ClientReport', ClientReportSchema, 'The report')],
   }),
 ];

@@ -31,5 +31,6 @@ export function controlReproduceRoutes(deps: Deps, readBody: ReadBody, control: 
       return new Reply(200, control.har(filter), { 'Content-Type': 'application/json; charset=utf-8', 'Content-Disposition': 'attachment; filename="requests.har"' });
     }),
   );
+  router.get('/_mock/client-report', endpoint(deps, readBody, { operation: 'controlClientReport', level: 'public' }, () => control.clientReport()));
   return router;
 }

@@ -10,6 +10,7 @@ import { StateView } from './state.js';
 import { ClockView } from './clock.js';
 import { FaultsView } from './faults.js';
 import { CoverageView } from './coverage.js';
+import { ClientReportView } from './client-report.js';
 import { AdminView } from './admin.js';
 import './style.css';
 
@@ -19,6 +20,7 @@ const SECTIONS = [
   ['clock', 'Clock & simulation'],
   ['faults', 'Faults'],
   ['coverage', 'Coverage'],
+  ['client', 'Client report'],
   ['admin', 'Reset & fixtures'],
 ] as const;
 type Section = (typeof SECTIONS)[number][0];
@@ -84,6 +86,8 @@ function App() {
         return html`<${FaultsView} active=${section === 'faults'} />`;
       case 'coverage':
         return html`<${CoverageView} />`;
+      case 'client':
+        return html`<${ClientReportView} />`;
       case 'admin':
         return html`<${AdminView} onReset=${() => setJournalKey((k) => k + 1)} />`;
     }

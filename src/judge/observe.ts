@@ -1,0 +1,68 @@
+// What the client report needs to know of each request, noted as it happens: who sent it, which credentials (as keyed
+// fingerprints, never the values), how many of that principal's requests were in flight, and the reason it got.
+import { createHmac, randomBytes } from 'node:crypto';
+import type { Context } from 'koa';
+import type { ReadView } from '../storage/reader.js';
+import type { ClientFacts } from '../control/journal.js';
+
+/** What arrive() hands to depart(). */
+export interface Arrival {
+  principal: string | null;
+  access?: string;
+  inFlight: number;
+  key: string | null;
+}
+
+export class ClientObserver {
+  private readonly key = randomBytes(32);
+  private readonly inFlight = new Map<string, number>();
+
+  constructor(private readonly view: ReadView) {}
+
+  private fingerprint(secret: string): string {
+    return createHmac('sha256', this.key).update(secret).digest('base64url').slice(0, 16);
+  }
+
+  /** At arrival: the bearer token's principal, and one more in flight for it. */
+  arrive(ctx: Context): Arrival {
+    const auth = ctx.get('authorization');
+    const token = /^bearer\s+(\S+)$/i.exec(auth)?.[1];
+    if (!token) return { principal: null, inFlight: 0, key: null };
+    const access = this.fingerprint(token);
+    const principal = this.view.get('access_tokens', token)?.principal_id ?? null;
+    const key = principal ?? `token:${access}`;
+    const n = (this.inFlight.get(key) ?? 0) + 1;
+    this.inFlight.set(key, n);
+    return { principal, access, inFlight: n, key };
+  }
+
+  /** When the answer is ready (before the journal writes it out): the grant presented and the reason answered. */
+  depart(ctx: Context, a: Arrival): ClientFacts {
+    if (a.key !== null) {
+      const n = (this.inFlight.get(a.key) ?? 1) - 1;
+      if (n <= 0) this.inFlight.delete(a.key);
+      else this.inFlight.set(a.key, n);
+    }
+    const facts: ClientFacts = { principal: a.principal, inFlight: a.inFlight };
+    if (a.access) facts.access = a.access;
+    const body = ctx.body as { detail?: { reason_code?: unknown }; error?: unknown } | undefined;
+    const reason = body && typeof body === 'object' ? (body.detail?.reason_code ?? body.error) : undefined;
+    if (typeof reason === 'string') facts.reason = reason;
+    if (ctx.state.operation === 'exchangeToken') this.grant(ctx, facts);
+    return facts;
+  }
+
+  private grant(ctx: Context, facts: ClientFacts): void {
+    const b = (ctx.request as { body?: unknown }).body as Record<string, unknown> | undefined;
+    if (!b || typeof b !== 'object') return;
+    if (typeof b.grant_type === 'string') facts.grant = b.grant_type;
+    if (typeof b.refresh_token === 'string') {
+      facts.refresh = this.fingerprint(b.refresh_token);
+      facts.principal ??= this.view.get('refresh_tokens', b.refresh_token)?.principal_id ?? null;
+    }
+    if (typeof b.code === 'string') {
+      facts.code = this.fingerprint(b.code);
+      facts.principal ??= this.view.get('authorization_codes', b.code)?.principal_id ?? null;
+    }
+  }
+}
