@@ -63,7 +63,7 @@ const rejection = async (p: Promise<unknown>): Promise<Error & { code?: string; 
 
 /** Waits (real time, a plain timer) until the journal holds n entries: a socket's close reaches the server a moment later. */
 async function journaled(mock: MockApp, n: number): Promise<void> {
-  for (let i = 0; i < 200 && mock.control.requests().length < n; i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 500 && mock.control.requests().length < n; i++) await new Promise((r) => setTimeout(r, 10));
 }
 
 test('reset: the connection is destroyed without an answer; fetch rejects with TypeError, axios with a network error', async () => {

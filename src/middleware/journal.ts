@@ -4,6 +4,7 @@ import type { MockClock } from '../domain/clock.js';
 import type { Journal } from '../control/journal.js';
 import { jsonBody, rawBody, type BodyText } from '../control/journal-text.js';
 import type { ClientObserver } from '../judge/index.js';
+import { operationOf } from '../control/faults/index.js';
 
 /** /_mock and below, in any letter case: the router matches paths case-insensitively, so `/_MOCK/reset` is a control route too. */
 export const isControlPath = (path: string): boolean => /^\/_mock(?:\/|$)/i.test(path);
@@ -53,7 +54,8 @@ export function journalMiddleware(journal: Journal, clock: MockClock, observer?:
         // A connection reset or left hanging by a fault answered nothing: status 0, as HAR writes an aborted request.
         status: ctx.state.unanswered ? 0 : ctx.status,
         duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
-        operation: (ctx.state.operation as string | undefined) ?? null,
+        // A fault that answered before the handler ran still names the operation the request was for.
+        operation: (ctx.state.operation as string | undefined) ?? (ctx.state.fault ? operationOf(ctx.method, ctx.path) : null),
         requestHeaders: ctx.headers,
         requestBody: requestBody(ctx, limit),
         responseHeaders: ctx.response.headers as Record<string, unknown>,
