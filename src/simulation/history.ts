@@ -13,7 +13,7 @@ const MARKS = 'simulated_runs' as const;
 const RECHECK_MS = 60 * 60 * 1000;
 /**
  * Removal waits until the oldest run is due by this much, then takes every run due by then: runs go within a
- * simulated hour of their time, a few dozen to a transaction, rather than one transaction each.
+ * simulated hour of their time, all that fell due in that hour to a transaction, rather than one transaction each.
  */
 export const GATHER_MS = 60 * 60 * 1000;
 /** One slice (one transaction) removes at most this many runs, and looks at most at SLICE_LOOKS entries. */
