@@ -171,6 +171,10 @@ test('exactly which runs go: the same 10 days with 2 days of retention hold ever
   await all.mock.control.advanceClock(1);
   const later = all.mock.control.exportState();
   assertWhole(later);
+  // All that at once, in slices of at most 256 runs (one transaction each).
+  const swept = all.mock.control.coverage().simulated.removed;
+  assert.ok(swept.runs > 600);
+  assert.is(swept.slices, Math.ceil(swept.runs / 256));
   for (const r of later.runs) {
     const e = endOf(r);
     if (marked.has(r.id) && e !== null) assert.ok(e > end + 1 - 2 * DAY, `run ${r.id} ended ${iso(e)}, kept`);
@@ -233,6 +237,23 @@ test('bounds: a job run is there until a day after it ended, and gone within the
   assert.not.ok(digest(), 'gone within the hour after');
   // With it went the lead scoring run of the 21st (fired at its stored next_run_at, 07:30, minutes long): two in one slice.
   assert.equal(m.mock.control.coverage().simulated.removed, { slices: 1, runs: 2, approvals: 1, traces: 0, chat_updates: 0 });
+  assertWhole(m.mock.control.exportState());
+});
+
+test('a simulated run cancelled through v3 is still the simulation\'s: it goes a day after its cancel', async () => {
+  const m = await freshMock({ fixtures: simFixture({ traffic: TRAFFIC(30), retention_days: 1 }), seed: 4, simulation: { mode: 'auto' } });
+  await m.mock.control.advanceClock(10 * 60_000);
+  const s = m.mock.control.exportState();
+  const open = s.runs.filter((r) => s.simulated_runs.some((x) => x.run_id === r.id) && ['queued', 'running', 'waiting_approval'].includes(r.status));
+  assert.ok(open.length > 0);
+  const cancel = await m.http.post(`/api/v3/projects/${P}/runs/${open[0].id}/cancel`).set(operator).send({ reason: 'test' });
+  assert.equal([cancel.status, cancel.body.status], [200, 'cancelled']);
+  const cancelledAt = Date.parse(m.mock.control.now());
+  const present = () => m.mock.control.exportState().runs.some((r) => r.id === open[0].id);
+  await m.mock.control.setClock(iso(cancelledAt + DAY - 1));
+  assert.ok(present(), 'kept for a day after its cancel');
+  await m.mock.control.setClock(iso(cancelledAt + DAY + HOUR));
+  assert.not.ok(present(), 'gone within the hour after');
   assertWhole(m.mock.control.exportState());
 });
 
