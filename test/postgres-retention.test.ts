@@ -49,21 +49,31 @@ test('two instances: the leader removes, the other removes nothing and sees the 
   const [leader, other] = a.store.leads ? [a, b] : [b, a];
   assert.not.ok(other.store.leads);
 
-  // The other instance saw runs being marked (the leader's change sets), then saw some of them go.
-  let seen = new Set<string>();
-  assert.ok(await until(() => ((seen = new Set(other.control.exportState().simulated_runs.map((m) => m.run_id))), seen.size >= 10)), 'no simulated runs reached the other instance');
-  assert.ok(await until(() => leader.control.coverage().simulated.removed.slices >= 2), 'the leader removed nothing');
+  // The other instance saw runs being marked (the leader's change sets), then sees some of those very runs go.
+  let seen = new Map<string, string>(); // run id -> project id
+  const look = () => {
+    const s = other.control.exportState();
+    const marked = new Set(s.simulated_runs.map((m) => m.run_id));
+    seen = new Map(s.runs.filter((r) => marked.has(r.id)).map((r) => [r.id, r.project_id]));
+    return seen.size >= 10;
+  };
+  assert.ok(await until(look), 'no simulated runs reached the other instance');
+  let gone: string[] = [];
+  const someGone = () => {
+    const left = new Set(other.control.exportState().runs.map((r) => r.id));
+    gone = [...seen.keys()].filter((id) => !left.has(id));
+    return gone.length > 0;
+  };
+  assert.ok(await until(someGone), 'none of the runs the other instance saw went');
   await other.store.sync();
   const removed = leader.control.coverage().simulated.removed;
+  assert.ok(removed.slices >= 1 && removed.runs >= gone.length, `${gone.length} of the runs the other saw are gone; the leader removed ${removed.runs}`);
   assert.is(other.control.coverage().simulated.removed.slices, 0, 'the other instance removed nothing');
   const otherState = other.control.exportState();
-  const left = new Set(otherState.runs.map((r) => r.id));
-  const gone = [...seen].filter((id) => !left.has(id));
-  assert.ok(gone.length > 0 && removed.runs >= gone.length, `${gone.length} of the runs the other saw are gone; the leader removed ${removed.runs}`);
   assertWhole(otherState);
   // Over HTTP through the other instance, a removed run is 404 like any run that does not exist.
-  const res = await other.fetch(`/api/v3/projects/${DEMO.projects.support}/runs/${gone[0]}`, { headers: { authorization: `Bearer ${DEMO.tokens.owner}` } });
-  assert.is(res.status, 404);
+  const res = await other.fetch(`/api/v3/projects/${seen.get(gone[0])}/runs/${gone[0]}`, { headers: { authorization: `Bearer ${DEMO.tokens.owner}` } });
+  assert.equal([res.status, ((await res.json()) as Json).detail.reason_code], [404, 'run_not_found']);
 
   // The leader goes (a closing instance stops a sped-up clock where it stands): the other leads, its clock runs again,
   // and it removes from the marks it adopted.
