@@ -13,6 +13,7 @@ import { DatabaseSchemaError, postgresStorage, redactUrl } from './storage/postg
 import { acquireLock, LockError, lockIdentity, realDataPath } from './storage/lock.js';
 import { hostName, isLoopback } from './middleware/control-guard.js';
 import { ValidationError } from './validation.js';
+import { coverageCommand } from './coverage-command.js';
 import { DEMO_FIXTURE_PATH, FixtureError, loadFixtureFile, stateFromFixture } from './fixtures.js';
 
 const USAGE = `Usage: project-runtime-mock [options]
@@ -37,7 +38,8 @@ const USAGE = `Usage: project-runtime-mock [options]
                        (default 7 with --speed or --traffic, else what the fixture says, else 0)
   --headers-timeout-ms N  cut off a client whose request headers take longer (default 10000)
   --request-timeout-ms N  cut off a client whose whole request takes longer (default 30000)
-  -h, --help           show this help`;
+  -h, --help           show this help
+Subcommand: project-runtime-mock coverage --url URL [--fail-under PCT] [--require OP:STATUS[:REASON] ...] [--junit FILE] [--markdown FILE]`;
 
 /** The names the bound address answers to: itself, or every interface address for a wildcard bind. */
 function boundHosts(host: string): string[] {
@@ -141,6 +143,8 @@ function flags() {
 }
 
 async function main(): Promise<void> {
+  // Subcommands: `coverage` reads a running mock's coverage (the CI gate).
+  if (process.argv[2] === 'coverage') process.exit(await coverageCommand(process.argv.slice(3)));
   const f = flags();
   if (f.help) {
     process.stdout.write(`${USAGE}\n`);

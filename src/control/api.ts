@@ -20,6 +20,7 @@ import type { SeededGenerators } from '../domain/ids.js';
 import { bundleStream, harOf, openBundle } from '../reproduce/index.js';
 import { clientReport, type ClientReport } from '../judge/index.js';
 import { AssertionError } from 'node:assert';
+import { gapText, gate, type GateResult, type Requirement } from './coverage-gate.js';
 
 export class MockControl extends DomainControl {
   constructor(
@@ -242,6 +243,17 @@ export class MockControl extends DomainControl {
   /** Which statuses, reason codes and transitions of the 20 operations the traffic so far exercised (reset clears it). */
   coverage(): CoverageReport {
     return this.coverageTracker.report();
+  }
+
+  /**
+   * The coverage gate in process: throws an AssertionError listing each gap (coverage under `failUnder` percent, an
+   * `OPERATION:STATUS[:REASON]` never answered) with the control calls that would provoke it.
+   */
+  assertCoverage(options: { failUnder?: number; require?: (string | Requirement)[] } = {}): GateResult {
+    if (options.failUnder !== undefined && !(options.failUnder >= 0 && options.failUnder <= 100)) throw new TypeError(`assertCoverage: failUnder must be 0..100, got ${options.failUnder}`);
+    const result = gate(this.coverage(), options);
+    if (!result.ok) throw new AssertionError({ message: `Coverage gaps:\n${gapText(result.gaps)}`, actual: result.gaps, expected: [], operator: 'assertCoverage' });
+    return result;
   }
 
   /** Clock state as answered by /_mock/clock. */
