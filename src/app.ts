@@ -10,7 +10,8 @@ import { EMPTY_FIXTURE, stateFromFixture } from './fixtures.js';
 import { bodyReader } from './routes/endpoint.js';
 import { CONTROL_ROUTES, V3_ROUTES } from './routes/index.js';
 import { routeTable } from './routes/table.js';
-import { MockControl } from './control/api.js';
+import { MockControl, controlParts } from './control/api.js';
+import { CoverageTracker } from './control/coverage.js';
 import { journalMiddleware } from './middleware/journal.js';
 import { ClientObserver } from './judge/index.js';
 import type { JournalLimits } from './control/journal.js';
@@ -114,7 +115,16 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   const adapter = options.storage === 'memory' ? new MemoryAdapter() : (options.storage ?? new JsonFileAdapter('.data/db.json'));
   const seed = stateFromFixture(options.fixtures ?? EMPTY_FIXTURE);
   const existing = options.reset ? null : await adapter.read();
-  const store = new Store(adapter, existing ? existing.state : seed, existing?.seq ?? 0);
+  // The coverage report, the store and the simulation see each other through what they are built with.
+  const coverage = new CoverageTracker();
+  let simulation: Simulation | undefined;
+  const store = new Store(adapter, existing ? existing.state : seed, existing?.seq ?? 0, {
+    // Transitions for the coverage report are observed where they happen: at commit.
+    observer: (c, before, after, scope) => coverage.onWrite(c, before, after, scope),
+    // Instances on one database: events others schedule reach this one's heap (the leader fires them on time). Before
+    // the simulation exists there is no heap yet: it is built from the stored events when the simulation loads.
+    onCaughtUp: (found) => simulation?.othersWrote(found),
+  });
   // A first save that fails stops start-up with the storage's own reason (a 503 is for requests). Shared storage that
   // another instance seeded meanwhile keeps that state; a reset replaces whatever is stored.
   if (!existing) {
@@ -124,7 +134,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
 
   const seedOption = options.seed ?? bundleSeed(options.bundle);
   const generators = seedOption !== undefined ? new SeededGenerators(String(seedOption)) : null;
-  const deps: Deps = {
+  const base: Deps = {
     store,
     view: store,
     clock: new MockClock(options.clock ?? Date.now, () => store.clock),
@@ -141,27 +151,24 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     },
   };
   const report = options.onError ?? ((err: unknown) => console.error(err));
-  const simulation: Simulation = new Simulation(deps, {
+  simulation = new Simulation(base, {
     defaultMode: options.simulation?.mode ?? 'off',
     seed: seedOption !== undefined ? String(seedOption) : undefined,
     maxEvents: options.simulation?.maxEvents,
     onProgress: options.simulation?.onProgress,
     onError: (err) => report(err, undefined as never),
-    scope: (): WriteScope => control.coverageTracker.simulatedScope,
-    onExecuted: (kind) => control.coverageTracker.recordSimulated(kind),
+    scope: (): WriteScope => coverage.simulatedScope,
+    onExecuted: (kind) => coverage.recordSimulated(kind),
     retentionDays: options.simulation?.retentionDays,
-    onRemoved: (r) => control.coverageTracker.recordRemoved(r),
+    onRemoved: (r) => coverage.recordRemoved(r),
   });
-  deps.runHooks = simulation.engine;
+  // The domain tells the simulation of the runs it moves.
+  const deps: Deps = { ...base, runHooks: simulation.engine };
   // Instances sharing storage seal exported secrets with one key, so a state exported from one imports into another.
   const sealSeed = seedOption ?? (await store.secret());
   // Fault draws (probability, delay distributions) follow the seed, so a seeded mock fails the same requests every run.
   const faults = new FaultRegistry({ seed: seedOption !== undefined ? `faults:${seedOption}` : randomUUID(), nowMs: () => deps.clock.nowMs() });
-  const control: MockControl = new MockControl(deps, seed, sealSeed, options.journal, simulation, faults, generators, options.controlToken);
-  // Transitions for the coverage report are observed where they happen: at commit.
-  store.observer = (c, before, after, scope) => control.coverageTracker.onWrite(c, before, after, scope);
-  // Instances on one database: events others schedule reach this one's heap (the leader fires them on time).
-  store.onCaughtUp = (found) => simulation.othersWrote(found);
+  const control: MockControl = new MockControl(deps, seed, sealSeed, controlParts(deps, options.journal, options.controlToken, faults, coverage), simulation, generators);
   await simulation.load(!existing);
   if (options.bundle !== undefined) await control.importBundle(options.bundle);
   const readBody = bodyReader(deps.config.bodyLimit);

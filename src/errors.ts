@@ -2,6 +2,7 @@
 import type { Context, Next } from 'koa';
 import { ValidationError } from './validation.js';
 import { REASON_CODES, type ReasonCode, type ReasonCodeSpec } from './reason-codes.js';
+import { StorageUnavailable } from './storage/unavailable.js';
 
 export interface EnvelopeExtras {
   message?: string;
@@ -92,6 +93,8 @@ export function appErrorListener(log: (line: string) => void, report: ErrorRepor
 
 function normalizeError(raw: unknown): { status: number; reason_code?: string; body(): unknown } {
   if (raw instanceof ApiError) return raw;
+  // Storage's own refusal (a change not stored, state not readable): 503, never the storage's message or a path.
+  if (raw instanceof StorageUnavailable) return new ApiError('storage_unavailable');
   if (raw instanceof ValidationError) return { status: 422, body: () => ({ detail: raw.items }) };
   const e = raw as { status?: number } | undefined;
   if (e?.status === 413) return new ApiError('payload_too_large');

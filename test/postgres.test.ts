@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import request from 'supertest';
 import { createApp, type MockApp } from '../src/app.js';
 import { demoFixture } from '../src/fixtures.js';
-import { ApiError } from '../src/errors.js';
+import { StorageUnavailable } from '../src/storage/store.js';
 import { DatabaseSchemaError, postgresStorage, type PostgresOptions } from '../src/storage/postgres/index.js';
 import { isWholeState } from '../src/storage/change-sets.js';
 import { StaleView } from '../src/storage/store.js';
@@ -365,7 +365,7 @@ test('database down: writes and reads answer 503 storage_unavailable without a c
     assert.is(read.status, 503);
     assert.is(read.body.detail.reason_code, 'storage_unavailable');
     const err = await mock.store.transact((tx) => tx.put('budgets', { ...tx.get('budgets', P)!, runtime_config_epoch: 999 })).catch((e: unknown) => e);
-    assert.instance(err, ApiError);
+    assert.instance(err, StorageUnavailable);
     assert.is(epoch(mock), before);
     await gate.restore();
     let ok = 0;

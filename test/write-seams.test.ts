@@ -64,6 +64,12 @@ test('routes read through the read-only view: they reach the store only to attri
   for (const m of readFileSync(join(SRC, 'control/project-reads.ts'), 'utf8').matchAll(/deps\.(store|view)\b/g)) assert.is(m[1], 'view');
 });
 
+test('storage throws its own error: nothing under src/storage imports the HTTP error class', () => {
+  const storage = files('storage');
+  assert.ok(storage.length > 10);
+  for (const f of storage) assert.not.match(readFileSync(join(SRC, f), 'utf8'), /from '(\.\.\/)+errors\.js'/, `${f} imports src/errors.ts`);
+});
+
 test('the store answers the query helpers as a reader: where() finds by an indexed field, as a transaction does', async () => {
   const mock = await createApp({ storage: 'memory', fixtures: demoFixture() });
   const viaView = mock.store.where('approvals', 'run_id', DEMO.runs.waitingApproval).map((a) => a.approval_id).sort();

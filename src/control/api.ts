@@ -22,6 +22,18 @@ import { clientReport, type ClientReport } from '../judge/index.js';
 import { AssertionError } from 'node:assert';
 import { gapText, gate, type GateResult, type Requirement } from './coverage-gate.js';
 
+/** What each instance keeps of its own traffic, built by createApp before the store and the control surface. */
+export interface ControlParts {
+  journal: Journal;
+  faults: FaultRegistry;
+  coverage: CoverageTracker;
+}
+
+/** Builds the per-instance parts: the journal hides the secrets `deps` holds and `controlToken`. */
+export function controlParts(deps: Deps, journal: JournalLimits | undefined, controlToken: string | undefined, faults: FaultRegistry, coverage = new CoverageTracker()): ControlParts {
+  return { journal: new Journal(journal, heldSecrets(deps, [controlToken])), faults, coverage };
+}
+
 export class MockControl extends DomainControl {
   constructor(
     deps: Deps,
@@ -29,20 +41,18 @@ export class MockControl extends DomainControl {
     protected seed: StateData,
     /** createApp's `seed`: derives the key that seals secrets in exported state (random without one). */
     sealSeed: string | number | undefined,
-    /** How much the request journal keeps (createApp's `journal`). */
-    journalLimits: JournalLimits | undefined,
+    /** The per-instance parts createApp built first: the request journal, injected faults, the coverage report. */
+    parts: ControlParts,
     /** The simulation engine. */
     sim: Simulation,
-    /** Injected faults (per instance). */
-    readonly faultRegistry: FaultRegistry,
     /** The seeded id and token generators (null without a seed): a repro bundle holds their positions. */
     private readonly generators: SeededGenerators | null = null,
-    /** The control token, when one is configured: never shown in the journal, wherever a request puts it. */
-    controlToken?: string,
   ) {
     super(deps, sim);
     this.sealer = new Sealer(sealSeed);
-    this.journal = new Journal(journalLimits, heldSecrets(deps, [controlToken]));
+    this.journal = parts.journal;
+    this.faultRegistry = parts.faults;
+    this.coverageTracker = parts.coverage;
     this.verifier = new Verifier(this.journal);
   }
 
@@ -50,8 +60,10 @@ export class MockControl extends DomainControl {
   readonly journal: Journal;
   /** Checks of the journal (what POST /_mock/verify... answer). */
   readonly verifier: Verifier;
+  /** Injected faults (per instance). */
+  readonly faultRegistry: FaultRegistry;
   /** What the v3 traffic so far exercised. */
-  readonly coverageTracker = new CoverageTracker();
+  readonly coverageTracker: CoverageTracker;
   private readonly sealer: Sealer;
 
   /** Back to the loaded fixtures; also clears the journal, the faults and the coverage report. */

@@ -54,10 +54,14 @@ export class Engine implements RunHooks {
   /** The runs the simulation created, and their removal once they ended `retention_days` ago. */
   readonly history: History;
 
+  /** The domain's collaborators, with this engine as their run hooks (the domain tells it of the runs it moves). */
+  readonly deps: Deps;
+
   constructor(
-    readonly deps: Deps,
+    deps: Deps,
     private readonly options: EngineOptions,
   ) {
+    this.deps = { ...deps, runHooks: this };
     this.view = new Transaction(deps.store);
     this.history = new History(deps.store, { days: () => this.record()?.retention_days ?? options.retentionDays ?? 0, onRemoved: options.onRemoved });
   }

@@ -1,0 +1,282 @@
+// The commit pipeline: transactions run on the newest state, their change sets queue and are stored in groups (group commit).
+import { COLLECTION_NAMES, DATA_FILE_FORMAT, DATA_FILE_VERSION, type CollectionName, type DataFile, type StateData } from '../schemas/state.js';
+import { ChangeSetConflict, type CaughtUp, type ChangeSet, type ChangeSetAdapter } from './change-sets.js';
+import { PendingLayer, type Replacement } from './pending.js';
+import type { Writer } from './reader.js';
+import { NotADiff } from './replace.js';
+import { StoredState } from './state.js';
+import { Transaction, type StateView } from './transaction.js';
+import { storageUnavailable } from './unavailable.js';
+import { StaleView, type WriteObserver, type WriteScope } from './write-scope.js';
+
+export { StaleView, type Optimism, type WriteObserver, type WriteScope } from './write-scope.js';
+
+/** A transaction (or a replacement) on its way to storage. */
+export interface Pending {
+  fn?: (tx: Transaction) => unknown;
+  replacement?: Replacement;
+  /** A whole-state replace tried as a change set: what it stores instead when, run again, it is no longer one. */
+  whole?: () => Replacement;
+  /** The first save of a seeded state: when shared storage already holds state, that state is kept instead. */
+  ifEmpty?: boolean;
+  observe: boolean;
+  scope: WriteScope | undefined;
+  seq: number;
+  set?: ChangeSet;
+  result?: unknown;
+  attempts: number;
+  state: 'pending' | 'stored' | 'failed';
+  error?: unknown;
+  /** An `ifEmpty` save that found state already stored. */
+  dropped?: boolean;
+  waiters?: (() => void)[];
+}
+
+export abstract class CommitPipeline extends StoredState implements StateView, Writer {
+  protected lastSeq: number;
+  protected readonly layer = new PendingLayer();
+  protected pending: Pending[] = [];
+  /** How many entries at the head of `pending` are being stored (-1: catching up after a conflict). */
+  protected writing = 0;
+  /** The group being stored (replaced when the adapter rebases it). */
+  protected inFlight: Pending[] = [];
+  /** Called when the group being stored settles (stored, refused or conflicting). */
+  protected groupEnds: (() => void)[] = [];
+  private scope: WriteScope | undefined;
+
+  constructor(
+    protected readonly adapter: ChangeSetAdapter,
+    data: StateData,
+    seq: number,
+    private readonly observer: WriteObserver | undefined,
+  ) {
+    super(data, seq);
+    this.lastSeq = seq;
+  }
+
+  /** True when other instances may write the same storage (the adapter can list their change sets). */
+  get shared(): boolean {
+    return typeof this.adapter.changesSince === 'function';
+  }
+
+  // ---- what transactions read: the newest state, pending writes included ----
+  /** @internal */ viewGet(c: CollectionName, key: string): unknown {
+    return this.layer.get(this.maps, c, key);
+  }
+  /** @internal */ viewHas(c: CollectionName, key: string): boolean {
+    return this.layer.has(this.maps, c, key);
+  }
+  /** @internal */ viewEntries(c: CollectionName): Iterable<[string, unknown]> {
+    return this.layer.entries(this.maps, c);
+  }
+  /** @internal The keys that may hold `field` = `value` (committed ones by index, pending ones all); null: scan instead. */
+  viewCandidates(c: CollectionName, field: string, value: unknown): Iterable<string> | null {
+    const pending = this.layer.pendingKeys(c);
+    if (pending === null) return null; // a whole state is on its way: no index describes it
+    const committed = this.indexes.keys(c, field, value);
+    if (!committed) return pending;
+    return pending.length === 0 ? committed : [...committed, ...pending];
+  }
+
+  // ---- writes ----
+  /** Runs `fn` as one transaction and resolves with its result once it is stored (StorageUnavailable if it could not be). */
+  async transact<T>(fn: (tx: Transaction) => T): Promise<T> {
+    const p = this.begin(fn, true);
+    await this.settled(p);
+    return p.result as T;
+  }
+
+  /**
+   * Runs `fn`, attributing the transactions it applies synchronously to `scope` (a request). A
+   * transaction callback is synchronous, so no async context is needed: code that awaits before
+   * committing wraps its commit in its own call.
+   */
+  attributeTo<T>(scope: WriteScope, fn: () => T): T {
+    const outer = this.scope;
+    this.scope = scope;
+    try {
+      return fn();
+    } finally {
+      this.scope = outer;
+    }
+  }
+
+  /** Applies a transaction and starts storing it without waiting (memory storage stores it at once; `flush` waits). */
+  apply<T>(fn: (tx: Transaction) => T): T {
+    return this.begin(fn, true).result as T;
+  }
+
+  /** Resolves once everything applied so far is stored; throws StorageUnavailable if it was rolled back instead. */
+  async flush(): Promise<void> {
+    const last = this.pending[this.pending.length - 1];
+    if (last) await this.settled(last);
+  }
+
+  private begin(fn: (tx: Transaction) => unknown, observe: boolean): Pending {
+    // Others' writes arrived since an optimistic request began: what it read may be older than they are.
+    const o = this.scope?.optimism;
+    if (o && !o.valid && o.mark !== this.foreignCount) throw new StaleView();
+    const p: Pending = { fn, observe, scope: this.scope, seq: 0, attempts: 0, state: 'pending' };
+    this.run(p);
+    return p;
+  }
+
+  /** Runs a pending transaction's callback on the newest state; an empty transaction is stored at once. */
+  protected run(p: Pending): void {
+    const tx = new Transaction(this);
+    try {
+      p.scope?.guard?.(tx);
+      p.result = p.fn!(tx);
+    } catch (err) {
+      if (!(err instanceof NotADiff) || !p.whole) throw err;
+      p.replacement = p.whole();
+      p.fn = p.whole = undefined;
+      this.enqueue(p);
+      return;
+    }
+    if (tx.empty) {
+      // Settle, not only mark: a transaction run again after a conflict may have waiters (flush, transact).
+      this.settle(p, 'stored');
+      return;
+    }
+    p.set = tx.toChangeSet(this.lastSeq + 1);
+    this.enqueue(p);
+  }
+
+  protected enqueue(p: Pending): Pending {
+    p.seq = ++this.lastSeq;
+    if (p.replacement) this.layer.addReplacement(p.seq, p.replacement);
+    else if (p.set) this.layer.addSet(p.set.seq === p.seq ? p.set : (p.set = { ...p.set, seq: p.seq }));
+    this.pending.push(p);
+    this.pump();
+    return p;
+  }
+
+  /** Starts storing the next group: every pending change set up to the next replacement, or that replacement alone. */
+  protected pump(): void {
+    if (this.writing !== 0 || this.pending.length === 0) return;
+    const first = this.pending[0];
+    let n = 1;
+    if (!first.replacement) while (n < this.pending.length && !this.pending[n].replacement) n++;
+    this.inFlight = this.pending.slice(0, n);
+    this.writing = n;
+    let done: void | Promise<void>;
+    try {
+      done = first.replacement
+        ? this.adapter.replaceState && this.shared
+          ? this.adapter.replaceState(this.documentOf(first), (missed) => this.rebaseWhole(missed))
+          : this.adapter.write(this.documentOf(first))
+        : this.adapter.appendChangeSets(
+            this.inFlight.map((p) => p.set!),
+            this,
+            this.shared ? (missed) => this.rebase(missed) : undefined,
+          );
+    } catch (err) {
+      this.failed(err);
+      return;
+    }
+    if (done && typeof done.then === 'function') done.then(() => this.stored(this.inFlight), (err) => this.failed(err));
+    else this.stored(this.inFlight);
+  }
+
+  private documentOf(p: Pending): DataFile {
+    const r = p.replacement!;
+    const state = { clock: r.clock, settings: r.settings } as Record<string, unknown>;
+    for (const c of COLLECTION_NAMES) state[c] = Array.from((r.maps[c] as Map<string, unknown>).values());
+    return { format: DATA_FILE_FORMAT, format_version: DATA_FILE_VERSION, seq: p.seq, state: state as StateData };
+  }
+
+  private stored(group: Pending[]): void {
+    this.writing = 0;
+    this.inFlight = [];
+    this.pending.splice(0, group.length);
+    this.groupStored(group.length);
+    for (const p of group) {
+      // Stored at the head this instance built on (a rebase would have refused it): nothing newer existed elsewhere.
+      if (p.scope?.optimism) p.scope.optimism.valid = true;
+      this.fold(p);
+    }
+    this.endGroup();
+    this.pump();
+  }
+
+  protected endGroup(): void {
+    const ends = this.groupEnds;
+    this.groupEnds = [];
+    for (const resolve of ends) resolve();
+  }
+
+  /** Makes a stored change set (or replacement) visible to readers. */
+  protected fold(p: Pending): void {
+    if (p.replacement) this.foldWhole(p.replacement, p.seq);
+    else if (p.set) this.foldSet(p.set, p.seq, p.observe && this.observer ? (c, before, after) => this.observer!(c, before, after, p.scope) : undefined);
+    else this.committedSeq = p.seq;
+    this.layer.stored(p.seq, p.set);
+    this.settle(p, 'stored');
+  }
+
+  /** The group could not be stored: every pending transaction is rolled back (or, after a conflict, run again on the caught-up state). */
+  private failed(err: unknown): void {
+    const all = this.pending;
+    this.pending = [];
+    this.inFlight = [];
+    this.layer.clear();
+    this.lastSeq = this.committedSeq;
+    if (err instanceof ChangeSetConflict && this.adapter.changesSince) {
+      this.writing = -1;
+      this.endGroup();
+      void this.retry(all);
+      return;
+    }
+    this.writing = 0;
+    const refusal = storageUnavailable(err);
+    for (const p of all) this.settle(p, 'failed', refusal);
+    this.endGroup();
+  }
+
+  /** Runs a pending transaction again on the caught-up state (enqueueing it, or settling it when it now fails or is empty). */
+  protected rerun(p: Pending): void {
+    // Runs again only after others' change sets were applied: an optimistic request's view is then stale, so its
+    // transaction is refused instead, and the request runs again from the start (it stored nothing).
+    if (p.scope?.optimism && !p.scope.optimism.valid) {
+      this.settle(p, 'failed', new StaleView());
+      return;
+    }
+    if (p.replacement) {
+      if (p.ifEmpty) {
+        p.dropped = true; // another instance stored state first: that state stays
+        this.settle(p, 'stored');
+      } else this.enqueue(p);
+      return;
+    }
+    try {
+      this.run(p);
+    } catch (err) {
+      this.settle(p, 'failed', err);
+    }
+  }
+
+  protected async settled(p: Pending): Promise<void> {
+    if (p.state === 'pending') await new Promise<void>((resolve) => (p.waiters ??= []).push(resolve));
+    if (p.state === 'failed') throw p.error;
+  }
+
+  protected settle(p: Pending, state: 'stored' | 'failed', error?: unknown): void {
+    p.state = state;
+    p.error = error;
+    if (p.waiters) for (const resolve of p.waiters) resolve();
+    p.waiters = undefined;
+  }
+
+  // ---- what multi-instance sync provides (src/storage/sync.ts) ----
+  /** How many of others' change sets (or whole states) were applied so far. */
+  protected abstract get foreignCount(): number;
+  /** A group of `n` own change sets was stored. */
+  protected abstract groupStored(n: number): void;
+  /** The adapter lost a race holding its lock: apply `missed`, run the pending transactions again, answer the group to store. */
+  protected abstract rebase(missed: readonly CaughtUp[]): readonly ChangeSet[];
+  /** The same for a whole state: answer its new position, or null when it is not to be stored. */
+  protected abstract rebaseWhole(missed: readonly CaughtUp[]): number | null;
+  /** The adapter reported a conflict: catch up, then run `all` again. */
+  protected abstract retry(all: Pending[]): Promise<void>;
+}

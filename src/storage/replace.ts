@@ -1,0 +1,57 @@
+// Whole-state replace (reset, fixture load, PUT state, restore): one change set against the newest state when it can be, else the whole state.
+import { COLLECTION_NAMES, type ClockState, type CollectionName, type Settings } from '../schemas/state.js';
+import { sameJson } from '../json.js';
+import type { Maps, Replacement } from './pending.js';
+import type { Transaction } from './transaction.js';
+
+/** The replace is not one change set on this state (a record would move, or the diff outgrows the target). */
+export class NotADiff extends Error {}
+
+/** What the diff reads: the newest state (committed plus pending), as a transaction sees it. */
+export interface NewestState {
+  viewEntries(c: CollectionName): Iterable<[string, unknown]>;
+  newestClock(): ClockState;
+  newestSettings(): Settings;
+}
+
+export interface Target {
+  maps: Maps;
+  clock: ClockState;
+  settings: Settings;
+  /** Copy the maps before storing them whole (a snapshot stays reusable). */
+  copy: boolean;
+}
+
+/**
+ * The transaction that turns the newest state into `target`, records in the target's order: records that stay keep
+ * their order, new ones come last. Throws NotADiff when that is not possible, or is larger than the target itself.
+ * It depends on nothing else it reads, so run again on others' writes it is a diff against theirs.
+ */
+export function diffTo(state: NewestState, target: Target): (tx: Transaction) => void {
+  let total = 0;
+  for (const c of COLLECTION_NAMES) total += target.maps[c].size;
+  return (tx) => {
+    for (const c of COLLECTION_NAMES) {
+      const want = target.maps[c] as Map<string, unknown>;
+      const order = want.keys();
+      for (const [key, r] of state.viewEntries(c)) {
+        if (!want.has(key)) {
+          tx.delete(c, key);
+          continue;
+        }
+        if (order.next().value !== key) throw new NotADiff(); // a record would move
+        if (want.get(key) !== r) tx.put(c, want.get(key) as never);
+      }
+      for (let next = order.next(); !next.done; next = order.next()) tx.put(c, want.get(next.value) as never);
+      if (tx.size > total) throw new NotADiff();
+    }
+    if (!sameJson(state.newestClock(), target.clock)) tx.setClock(target.clock);
+    if (!sameJson(state.newestSettings(), target.settings)) tx.setSettings(target.settings);
+  };
+}
+
+/** The target as a whole state to store. */
+export function wholeState(target: Target): Replacement {
+  const maps = target.copy ? (Object.fromEntries(COLLECTION_NAMES.map((c) => [c, new Map(target.maps[c] as Map<string, unknown>)])) as unknown as Maps) : target.maps;
+  return { maps, clock: target.clock, settings: target.settings };
+}

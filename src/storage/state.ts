@@ -1,0 +1,136 @@
+// The stored state: maps of immutable records, their field indexes and derived read views, and folding what was stored into them.
+import { COLLECTION_NAMES, PRIMARY_KEYS, type ClockState, type CollectionName, type RecordOf, type Settings, type StateData } from '../schemas/state.js';
+import type { ChangeSet, CommittedState } from './change-sets.js';
+import { FieldIndexes } from './field-index.js';
+import { emptyMaps, type Maps, type Replacement } from './pending.js';
+import type { ReadView } from './reader.js';
+
+/** An opaque, cheap snapshot: records are never mutated in place, so copying the maps is enough. */
+export interface Snapshot {
+  readonly maps: Readonly<Maps>;
+  readonly clock: ClockState;
+  readonly settings: Settings;
+}
+
+export function mapsFromData(data: StateData): Maps {
+  const maps = emptyMaps();
+  for (const c of COLLECTION_NAMES) {
+    const key = PRIMARY_KEYS[c] as (r: unknown) => string;
+    const m = maps[c] as Map<string, unknown>;
+    for (const r of data[c] as unknown[]) m.set(key(r), r);
+  }
+  return maps;
+}
+
+/** Sees one stored record write (before, after; undefined = absent). */
+export type RecordChange = (c: CollectionName, before: unknown, after: unknown) => void;
+
+/** What was stored, and nothing else: readers never see a write before storage acknowledged it. */
+export class StoredState implements CommittedState, ReadView {
+  protected maps: Maps;
+  protected clockState: ClockState;
+  protected settingsState: Settings;
+  protected committedSeq: number;
+  private readonly versions = new Map<string, number>();
+  private readonly derived = new Map<string, { stamp: string; value: unknown }>();
+  protected readonly indexes = new FieldIndexes((c) => this.maps[c].entries());
+
+  constructor(data: StateData, seq: number) {
+    this.maps = mapsFromData(data);
+    this.clockState = data.clock;
+    this.settingsState = data.settings;
+    this.committedSeq = seq;
+  }
+
+  get<C extends CollectionName>(c: C, key: string): RecordOf<C> | undefined {
+    return this.maps[c].get(key);
+  }
+  has(c: CollectionName, key: string): boolean {
+    return this.maps[c].has(key);
+  }
+  values<C extends CollectionName>(c: C): IterableIterator<RecordOf<C>> {
+    return this.maps[c].values();
+  }
+  entries<C extends CollectionName>(c: C): IterableIterator<[string, RecordOf<C>]> {
+    return this.maps[c].entries();
+  }
+  count(c: CollectionName): number {
+    return this.maps[c].size;
+  }
+  /** The stored records whose `field` equals `value` (and match `pred`), through the field index. */
+  where<C extends CollectionName, F extends keyof RecordOf<C> & string>(c: C, field: F, value: RecordOf<C>[F], pred: (r: RecordOf<C>) => boolean = () => true): RecordOf<C>[] {
+    const out: RecordOf<C>[] = [];
+    const keys = this.indexes.keys(c, field, value) ?? this.maps[c].keys();
+    for (const key of keys) {
+      const r = this.maps[c].get(key);
+      if (r !== undefined && ((r as Record<string, unknown>)[field] ?? null) === (value ?? null) && pred(r)) out.push(r);
+    }
+    return out;
+  }
+  get clock(): ClockState {
+    return this.clockState;
+  }
+  get settings(): Settings {
+    return this.settingsState;
+  }
+  /** The `seq` of the last stored change set. */
+  get seq(): number {
+    return this.committedSeq;
+  }
+
+  /**
+   * A value derived from some collections (an index, a sorted list), rebuilt only after one of
+   * them changed: list endpoints then cost the same at any depth.
+   */
+  derive<T>(name: string, deps: readonly CollectionName[], build: () => T): T {
+    const stamp = deps.map((d) => this.versions.get(d) ?? 0).join(',');
+    const hit = this.derived.get(name);
+    if (hit && hit.stamp === stamp) return hit.value as T;
+    const value = build();
+    this.derived.set(name, { stamp, value });
+    return value;
+  }
+
+  snapshot(): Snapshot {
+    const maps = emptyMaps() as Record<CollectionName, Map<string, unknown>>;
+    for (const c of COLLECTION_NAMES) maps[c] = new Map(this.maps[c] as Map<string, unknown>);
+    return { maps: maps as unknown as Maps, clock: this.clockState, settings: this.settingsState };
+  }
+
+  toData(): StateData {
+    const data = { clock: this.clockState, settings: this.settingsState } as Record<string, unknown>;
+    for (const c of COLLECTION_NAMES) data[c] = Array.from((this.maps[c] as Map<string, unknown>).values());
+    return data as StateData;
+  }
+
+  /** Makes a stored change set visible to readers (`seen` sees each record it writes). */
+  protected foldSet(set: ChangeSet, seq: number, seen?: RecordChange): void {
+    let last: CollectionName | undefined;
+    for (const ch of set.changes) {
+      const m = this.maps[ch.collection] as Map<string, unknown>;
+      const before = m.get(ch.key);
+      seen?.(ch.collection, before, ch.record ?? undefined);
+      this.indexes.change(ch.collection, ch.key, before, ch.record ?? undefined);
+      if (ch.record === null) m.delete(ch.key);
+      else m.set(ch.key, ch.record);
+      if (ch.collection !== last) this.bump((last = ch.collection));
+    }
+    if (set.clock) this.clockState = set.clock;
+    if (set.settings) this.settingsState = set.settings;
+    this.committedSeq = seq;
+  }
+
+  /** Makes a stored whole state visible to readers. */
+  protected foldWhole(r: Replacement, seq: number): void {
+    this.maps = r.maps;
+    this.indexes.clear();
+    this.clockState = r.clock;
+    this.settingsState = r.settings;
+    for (const c of COLLECTION_NAMES) this.bump(c);
+    this.committedSeq = seq;
+  }
+
+  private bump(c: CollectionName): void {
+    this.versions.set(c, (this.versions.get(c) ?? 0) + 1);
+  }
+}
