@@ -75,7 +75,7 @@ export interface CreateAppOptions {
   onError?: ErrorReporter;
   /** One-line notices, such as a client whose request timed out; default console.error. */
   log?: (line: string) => void;
-  /** The simulation engine (issue 12). */
+  /** The simulation engine: runs, approvals, jobs and spend that move by themselves on the mock clock. */
   simulation?: {
     /** The mode when neither the fixture nor PUT /_mock/simulation sets one: `off` by default (the CLI: `auto`). */
     mode?: SimulationMode;

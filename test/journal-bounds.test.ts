@@ -1,4 +1,4 @@
-// The journal holds bounded text under a byte budget (issue 10, item 1): big bodies are cut with a marker, secrets stay out.
+// The journal holds bounded text under a byte budget: big bodies are cut with a marker, secrets stay out.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
@@ -12,7 +12,7 @@ import { DEMO } from './helpers/demo.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
-/** The attack body of issue 10: about 1 MiB of `{}` in one array, with a secret up front. */
+/** A hostile body: about 1 MiB of `{}` in one array (a million tiny objects to hold), with a secret up front. */
 const hostile = (bytes = MiB) => `{"client_secret":"cs-LEAK","x":[${Array(Math.floor((bytes - 40) / 3)).fill('{}').join(',')}]}`;
 const json = { 'content-type': 'application/json' };
 

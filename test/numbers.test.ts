@@ -1,4 +1,4 @@
-// Every number the API or the control surface accepts is finite and range-checked (issue 10 item 5): a 422 at its
+// Every number the API or the control surface accepts is finite and range-checked: a 422 at its
 // loc, nothing stored, and the mock clock never reaches an invalid date. A property: random control writes, saved to a
 // data file and loaded again, give the same state.
 import { test } from 'uvu';

@@ -1,4 +1,4 @@
-// Groups s and l (issue 11): writes cost what they change at any size (PUT budget at 50 connections, memory and JSON file,
+// Groups s and l: writes cost what they change at any size (PUT budget at 50 connections, memory and JSON file,
 // 1k vs 100k vs 1M stored runs; fdatasync'ed file writes vs memory and json-server; lone-write latency), and big loads.
 import { readFileSync, statSync } from 'node:fs';
 import { dataFile, freshStart } from '../lib/data-file.js';

@@ -1,4 +1,4 @@
-// Control routes of the simulation engine (issue 12): its state, settings, step, run and behaviours.
+// Control routes of the simulation engine: its state, settings, step, run and behaviours.
 import Router from '@koa/router';
 import type { Deps } from '../deps.js';
 import { BehavioursSchema, SimulationRunRequestSchema, SimulationSettingsRequestSchema } from '../schemas/simulation.js';

@@ -1,4 +1,4 @@
-// The simulation's documents and stored records (issue 12): behaviours, synthetic traffic, settings, pending events, per-user spend.
+// The simulation's documents and stored records: behaviours, synthetic traffic, settings, pending events, per-user spend.
 import * as v from 'valibot';
 import { Bool, Float, Int, NonEmptyString, Timestamp, Uuid, forbidExtra, model } from './common.js';
 

@@ -1,4 +1,4 @@
-// The simulation engine's public face (issue 12): runs, approvals, jobs and spend move by themselves on the mock clock.
+// The simulation engine's public face: runs, approvals, jobs and spend move by themselves on the mock clock.
 export { Simulation, MAX_EVENTS_PER_RUN, eventView, type SimulationOptions } from './simulation.js';
 export type { SimulationProgress } from './drain.js';
 export { DEFAULT_BEHAVIOUR, behaviourFor } from './behaviours.js';
