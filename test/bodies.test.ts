@@ -31,7 +31,6 @@ async function send(method: string, path: string, headers: Record<string, string
   try {
     const before = stateOf(mock);
     const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`, { method, headers, body });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     return { status: res.status, body: (await res.json()) as any, changed: stateOf(mock) !== before, mock };
   } finally {
     await new Promise((r) => server.close(r));

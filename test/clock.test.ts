@@ -74,6 +74,7 @@ test('clock: offset follows the base time source; frozen ignores it', async () =
   assert.is(mock.control.now(), '2026-01-01T01:00:05.000Z');
   // {now} freezes: the base moves, the mock clock does not.
   res = await http.post('/_mock/clock').send({ now: '2026-06-01T00:00:00.000Z' });
+  assert.equal([res.body.now, res.body.frozen_at], ['2026-06-01T00:00:00.000Z', '2026-06-01T00:00:00.000Z']);
   base += 60_000;
   assert.is(mock.control.now(), '2026-06-01T00:00:00.000Z');
   // A frozen clock advances its frozen point.

@@ -77,7 +77,6 @@ test('crash safety: SIGKILL while the log is being compacted, restart: every ack
   const cli = await startCli(['--port', '0', '--data', file]);
   const acked: string[] = [];
   let killed = false;
-  let sawCompaction = false;
   // Runs with 200 KB of metadata: the log passes its 8 MiB threshold after some 40 of them, and compaction starts.
   const metadata = { note: 'x'.repeat(200_000) };
   const worker = async () => {
@@ -94,7 +93,7 @@ test('crash safety: SIGKILL while the log is being compacted, restart: every ack
   const workers = Array.from({ length: 4 }, worker);
   const deadline = Date.now() + 60_000;
   while (!existsSync(tmp) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1));
-  sawCompaction = existsSync(tmp);
+  const sawCompaction = existsSync(tmp);
   cli.proc.kill('SIGKILL');
   killed = true;
   await Promise.all(workers);

@@ -79,7 +79,7 @@ test('dependencies: every runtime dependency is imported by src/ at run time or 
   assert.equal(dependencies.filter((d) => !runtime.has(d) && !typesNeed(d)), []);
   // Each package the published types reach is a dependency: itself when it ships its types, else its @types package.
   for (const p of types) {
-    let own: Record<string, unknown> | null = null;
+    let own: Record<string, unknown> | null;
     try {
       own = JSON.parse(readFileSync(join(ROOT, 'node_modules', p, 'package.json'), 'utf8')) as Record<string, unknown>;
     } catch {

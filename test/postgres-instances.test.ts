@@ -16,7 +16,7 @@ const operator = { authorization: `Bearer ${DEMO.tokens.operator}` };
 const JSON_BODY = { 'content-type': 'application/json' };
 let db = '';
 let gate: Proxy;
-let all: RunningCli[] = [];
+const all: RunningCli[] = [];
 let live: RunningCli[] = [];
 
 async function call(cli: RunningCli, method: string, path: string, body?: unknown, headers: Record<string, string> = operator) {

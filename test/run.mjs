@@ -59,7 +59,8 @@ function shardTally(events, exit, files) {
       t.skipped += e.skipped;
     } else if (e.t === 'end') {
       ended.set(e.file, (ended.get(e.file) ?? 0) + 1);
-      e.ok ? t.passed++ : t.failed++;
+      if (e.ok) t.passed++;
+      else t.failed++;
     } else if (e.t === 'load-error') {
       t.failed++;
       t.notes.push(`${e.file} failed to load`);

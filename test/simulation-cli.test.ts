@@ -9,7 +9,7 @@ import { runCliToExit, startCli, type RunningCli } from './helpers/cli.js';
 import { DEMO } from './helpers/demo.js';
 import { HOUR, P, SECRET, owner } from './helpers/simulation.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 const call = async (cli: RunningCli, path: string, init: RequestInit = {}): Promise<Json> => {
   const res = await fetch(cli.url + path, { ...init, headers: { 'content-type': 'application/json', ...owner, ...(init.headers as Record<string, string>) } });
   const body = await res.json();

@@ -9,7 +9,7 @@ export async function lastPage() {
   const mock = await mockServer('--memory', '--fixtures', writeFixture('fixture-users.json', { users: n }));
   const list = `/api/v3/projects/${PROJECT}/users?limit=200`;
   let cursor: string | null = null;
-  let last = '';
+  let last: string;
   let pages = 0;
   do {
     const path: string = cursor ? `${list}&cursor=${encodeURIComponent(cursor)}` : list;

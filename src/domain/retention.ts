@@ -16,7 +16,7 @@ export const DEDUPE_KEYS_MAX = 100_000;
 /** A sweep runs after this many new retained records, or a quarter of the retained records, whichever is more. */
 export const SWEEP_MIN_INSERTS = 1_000;
 
-const RETAINED = ['access_tokens', 'refresh_tokens', 'authorization_codes', 'chat_updates', 'broker_events'] as const;
+type Retained = 'access_tokens' | 'refresh_tokens' | 'authorization_codes' | 'chat_updates' | 'broker_events';
 
 /** Per instance: new records since the last sweep, and how many records the last sweep kept. */
 export class RetentionTracker {
@@ -28,7 +28,7 @@ export class RetentionTracker {
 }
 
 export interface SweepResult {
-  pruned: Record<(typeof RETAINED)[number], number>;
+  pruned: Record<Retained, number>;
 }
 
 /**

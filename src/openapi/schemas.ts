@@ -1,7 +1,7 @@
 // Valibot schemas that only the OpenAPI document needs: the two error shapes, list pages, and response bodies
 // that the route modules build inline. Request and record schemas live in src/schemas and are reused as is.
 import * as v from 'valibot';
-import { FreeObject, Uuid } from '../schemas/common.js';
+import { Uuid } from '../schemas/common.js';
 import { ApprovalResponseSchema } from '../schemas/approvals.js';
 import { JobResponseSchema } from '../schemas/jobs.js';
 import { ReleaseResponseSchema } from '../schemas/releases.js';

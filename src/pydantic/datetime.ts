@@ -134,7 +134,8 @@ function fromTimestamp(x: number): number {
   return Math.round(ms);
 }
 
-const I64_MAX = 9_223_372_036_854_775_807;
+/** i64::MAX (9,223,372,036,854,775,807) as the double it rounds to: 2^63. */
+const I64_MAX = 2 ** 63;
 
 /** speedate's float_parse_bytes: a sign and digits (an i64), with a fraction only when a '.' stops the integer. */
 function numericText(s: string): number | undefined {

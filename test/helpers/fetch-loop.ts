@@ -10,6 +10,6 @@ for (let i = 0; i < 500; i++) await (await mock.fetch(path, { headers })).arrayB
 gc();
 const before = process.memoryUsage().heapUsed;
 for (let i = 0; i < 2500; i++) await (await mock.fetch(path, { headers })).text();
-for (let i = 0; i < 2500; i++) (await mock.inject({ url: path, headers })).body;
+for (let i = 0; i < 2500; i++) void (await mock.inject({ url: path, headers })).body;
 gc();
 process.stdout.write(JSON.stringify({ grownMB: (process.memoryUsage().heapUsed - before) / 1e6 }));

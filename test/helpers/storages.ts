@@ -82,7 +82,7 @@ export async function listen(storage: StorageAdapter, options: { reset?: boolean
 
 export interface Answer {
   status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are asserted field by field
+  // answers are asserted field by field
   body: any;
 }
 

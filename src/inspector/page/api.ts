@@ -57,7 +57,7 @@ export async function call<T = unknown>(method: string, path: string, body?: unk
   }
   const res = await fetch(path, { method, headers, body: payload, cache: 'no-store' });
   const text = await res.text();
-  let json: unknown = null;
+  let json: unknown;
   try {
     json = text ? JSON.parse(text) : null;
   } catch {

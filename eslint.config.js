@@ -1,0 +1,41 @@
+// Lint rules: ESLint's and typescript-eslint's recommended sets, minus the few that would rewrite working code wholesale.
+import eslint from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+
+/** The Node globals the plain JavaScript files (runners, bench servers, examples) use. */
+const NODE_GLOBALS = Object.fromEntries(
+  [
+    'process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'fetch', 'Request', 'Response', 'Headers', 'AbortController', 'AbortSignal',
+    'TextEncoder', 'TextDecoder', 'performance', 'structuredClone', 'queueMicrotask', 'globalThis', 'setTimeout', 'clearTimeout',
+    'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'crypto',
+  ].map((name) => [name, 'readonly']),
+);
+
+export default defineConfig(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'src/client/generated.ts'] },
+  eslint.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    languageOptions: { globals: NODE_GLOBALS },
+  },
+  {
+    // Tests and benches read answers field by field: `any` there is an assertion's convenience, not a type.
+    files: ['test/**', 'bench/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // Callbacks that Playwright runs in the page see the browser's globals.
+    files: ['test/browser/**'],
+    languageOptions: { globals: { document: 'readonly', window: 'readonly' } },
+  },
+  {
+    rules: {
+      // Unused code is an error; a leading underscore marks what a signature must accept but does not use.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      // `catch {}` with a comment is the house way to say "nothing to do".
+      'no-empty': ['error', { allowEmptyCatch: true }],
+    },
+  },
+);
