@@ -119,7 +119,10 @@ export function stateFromFixture(input: unknown, source?: string): StateData {
   const result = v.safeParse(FixtureSchema, input, { abortEarly: false, abortPipeEarly: true });
   if (!result.success) throw new FixtureError(describeIssues(result.issues), source);
   const state = buildState(result.output, source);
-  if (typeof input === 'object' && input !== null) built.set(input, state);
+  // Shared by every instance seeded from this object: frozen (the state and its collections), so no caller can change it for the next.
+  Object.freeze(state);
+  for (const value of Object.values(state)) if (Array.isArray(value)) Object.freeze(value);
+  built.set(input, state);
   return state;
 }
 

@@ -97,8 +97,9 @@ test('where: a whole state replaced (records in a new order, as a restore can) i
   const store = new Store({ read: async () => null, write: async () => {}, appendChangeSets: async () => {} }, stateFromFixture(demoFixture()), 1);
   await store.transact((tx) => tx.put('approvals', approval(1, 'run-a')));
   assert.is(store.apply((tx) => tx.where('approvals', 'run_id', 'run-a')).length, 1);
-  const next = stateFromFixture(demoFixture());
-  next.approvals = [approval(9, 'run-b'), ...next.approvals.reverse()]; // records that move: stored as a whole new state
+  // A copy: stateFromFixture answers one shared state per fixture object, which must stay as it was for later tests.
+  const demo = stateFromFixture(demoFixture());
+  const next = { ...demo, approvals: [approval(9, 'run-b'), ...[...demo.approvals].reverse()] }; // records that move: stored as a whole new state
   await store.replace(next);
   assert.equal(store.apply((tx) => tx.where('approvals', 'run_id', 'run-a')), []);
   assert.equal(sortedIds(store.apply((tx) => tx.where('approvals', 'run_id', 'run-b'))), [approval(9, 'run-b').id]);
