@@ -161,8 +161,17 @@ test('faults: one added from the form answers the next matching request, once', 
   await form.getByRole('button', { name: 'Add fault' }).click();
   await page.locator('table[data-kind="faults"] tbody tr', { hasText: 'until cleared' }).waitFor();
   await shot('faults');
+  // A fault of another kind: the form shows that kind's fields.
+  await form.getByLabel('Kind').selectOption('transport');
+  await form.getByLabel('Transport').selectOption('slow_body');
+  await form.getByLabel('Bytes per second').fill('512');
+  await form.getByLabel(/^Path/).fill('/api/v3/slow/**');
+  await form.getByRole('button', { name: 'Add fault' }).click();
+  await page.locator('table[data-kind="faults"] tbody tr', { hasText: 'slow_body at 512 B/s' }).waitFor();
+  const slow = (await control('GET', '/_mock/faults')).body.items.find((f: { path: string }) => f.path === '/api/v3/slow/**');
+  assert.equal([slow.transport, slow.bytes_per_s, slow.status], ['slow_body', 512, undefined]);
   await page.getByRole('button', { name: 'Clear all faults' }).click();
-  await page.getByRole('status').filter({ hasText: 'Cleared 1 fault.' }).waitFor();
+  await page.getByRole('status').filter({ hasText: 'Cleared 2 faults.' }).waitFor();
   assert.equal((await control('GET', '/_mock/faults')).body.items, []);
   await page.getByText('No active faults.').waitFor();
 });
