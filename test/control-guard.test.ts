@@ -111,8 +111,11 @@ test('control: allowedHosts adds names (port, case and trailing dot ignored); * 
   for (const host of ['mock.internal', 'Mock.Internal.:4010', 'mock2.internal', '192.168.1.5:4010', 'localhost']) {
     assert.is((await http.get('/_mock/health').set('Host', host)).status, 200, host);
   }
-  for (const host of ['other.internal', 'sub.mock.internal', '192.168.1.6']) {
-    assert.is((await http.get('/_mock/health').set('Host', host)).status, 421, host);
+  for (const [host, name] of [['other.internal', 'other.internal'], ['sub.mock.internal', 'sub.mock.internal'], ['192.168.1.6', '192.168.1.6'], ['MOCK.internal.evil:4010', 'mock.internal.evil']]) {
+    const res = await http.get('/_mock/health').set('Host', host);
+    assert.is(res.status, 421, host);
+    assert.is(res.body.detail.reason_code, 'host_not_allowed');
+    assert.is(res.body.detail.message, `Host ${name} is not allowed on the control surface; allow it with --allowed-host ${name} (createApp({ allowedHosts }))`);
   }
   const any = await freshMock({ allowedHosts: ['*'] });
   assert.is((await any.http.get('/_mock/health').set('Host', 'whatever.example')).status, 200);
@@ -177,10 +180,14 @@ test('control: every documented /_mock route is behind the guard (Host, content 
   const before = stateOf(mock);
   for (const { method, path } of routes) {
     const call = () => http[method](path);
-    assert.is((await call().set('Host', 'attacker.example').set('X-Mock-Control-Token', 'tok')).status, 421, `${method} ${path}`);
-    assert.is((await call().set('X-Mock-Control-Token', 'tok').set('Content-Type', 'text/plain').send('{}')).status, 415, `${method} ${path}`);
-    assert.is((await call().set('X-Mock-Control-Token', 'tok').set('Origin', 'https://evil.example')).status, 403, `${method} ${path}`);
-    assert.is((await call()).status, 401, `${method} ${path}`);
+    const refused = async (res: { status: number; body: { detail: { reason_code: string } } }, status: number, reason: string) => {
+      assert.is(res.status, status, `${method} ${path}`);
+      assert.is(res.body.detail.reason_code, reason, `${method} ${path}`);
+    };
+    await refused(await call().set('Host', 'attacker.example').set('X-Mock-Control-Token', 'tok'), 421, 'host_not_allowed');
+    await refused(await call().set('X-Mock-Control-Token', 'tok').set('Content-Type', 'text/plain').send('{}'), 415, 'unsupported_media_type');
+    await refused(await call().set('X-Mock-Control-Token', 'tok').set('Origin', 'https://evil.example'), 403, 'origin_not_allowed');
+    await refused(await call(), 401, 'control_token_invalid');
   }
   assert.is(stateOf(mock), before);
 });

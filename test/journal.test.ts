@@ -82,16 +82,29 @@ test('journal: filters by method, path substring or glob, and status or class', 
   await http.get(`/api/v3/projects/${P}/runs/${DEMO.runs.failedApi}`);
   await http.post(`/api/v3/projects/${P}/runs/${DEMO.runs.failedApi}/cancel`).set(owner).send({});
   await http.get(`/api/v3/projects/${P}/jobs`).set(owner);
-  const q = async (qs: string) => (await http.get(`/_mock/requests?${qs}`)).body.items.length;
-  assert.is(await q('method=get'), 3);
-  assert.is(await q('method=POST'), 1);
-  assert.is(await q('path=/runs/'), 3);
-  assert.is(await q(`path=${encodeURIComponent('/api/v3/projects/*/runs/*')}`), 2);
-  assert.is(await q(`path=${encodeURIComponent('/api/**/cancel')}`), 1);
-  assert.is(await q('status=401'), 1);
-  assert.is(await q('status=4xx'), 2);
-  assert.is(await q('method=GET&status=200'), 2);
-  assert.is(mock.control.requests({ status: 409 }).length, 1);
+  // Entries 1..4 in order: GET run 200, GET run 401, POST cancel 409, GET jobs 200. Each filter gives exact ids.
+  const q = async (qs: string) => {
+    const res = await http.get(`/_mock/requests?${qs}`);
+    assert.is(res.status, 200, qs);
+    return res.body.items.map((e: { id: number }) => e.id);
+  };
+  assert.equal(await q(''), [1, 2, 3, 4]);
+  assert.equal(await q('method=get'), [1, 2, 4]);
+  assert.equal(await q('method=POST'), [3]);
+  assert.equal(await q('path=/runs/'), [1, 2, 3]);
+  assert.equal(await q(`path=${encodeURIComponent('/api/v3/projects/*/runs/*')}`), [1, 2]);
+  assert.equal(await q(`path=${encodeURIComponent('/api/**/cancel')}`), [3]);
+  assert.equal(await q('path=/jobs'), [4]);
+  assert.equal(await q('status=401'), [2]);
+  assert.equal(await q('status=4xx'), [2, 3]);
+  assert.equal(await q('status=2xx'), [1, 4]);
+  assert.equal(await q('status=5xx'), []);
+  assert.equal(await q('method=GET&status=200'), [1, 4]);
+  assert.equal(await q('method=GET&status=200&after=1'), [4]);
+  assert.equal(
+    mock.control.requests({ status: 409 }).map((e) => [e.id, e.method, e.status, e.operation]),
+    [[3, 'POST', 409, 'cancelRun']],
+  );
 });
 
 test('journal: /_mock requests are not journaled', async () => {
