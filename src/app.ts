@@ -25,7 +25,7 @@ import { sharedStorage } from './middleware/shared-storage.js';
 import type { Deps } from './deps.js';
 import { RetentionTracker } from './domain/retention.js';
 import { inProcess, type InProcess } from './inprocess/index.js';
-import { Simulation, type SimulationProgress } from './simulation/index.js';
+import { Simulation, type SimulationProgress, type StartSettings } from './simulation/index.js';
 import type { WriteScope } from './storage/store.js';
 import type { SimulationMode } from './schemas/simulation.js';
 
@@ -88,6 +88,11 @@ export interface CreateAppOptions {
      * name none: 0 (the default) keeps everything; the CLI's living demo keeps 7.
      */
     retentionDays?: number;
+    /**
+     * Settings put over the fixture's at start and again after every reset and fixture load, so a reset returns to
+     * what the instance was started with (the CLI's --simulation, --speed, --traffic and --retain-days).
+     */
+    start?: StartSettings;
   };
 }
 
@@ -161,6 +166,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     onExecuted: (kind) => coverage.recordSimulated(kind),
     retentionDays: options.simulation?.retentionDays,
     onRemoved: (r) => coverage.recordRemoved(r),
+    start: options.simulation?.start,
   });
   // The domain tells the simulation of the runs it moves.
   const deps: Deps = { ...base, runHooks: simulation.engine };
@@ -171,6 +177,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   const control: MockControl = new MockControl(deps, seed, sealSeed, controlParts(deps, options.journal, options.controlToken, faults, coverage), simulation, generators);
   await simulation.load(!existing);
   if (options.bundle !== undefined) await control.importBundle(options.bundle);
+  await simulation.applyStart();
   const readBody = bodyReader(deps.config.bodyLimit);
 
   const app = new Koa();

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The standalone server: flags -> storage -> createApp -> listen; finishes writes and exits 0 on SIGINT/SIGTERM.
 import { createServer } from 'node:http';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { networkInterfaces } from 'node:os';
@@ -38,6 +38,7 @@ const USAGE = `Usage: project-runtime-mock [options]
                        (default 7 with --speed or --traffic, else what the fixture says, else 0)
   --headers-timeout-ms N  cut off a client whose request headers take longer (default 10000)
   --request-timeout-ms N  cut off a client whose whole request takes longer (default 30000)
+  -v, --version        print the version and exit
   -h, --help           show this help
 Subcommand: project-runtime-mock coverage --url URL [--fail-under PCT] [--require OP:STATUS[:REASON] ...] [--junit FILE] [--markdown FILE]`;
 
@@ -94,20 +95,6 @@ function simulationProgress(report: StorageReporter) {
   };
 }
 
-/** --simulation, --speed, --traffic and --retain-days, applied over what the fixture or the data file holds. */
-async function configureSimulation(mock: MockApp, mode: SimulationMode | undefined, speed: number | undefined, traffic: number | undefined, retainDays: number | undefined): Promise<void> {
-  const input: Parameters<MockApp['control']['setSimulation']>[0] = {};
-  if (mode !== undefined) input.mode = mode;
-  if (retainDays !== undefined) input.retention_days = retainDays;
-  if (speed !== undefined) Object.assign(input, { speed, clock: 'running' });
-  if (traffic !== undefined) {
-    const bindings = [...mock.store.values('connections')].filter((c) => c.kind === 'chatapp').map((c) => c.id);
-    const current = mock.control.simulation().traffic.filter((t) => !bindings.includes(t.binding_id));
-    input.traffic = [...current, ...bindings.map((binding_id) => ({ binding_id, messages_per_hour: traffic }))];
-  }
-  if (Object.keys(input).length > 0) await mock.control.setSimulation(input);
-}
-
 function flags() {
   try {
     return parseArgs({
@@ -133,6 +120,7 @@ function flags() {
         'headers-timeout-ms': { type: 'string', default: '10000' },
         'request-timeout-ms': { type: 'string', default: '30000' },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'v', default: false },
       },
       strict: true,
       allowPositionals: false,
@@ -148,6 +136,12 @@ async function main(): Promise<void> {
   const f = flags();
   if (f.help) {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (f.version) {
+    // dist/cli.js and src/cli.ts both sit one level under the package root.
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    process.stdout.write(`${pkg.version}\n`);
     return;
   }
   const port = Number(f.port);
@@ -220,7 +214,13 @@ async function main(): Promise<void> {
     allowedHosts: [...boundHosts(f.host), ...f['allowed-host']],
     // The server is for trying things out: the simulation runs unless the fixture, the data file or --simulation says otherwise.
     // The living demo (--speed or --traffic) would grow for ever: its simulated runs are kept a week unless said otherwise.
-    simulation: { mode: 'auto', onProgress: simulationProgress(report), retentionDays: speed !== undefined || traffic !== undefined ? 7 : undefined },
+    simulation: {
+      mode: 'auto',
+      onProgress: simulationProgress(report),
+      retentionDays: speed !== undefined || traffic !== undefined ? 7 : undefined,
+      // Over the fixture or the data file at start, and again after every reset and fixture load.
+      start: { mode: f.simulation as SimulationMode | undefined, speed, traffic, retentionDays: retainDays },
+    },
   }).catch((err) => {
     // A bad bundle: one line naming the file and each problem's place in it.
     if (err instanceof ValidationError) fail(`bundle ${bundleFile}: ${err.items.map((i) => `${i.loc.slice(1).join('.')}: ${i.msg}`).join('; ')}`);
@@ -239,7 +239,6 @@ async function main(): Promise<void> {
       releasePath();
     };
   }
-  await configureSimulation(mock, f.simulation as SimulationMode | undefined, speed, traffic, retainDays);
   // One line, before anything listens: an open control surface on a reachable address lets anyone reset or read the state.
   if (!f['no-control'] && f['control-token'] === undefined && !isLoopback(hostName(f.host))) {
     process.stderr.write(

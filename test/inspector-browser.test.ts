@@ -109,6 +109,8 @@ test('journal: a v3 request appears by the next poll (polled at least once a sec
   console.log(`  journal: entry shown ${Math.round(seen - sent)} ms after the request; polls every ${Math.round(median)} ms (median)`);
 
   assert.match(await row.first().innerText(), 'getRun');
+  // The row's time carries the date (the demo's frozen clock), so rows across days read in order.
+  assert.match(await row.first().innerText(), '2026-11-20 12:00:00');
   await row.first().getByRole('button').click();
   const detail = page.locator('aside.detail');
   await detail.getByText('"[redacted]"').first().waitFor();
@@ -120,6 +122,33 @@ test('journal: a v3 request appears by the next poll (polled at least once a sec
   assert.match(text, '"status": "waiting_approval"');
   await shot('requests');
   await detail.getByRole('button', { name: 'Close' }).click();
+});
+
+test('the State view opens on a project with runs; the clock shows its offset in words; the simulation its mode, speed and traffic', async () => {
+  // What the page should pick, found through the control surface: the first project in list order with a run.
+  const projects = (await control('GET', '/_mock/projects?limit=100')).body.items as { id: string }[];
+  const withRuns: string[] = [];
+  for (const p of projects) if ((await control('GET', `/_mock/projects/${p.id}/runs?limit=1`)).body.items.length > 0) withRuns.push(p.id);
+  assert.ok(withRuns.length > 0 && withRuns[0] !== projects[0].id, 'the newest project has no runs, so the choice matters');
+  await section('State');
+  await page.locator(`.cards[data-project="${withRuns[0]}"]`).waitFor();
+  assert.is(await page.getByLabel('Project', { exact: true }).inputValue(), withRuns[0]);
+
+  await control('PUT', '/_mock/simulation', { clock: 'running', traffic: [{ binding_id: DEMO.connections.chatBinding, messages_per_hour: 10 }] });
+  await section('Clock & simulation');
+  const offset = page.locator('[data-offset-ms]');
+  await offset.waitFor();
+  const ms = Number(await offset.getAttribute('data-offset-ms'));
+  const days = Math.floor(Math.abs(ms) / 86_400_000);
+  assert.ok(days > 0, `the demo's clock is days away from real time (${ms} ms)`);
+  assert.match(await offset.innerText(), new RegExp(`^${ms < 0 ? '-' : '\\+'}${days} d \\d+ h$`));
+  assert.is(await page.locator('[data-sim-mode]').innerText(), 'off');
+  assert.is(await page.locator('[data-sim-speed]').innerText(), '1× real time');
+  assert.is(await page.locator('[data-sim-clock]').innerText(), 'running');
+  assert.is(await page.locator('[data-sim-traffic]').innerText(), '10 messages an hour on 1 chat binding');
+  // Back to the demo's frozen clock and no traffic, for the tests that follow.
+  await control('PUT', '/_mock/simulation', { traffic: [] });
+  assert.is((await control('POST', '/_mock/clock', { now: DEMO.now })).status, 200);
 });
 
 test('faults: one added from the form answers the next matching request, once', async () => {

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import request from 'supertest';
 import { freshMock, stateOf } from './helpers/app.js';
 import { DEMO, bearer } from './helpers/demo.js';
-import { CLI, ROOT } from './helpers/cli.js';
+import { CLI, ROOT, runCliToExit } from './helpers/cli.js';
 
 type Json = Record<string, any>;
 const P = DEMO.projects.support;
@@ -176,6 +176,33 @@ test('GET /_mock/requests/{request_id}: one entry in full, redacted; 404 once go
     assert.unreachable('journalEntry found a dropped entry');
   } catch (err) {
     assert.is((err as { reason_code: string }).reason_code, 'request_not_found');
+  }
+});
+
+test('the journal records API requests, not the documentation pages: /docs, its assets and /openapi.json', async () => {
+  const { mock } = await freshMock();
+  // Plain supertest: the document-checking client knows only the paths as the document spells them.
+  const http = request(mock.callback());
+  for (const path of ['/docs', '/docs/', '/DOCS', '/docs/swagger-ui.css', '/docs/swagger-ui-bundle.js', '/docs/nope.js', '/openapi.json', '/OpenAPI.json']) await http.get(path);
+  assert.equal(mock.control.requests(), []);
+  await http.get(`/api/v3/projects/${P}/users`).set(owner);
+  await http.get('/docsx');
+  await http.get('/openapi.jsonx');
+  assert.equal(
+    mock.control.requests().map((e: Json) => [e.method, e.path]),
+    [
+      ['GET', `/api/v3/projects/${P}/users`],
+      ['GET', '/docsx'],
+      ['GET', '/openapi.jsonx'],
+    ],
+  );
+});
+
+test('cli --version (and -v) prints the package version and exits 0', async () => {
+  const version = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+  for (const flag of ['--version', '-v']) {
+    const out = await runCliToExit([flag]);
+    assert.equal([out.code, out.stdout, out.stderr], [0, `${version}\n`, ''], flag);
   }
 });
 

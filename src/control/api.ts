@@ -74,6 +74,8 @@ export class MockControl extends DomainControl {
     // Shared storage keeps what reset returns to, so every instance resets to the fixtures last loaded through any of them.
     await this.deps.store.replace((await this.deps.store.readResetState()) ?? this.seed);
     await this.sim.load(true);
+    // Back to what the instance was started with, not only to the fixtures: a sped-up clock runs again, traffic flows.
+    await this.sim.applyStart();
   }
 
   /**
@@ -86,6 +88,7 @@ export class MockControl extends DomainControl {
     await this.deps.store.replace(state);
     await this.deps.store.writeResetState(state);
     await this.sim.load(true);
+    await this.sim.applyStart();
   }
 
   /** A cheap in-process snapshot (no serialization), to restore before each test. */

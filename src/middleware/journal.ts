@@ -1,4 +1,5 @@
-// Outermost middleware: records each v3 request in the instance's journal as bounded text (redacted when read); /_mock traffic is not journaled.
+// Outermost middleware: records each API request in the instance's journal as bounded text (redacted when read); /_mock
+// traffic and the documentation pages (/docs, its assets, /openapi.json) are not journaled.
 import type { Context, Middleware } from 'koa';
 import type { MockClock } from '../domain/clock.js';
 import type { Journal } from '../control/journal.js';
@@ -8,6 +9,12 @@ import { operationOf } from '../control/faults/index.js';
 
 /** /_mock and below, in any letter case: the router matches paths case-insensitively, so `/_MOCK/reset` is a control route too. */
 export const isControlPath = (path: string): boolean => /^\/_mock(?:\/|$)/i.test(path);
+
+/**
+ * The API documentation, served outside the API as FastAPI serves its own: opening /docs loads the Swagger UI's files
+ * and the document, which would bury the requests under test. Any letter case and trailing slash, as routed.
+ */
+export const isDocsPath = (path: string): boolean => /^\/(?:docs(?:\/|$)|openapi\.json\/?$)/i.test(path);
 
 /** The body as the handler read it: the raw bytes a signature check kept, or the parsed JSON (written out bounded). */
 function requestBody(ctx: Context, limit: number): BodyText | null {
@@ -35,7 +42,7 @@ function responseBody(ctx: Context, limit: number): BodyText | null {
 
 export function journalMiddleware(journal: Journal, clock: MockClock, observer?: ClientObserver): Middleware {
   return async function journalRequests(ctx, next) {
-    if (isControlPath(ctx.path)) return next();
+    if (isControlPath(ctx.path) || isDocsPath(ctx.path)) return next();
     const atMs = clock.nowMs();
     const started = performance.now();
     const arrival = observer?.arrive(ctx);

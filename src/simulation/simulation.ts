@@ -9,6 +9,7 @@ import { Engine } from './engine.js';
 import { RealTime } from './real-time.js';
 import { drain, TooManyEvents, type SimulationProgress } from './drain.js';
 import type { Removed } from './history.js';
+import { startInput, type StartSettings } from './start.js';
 import { isWholeState, type CaughtUp, type ChangeSet } from '../storage/change-sets.js';
 
 export const MAX_EVENTS_PER_RUN = 1_000_000;
@@ -31,6 +32,8 @@ export interface SimulationOptions {
   retentionDays?: number;
   /** What each removal of simulated history took (the coverage report). */
   onRemoved?(r: Removed): void;
+  /** Settings put over the fixture's at start and after every reset and fixture load (the CLI's flags). */
+  start?: StartSettings;
 }
 
 /** One pending event as GET /_mock/simulation shows it. */
@@ -132,6 +135,12 @@ export class Simulation {
   /** Simulated days a simulated run is kept after it ended (0: everything is kept). */
   retentionDays(): number {
     return this.record()?.retention_days ?? this.options.retentionDays ?? 0;
+  }
+
+  /** The start settings, over whatever the state now holds: at start-up, and after a reset or a fixture load. */
+  async applyStart(): Promise<void> {
+    const input = this.options.start && startInput(this.options.start, this.deps.store, this.record()?.traffic ?? []);
+    if (input) await this.configure(input);
   }
 
   /** PUT /_mock/simulation: mode, speed (the clock's rate), the traffic sources and the retention of simulated history. */

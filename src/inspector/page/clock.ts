@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { call, stateChanged, type S } from './api.js';
 import { html, when } from './html.js';
 import { useLoad, useNotice } from './hooks.js';
+import { offsetText, trafficText } from './format.js';
 
 type Clock = S['ControlClock'];
 type SimEvent = S['ControlSimulationStep']['executed'] & {};
@@ -69,7 +70,8 @@ export function ClockView() {
           <h3>Clock</h3>
           <dl class="facts">
             <dt>Now</dt><dd data-clock-now=${c?.now}>${when(c?.now)}</dd>
-            <dt>State</dt><dd>${c ? (c.frozen_at ? 'frozen' : `running${c.offset_ms ? `, offset ${c.offset_ms} ms` : ''}`) : ''}</dd>
+            <dt>State</dt><dd>${c ? (c.frozen_at ? 'frozen' : 'running') : ''}</dd>
+            <dt>Offset</dt><dd data-offset-ms=${c?.offset_ms} title=${c ? `${c.offset_ms} ms` : ''}>${c ? offsetText(c.offset_ms) : ''}</dd>
           </dl>
           <div class="buttons" role="group" aria-label="Advance the clock">
             ${PRESETS.map(([label, ms]) => html`<button type="button" disabled=${busy} onClick=${() => advance(label, ms)}>+ ${label}</button>`)}
@@ -87,7 +89,9 @@ export function ClockView() {
           <h3>Simulation</h3>
           <dl class="facts">
             <dt>Mode</dt><dd data-sim-mode=${s?.mode}>${s?.mode}</dd>
-            <dt>Clock</dt><dd>${s ? `${s.clock}${s.clock === 'running' ? ` at ${s.speed}×` : ''}` : ''}</dd>
+            <dt>Clock</dt><dd data-sim-clock=${s?.clock}>${s?.clock ?? ''}</dd>
+            <dt>Speed</dt><dd data-sim-speed=${s?.speed}>${s ? `${s.speed}× real time` : ''}</dd>
+            <dt>Traffic</dt><dd data-sim-traffic=${s ? s.traffic.length : undefined}>${s ? trafficText(s.traffic) : ''}</dd>
             <dt>Retention</dt><dd data-retention-days=${s?.retention_days}>${s ? retention(s.retention_days) : ''}</dd>
             <dt>Pending</dt><dd data-pending=${s?.pending_count}>${s?.pending_count ?? ''} events</dd>
           </dl>

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { call, qs } from './api.js';
 import { html, pretty, when } from './html.js';
 import { usePoll } from './hooks.js';
+import { rowTime } from './format.js';
 
 interface Summary {
   id: number;
@@ -86,7 +87,7 @@ export function JournalView({ active }: { active: boolean }) {
             <tbody>
               ${shown.map(
                 (r) => html`<tr key=${r.id} data-id=${r.id} data-path=${r.path} class=${open === r.id ? 'selected' : ''}>
-                  <td>${when(r.at).slice(11, 19)}</td>
+                  <td class="nowrap">${rowTime(r.at)}</td>
                   <td>${r.method}</td>
                   <td class="path"><button type="button" class="link" title=${r.path} aria-label=${`${r.method} ${r.path}: show the request and response`} aria-expanded=${open === r.id} onClick=${() => setOpen(open === r.id ? null : r.id)}>${shortPath(r.path)}</button></td>
                   <td><span class=${`status ${statusClass(r.status)}`}>${r.status}</span>${r.fault && html` <span class="badge" title="answered or delayed by fault ${r.fault.id}">fault</span>`}</td>

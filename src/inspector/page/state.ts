@@ -5,6 +5,7 @@ import { call, onStateChanged, qs, type S } from './api.js';
 import { html } from './html.js';
 import { useLoad } from './hooks.js';
 import { KINDS, Records } from './records.js';
+import { openingProject } from './format.js';
 
 type Project = S['ControlProjectPage']['items'][number];
 type Overview = S['ControlProjectOverview'];
@@ -27,7 +28,12 @@ export function StateView() {
       setProjects((old) => (cursor ? [...old, ...page.items] : page.items));
       setNext(page.next_cursor);
       setError(null);
-      if (!cursor && !page.items.some((p) => p.id === chosen.current) && page.items[0]) choose(page.items[0].id);
+      // No choice yet (or it is gone): open on a project with runs to show, not on an empty one.
+      if (!cursor && !page.items.some((p) => p.id === chosen.current)) {
+        const hasRuns = async (id: string) => (await call<S['ControlRunPage']>('GET', `/_mock/projects/${id}/runs${qs({ limit: 1 })}`)).items.length > 0;
+        const id = await openingProject(page.items.map((p) => p.id), hasRuns);
+        if (id && !page.items.some((p) => p.id === chosen.current)) choose(id);
+      }
     } catch (e) {
       setError((e as Error).message);
     }
