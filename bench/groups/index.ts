@@ -10,6 +10,7 @@ import { storageLoads, storageWrites } from './storage.js';
 import { requestPath } from './request-path.js';
 import { simulationRun } from './simulation.js';
 import { postgresGroup } from './postgres.js';
+import { faultsGroup } from './faults.js';
 
 export interface Group {
   /** The name `node --import tsx bench/run.ts <name> ...` selects it by. */
@@ -31,5 +32,6 @@ export const GROUPS: Group[] = [
   { name: 's', what: 'PUT budget at 1k/100k/1M stored runs (memory, JSON file), fdatasync vs memory and json-server, lone latency', run: storageWrites },
   { name: 'l', what: 'start on data files of 1M and 2M runs: time and peak RSS', run: storageLoads },
   { name: 'm', what: '30 days of the demo simulated in one simulation/run (memory), with and without retention', run: simulationRun },
+  { name: 'flt', what: 'GET run detail with 50 faults for other routes vs none', run: faultsGroup },
   { name: 'pg', what: 'PostgreSQL instances vs memory mode: reads, writes, 1 to 3 instances', run: postgresGroup },
 ];
