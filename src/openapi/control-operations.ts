@@ -84,7 +84,7 @@ export const CONTROL_OPERATIONS: OperationSpec[] = [
     errors: [],
     success: [answer('ControlFaultPage', A.FaultPageSchema, 'The faults')],
   }),
-  ctl('controlAddFault', 'post', '/faults', 'Inject a fault: status + body, or delay, for the next N matching requests or until cleared', 'A matching v3 request is answered with `status` and `body` instead of being handled, or delayed by `delay_ms` first. `times` limits how many requests it hits.', {
+  ctl('controlAddFault', 'post', '/faults', 'Inject a fault: a status, a wait, a rate limit or a broken connection, for the next N matching requests or until cleared', 'A v3 request matching `method`, `path` and `match` (operation, query, headers, body, principal) is answered with `status`, `body` and `headers` instead of being handled, delayed by `delay_ms` (a number or a uniform/lognormal distribution) first, answered 429 with Retry-After past a `rate_limit` on the mock clock, or broken by a `transport` fault (reset, hang, truncate, malformed_json, slow_body at `bytes_per_s`). `after` skips the first N matches, `probability` fires with a seeded draw, `times` limits how many requests it hits. Inconsistent fields are a 422 at their loc.', {
     body: { schema: named('FaultRequest', FaultRequestSchema), required: true },
     success: [answer('ControlFault', A.FaultSchema, 'The new fault')],
   }),
