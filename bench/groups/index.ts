@@ -11,6 +11,7 @@ import { requestPath } from './request-path.js';
 import { simulationRun } from './simulation.js';
 import { postgresGroup } from './postgres.js';
 import { faultsGroup } from './faults.js';
+import { reproduceGroup } from './reproduce.js';
 
 export interface Group {
   /** The name `node --import tsx bench/run.ts <name> ...` selects it by. */
@@ -33,5 +34,6 @@ export const GROUPS: Group[] = [
   { name: 'l', what: 'start on data files of 1M and 2M runs: time and peak RSS', run: storageLoads },
   { name: 'm', what: '30 days of the demo simulated in one simulation/run (memory), with and without retention', run: simulationRun },
   { name: 'flt', what: 'GET run detail with 50 faults for other routes vs none', run: faultsGroup },
+  { name: 'r', what: 'client report over a full journal; repro bundles of 100k runs vs GET/PUT /_mock/state', run: reproduceGroup },
   { name: 'pg', what: 'PostgreSQL instances vs memory mode: reads, writes, 1 to 3 instances', run: postgresGroup },
 ];
