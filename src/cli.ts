@@ -35,7 +35,7 @@ const USAGE = `Usage: project-runtime-mock [options]
   --speed N            run the clock N times as fast as real time (a fixture's frozen clock starts from its now)
   --traffic N          synthetic chat traffic: N messages an hour on each chat binding of the fixture
   --retain-days N      remove runs the simulation created N simulated days after they ended; 0 keeps all
-                       (default 7 with --speed or --traffic, else what the fixture says, else 0)
+                       (default: the fixture's or data file's, else 7 with --speed or --traffic, else 0)
   --headers-timeout-ms N  cut off a client whose request headers take longer (default 10000)
   --request-timeout-ms N  cut off a client whose whole request takes longer (default 30000)
   -v, --version        print the version and exit

@@ -2,7 +2,7 @@
 // kill -9 leaves a loadable file holding whole slices only, and --retain-days (7 by default for the living demo).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../src/app.js';
@@ -80,17 +80,22 @@ test('kill -9 while retention removes: the data file loads, holds whole slices o
   }
 });
 
-test('CLI: --retain-days is stored; 7 by default with --speed or --traffic, else 0; a bad value exits 2 naming the flag', async () => {
+test('CLI: --retain-days is stored; else the fixture\'s; else 7 with --speed or --traffic, else 0; a bad value exits 2 naming the flag', async () => {
   const read = async (cli: RunningCli) => ((await (await fetch(`${cli.url}/_mock/simulation`)).json()) as Json).retention_days;
+  const fixtureFile = join(mkdtempSync(join(tmpdir(), 'prm-retention-')), 'fixture.json');
+  const fixture = structuredClone(demoFixture()) as Json;
+  fixture.simulation = { ...fixture.simulation, retention_days: 2 };
+  writeFileSync(fixtureFile, JSON.stringify(fixture));
   const plain = await startCli(['--port', '0', '--memory']);
   const living = await startCli(['--port', '0', '--memory', '--traffic', '1']);
   const given = await startCli(['--port', '0', '--memory', '--speed', '2', '--retain-days', '3']);
+  const fromFixture = await startCli(['--port', '0', '--memory', '--fixtures', fixtureFile, '--speed', '2']);
   try {
-    assert.equal([await read(plain), await read(living), await read(given)], [0, 7, 3]);
+    assert.equal([await read(plain), await read(living), await read(given), await read(fromFixture)], [0, 7, 3, 2]);
     const state = (await (await fetch(`${given.url}/_mock/state`)).json()) as Json;
     assert.is(state.simulation[0].retention_days, 3);
   } finally {
-    await Promise.all([plain.stop(), living.stop(), given.stop()]);
+    await Promise.all([plain.stop(), living.stop(), given.stop(), fromFixture.stop()]);
   }
   for (const bad of ['-1', '1.5', 'week', '36501']) {
     const res = await runCliToExit(['--memory', `--retain-days=${bad}`]);
