@@ -2,7 +2,7 @@
 // file, snapshot/restore before each test, the clock, faults and the journal; imports the built package.
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createApp, demoFixture } from '../dist/index.js';
+import { createApp, demoFixture } from 'project-runtime-mock';
 import { runsClient } from './runs-client.mjs';
 
 const BASE_URL = 'https://api.example.test'; // what the client is configured with in production

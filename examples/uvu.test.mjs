@@ -2,7 +2,7 @@
 // coverage report; imports the built package.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createApp, demoFixture } from '../dist/index.js';
+import { createApp, demoFixture } from 'project-runtime-mock';
 
 const PROJECT = 'fe1868ee-d60e-4ce6-8db0-f4a764225229';
 const AUTH = { authorization: 'Bearer demo-owner-token' };

@@ -1,0 +1,97 @@
+// The package as its users install it: packed, installed into a project outside the repository, type-checked under
+// strict TypeScript 5.9 and 7 (skipLibCheck on and off), and the recipes for vitest, jest, node:test and uvu run from
+// the tarball, on this Node and (node:test, uvu, jest) on the oldest Node the engines field names.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { OLDEST_NODE, ROOT, makeScratch, run, typecheck, type Run } from './consumer/scratch.js';
+import { installedTree, satisfies } from './consumer/engines.js';
+
+// Packing and installing takes longer than one test may: it runs while the file loads (a failure fails the file).
+const scratch = await makeScratch();
+const { dir } = scratch;
+const bin = (pkg: string, file: string) => join(dir, 'node_modules', pkg, file);
+const timings: string[] = [`pack + install ${Math.round(scratch.setupMs)} ms`];
+const timed = async (what: string, r: Promise<Run>): Promise<Run> => {
+  const done = await r;
+  timings.push(`${what} ${Math.round(done.ms)} ms`);
+  return done;
+};
+
+test('consumer: the engines field is true: every package the tarball pulls in runs on the oldest Node it names', () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
+  assert.is(pkg.engines.node, `>=${OLDEST_NODE}`);
+  const tree = installedTree(join(dir, 'node_modules', 'project-runtime-mock'), dir);
+  assert.ok(tree.some((p) => p.name === 'light-my-request'), 'the tree is read');
+  const tooNew = tree.filter((p) => p.engines?.node !== undefined && !satisfies(OLDEST_NODE, p.engines.node));
+  assert.equal(tooNew.map((p) => `${p.name}@${p.version} wants node ${p.engines?.node}`), []);
+});
+
+test('consumer: the engines range check reads the forms packages use', () => {
+  const cases: [string, string, boolean][] = [
+    ['>=22', '20.0.0', false], ['>= 18', '20.0.0', true], ['^18 || >=20', '20.0.0', true], ['^20.19.0 || >=22.12.0', '20.0.0', false],
+    ['^14.21.3 || >=16', '20.0.0', true], ['>= 10.x', '20.0.0', true], ['20.x', '20.5.1', true], ['~20.1.0', '20.0.0', false], ['>=0.4', '20.0.0', true],
+    ['^18.14.0 || ^20.0.0 || ^22.0.0 || >=24.0.0', '20.0.0', true], ['<20', '20.0.0', false], ['*', '20.0.0', true],
+  ];
+  for (const [range, version, expected] of cases) assert.is(satisfies(version, range), expected, `${version} in ${range}`);
+});
+
+// The compilers too (TypeScript 5.9 checking every declaration takes a while on a loaded machine): one at a time.
+const COMPILERS = [['typescript', 'TypeScript 5.9'], ['typescript-7', 'TypeScript 7']] as const;
+const checks: { name: string; run: Run }[] = [];
+for (const [compiler, name] of COMPILERS) {
+  for (const skipLibCheck of [true, false]) checks.push({ name: `strict ${name} with skipLibCheck ${skipLibCheck}`, run: await timed(`${compiler} skipLibCheck=${skipLibCheck}`, typecheck(scratch, compiler, skipLibCheck)) });
+}
+for (const check of checks) {
+  test(`consumer: ${check.name} checks every public export`, () => {
+    assert.is(check.run.out.trim(), '', 'no diagnostics');
+    assert.is(check.run.code, 0);
+  });
+}
+
+test('consumer: the vitest recipe passes in the threads pool', async () => {
+  const r = await timed('vitest', run(process.execPath, [bin('vitest', 'vitest.mjs'), 'run'], dir));
+  assert.is(r.code, 0, r.out);
+  assert.match(r.out, /Tests\s+2 passed \(2\)/);
+});
+
+test('consumer: the jest recipe passes in jest ESM mode, with no transform', async () => {
+  const r = await timed('jest', run(process.execPath, ['--experimental-vm-modules', bin('jest', 'bin/jest.js'), '--config', 'jest.config.json'], dir));
+  assert.is(r.code, 0, r.out);
+  assert.match(r.out, /Tests:\s+2 passed, 2 total/);
+});
+
+/** node:test and uvu (and jest) on this Node, then on the oldest one named. */
+const nodes: [string, string | { missing: string }][] = [
+  [process.version, process.execPath],
+  [`v${OLDEST_NODE}`, scratch.oldestNode],
+];
+for (const [version, node] of nodes) {
+  test(`consumer: the node:test recipe passes on Node ${version}`, async () => {
+    if (typeof node !== 'string') return assert.unreachable(`no Node ${version} binary: ${node.missing}`);
+    const r = await timed(`node:test on ${version}`, run(node, ['--test', '--test-reporter=tap', 'node-test.test.mjs'], dir));
+    assert.is(r.code, 0, r.out);
+    assert.match(r.out, /^# pass 7$/m);
+    assert.match(r.out, /^# fail 0$/m);
+  });
+
+  test(`consumer: the uvu recipe passes on Node ${version}`, async () => {
+    if (typeof node !== 'string') return assert.unreachable(`no Node ${version} binary: ${node.missing}`);
+    const r = await timed(`uvu on ${version}`, run(node, ['uvu.test.mjs'], dir));
+    assert.is(r.code, 0, r.out);
+    assert.match(r.out, /Passed:\s+4/);
+  });
+}
+
+test(`consumer: the jest recipe passes on Node v${OLDEST_NODE} too`, async () => {
+  const node = scratch.oldestNode;
+  if (typeof node !== 'string') return assert.unreachable(`no Node ${OLDEST_NODE} binary: ${node.missing}`);
+  const r = await timed(`jest on v${OLDEST_NODE}`, run(node, ['--experimental-vm-modules', bin('jest', 'bin/jest.js'), '--config', 'jest.config.json'], dir));
+  assert.is(r.code, 0, r.out);
+  assert.match(r.out, /Tests:\s+2 passed, 2 total/);
+});
+
+test.after(() => console.log(`consumer (${dir}): ${timings.join(', ')}`));
+
+test.run();
