@@ -95,15 +95,36 @@ export function readFixtureFile(path: string): unknown {
 /** The fixture of an instance created without one: an empty state. */
 export const EMPTY_FIXTURE: FixtureInput = Object.freeze({});
 
-let demo: unknown;
-/** The bundled demo fixture document, read once per process. */
-export function demoFixture(): FixtureInput {
-  demo ??= readFixtureFile(DEMO_FIXTURE_PATH);
-  return demo as FixtureInput;
-}
-
 /** Records are immutable, so one compiled state can seed many instances: a fixture is built once per object. */
 const built = new WeakMap<object, StateData>();
+
+/** The demo's compiled state, precomputed by the build (scripts/demo-state.ts) beside the bundled dist/index.js and cli.js. */
+export const DEMO_STATE_FILE = 'demo-state.json';
+/** The hash of the demo fixture's bytes: the precomputed state is used only for the very file it was built from. */
+export const demoSource = (): string => createHash('sha256').update(readFileSync(DEMO_FIXTURE_PATH)).digest('hex');
+
+/** The precomputed demo state when the build left one for this demo.json (none when run from src/). */
+function precomputedDemo(): StateData | undefined {
+  let text: string;
+  try {
+    text = readFileSync(new URL(`./${DEMO_STATE_FILE}`, import.meta.url), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const pre = JSON.parse(text) as { source: string; state: StateData };
+  return pre.source === demoSource() ? pre.state : undefined;
+}
+
+let demo: unknown;
+/** The bundled demo fixture document, read once per process (with its compiled state, when the build precomputed it). */
+export function demoFixture(): FixtureInput {
+  if (demo === undefined) {
+    demo = readFixtureFile(DEMO_FIXTURE_PATH);
+    const state = precomputedDemo();
+    if (state) built.set(demo as object, state);
+  }
+  return demo as FixtureInput;
+}
 
 /** Validates a fixture document and returns the state it describes; throws FixtureError naming each bad field. */
 export function stateFromFixture(input: unknown, source?: string): StateData {

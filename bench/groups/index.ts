@@ -12,6 +12,7 @@ import { simulationRun } from './simulation.js';
 import { postgresGroup } from './postgres.js';
 import { faultsGroup } from './faults.js';
 import { reproduceGroup } from './reproduce.js';
+import { coldStart } from './cold-start.js';
 
 export interface Group {
   /** The name `node --import tsx bench/run.ts <name> ...` selects it by. */
@@ -22,6 +23,7 @@ export interface Group {
 
 export const GROUPS: Group[] = [
   { name: 'f', what: 'in-process createApp and restore', run: inProcess },
+  { name: 'cold', what: 'a fresh process to its first answered mock.fetch vs msw', run: coldStart },
   { name: 'ab', what: 'GET run detail vs bare Koa and json-server', run: readThroughput },
   { name: 'i', what: 'in-process fetch, inject and interception per request', run: requestPath },
   { name: 'c', what: 'memory-mode cancels vs bare Koa + koa-body', run: memoryWrites },

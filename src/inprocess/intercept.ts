@@ -1,7 +1,8 @@
 // mock.intercept: requests to chosen origins (global fetch, node:http, node:https) are answered in process through @mswjs/interceptors.
-import { BatchInterceptor } from '@mswjs/interceptors';
-import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
-import { FetchInterceptor } from '@mswjs/interceptors/fetch';
+import { createRequire } from 'node:module';
+import type { BatchInterceptor } from '@mswjs/interceptors';
+import type { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
+import type { FetchInterceptor } from '@mswjs/interceptors/fetch';
 
 export interface InterceptOptions {
   /**
@@ -36,8 +37,22 @@ const routes = new Map<string, Registration>();
 const handles = new Set<Registration>();
 let interceptor: BatchInterceptor<(ClientRequestInterceptor | FetchInterceptor)[]> | null = null;
 
+/**
+ * The interceptors library is loaded by the first intercept, not with the package: a test file that never intercepts
+ * does not pay for it at start. `intercept()` is synchronous, so its CommonJS build is required.
+ */
+function interceptors() {
+  const require = createRequire(import.meta.url);
+  return {
+    BatchInterceptor: (require('@mswjs/interceptors') as typeof import('@mswjs/interceptors')).BatchInterceptor,
+    ClientRequestInterceptor: (require('@mswjs/interceptors/ClientRequest') as typeof import('@mswjs/interceptors/ClientRequest')).ClientRequestInterceptor,
+    FetchInterceptor: (require('@mswjs/interceptors/fetch') as typeof import('@mswjs/interceptors/fetch')).FetchInterceptor,
+  };
+}
+
 function start(): void {
   if (interceptor) return;
+  const { BatchInterceptor, ClientRequestInterceptor, FetchInterceptor } = interceptors();
   interceptor = new BatchInterceptor({ name: 'project-runtime-mock', interceptors: [new ClientRequestInterceptor(), new FetchInterceptor()] });
   interceptor.on('request', async ({ request, controller }) => {
     const origin = new URL(request.url).origin;

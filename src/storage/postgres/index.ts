@@ -1,6 +1,7 @@
 // PostgreSQL storage: several instances share one state through a totally ordered change table, caught up on before
 // each request, with an optimistic append that detects a concurrent writer and rebases on it under the head lock.
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from './driver.js';
 import { DATA_FILE_FORMAT, DATA_FILE_VERSION, PRIMARY_KEYS, type CollectionName, type DataFile, type StateData } from '../../schemas/state.js';
 import { ChangeSetConflict, type CaughtUp, type ChangeSet, type ChangeSetAdapter, type CommittedState, type Rebase, type RebaseWhole } from '../change-sets.js';
 import { RecordChecker, finishState } from '../data-file.js';
@@ -60,7 +61,7 @@ export class PostgresAdapter implements ChangeSetAdapter {
     this.#name = redactUrl(options.connectionString);
     this.#channel = `prm_changes_${this.#t.tag}`;
     const config: pg.PoolConfig = { connectionString: options.connectionString, keepAlive: true, connectionTimeoutMillis: 5_000, query_timeout: 30_000, application_name: 'project-runtime-mock' };
-    this.#pool = new pg.Pool({ ...config, max: options.poolSize ?? 8, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
+    this.#pool = new (pgDriver().Pool)({ ...config, max: options.poolSize ?? 8, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
     // An idle connection the server dropped (a restart): the pool discards it and the next query connects again.
     this.#pool.on('error', () => {});
     this.#session = new Session({

@@ -1,6 +1,7 @@
 // One long-lived connection per instance: it holds the leader's advisory lock (only the leader fires simulated
 // events) and LISTENs for other instances' commits; it reconnects after the database comes back.
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from './driver.js';
 
 export interface SessionOptions {
   config: pg.ClientConfig;
@@ -50,7 +51,7 @@ export class Session {
   }
 
   async #connect(): Promise<void> {
-    const client = new pg.Client(this.options.config);
+    const client = new (pgDriver().Client)(this.options.config);
     this.#client = client;
     // A lost connection (the database stopped) ends leadership: the lock went with the session.
     const lost = () => {
