@@ -1,5 +1,5 @@
 // Recipe (uvu): a fresh in-memory mock per test driven with mock.fetch (in process, no socket), the journal and the
-// coverage report; imports the built package.
+// coverage report; imports the package by its name.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createApp, demoFixture } from 'project-runtime-mock';
@@ -8,7 +8,7 @@ const PROJECT = 'fe1868ee-d60e-4ce6-8db0-f4a764225229';
 const AUTH = { authorization: 'Bearer demo-owner-token' };
 const JSON_BODY = { 'content-type': 'application/json' };
 
-// A fresh instance per test costs well under a millisecond: the demo fixture is compiled once per process.
+// A fresh instance per test costs well under a millisecond: the demo's compiled state is shared (built once, or by the build).
 const fresh = () => createApp({ storage: 'memory', fixtures: demoFixture() });
 const post = (mock, path, body, headers = {}) => mock.fetch(path, { method: 'POST', headers: { ...JSON_BODY, ...headers }, body: JSON.stringify(body) });
 

@@ -141,10 +141,11 @@ function runShard(files, deadline) {
   });
 }
 
-/** The node:test recipe: TAP summary `# tests N`, `# pass N`, ... */
-function runNodeTest(file, deadline) {
+/** The node:test recipes: TAP summary `# tests N`, `# pass N`, ... */
+function runNodeTest(files, deadline) {
+  const file = files.join(' ');
   return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, ['--test', '--test-reporter=tap', file], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env });
+    const child = spawn(process.execPath, ['--test', '--test-reporter=tap', ...files], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (out += c));
@@ -167,7 +168,7 @@ function runNodeTest(file, deadline) {
 const deadline = Date.now() + config.runTimeout;
 const results = await Promise.all([
   ...shards(config.shards).map((files) => runShard(files, deadline)),
-  ...(narrowed ? [] : [runNodeTest('examples/node-test.test.mjs', deadline)]),
+  ...(narrowed ? [] : [runNodeTest(['examples/node-test.test.mjs', 'examples/simulation.test.mjs', 'examples/embedding.test.mjs'], deadline)]),
 ]);
 
 const sum = { passed: 0, failed: 0, skipped: 0, unfinished: 0 };

@@ -11,7 +11,7 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const OLDEST_NODE = '20.0.0';
 /** TypeScript 7 (the native compiler), next to the repository's own 5.9. */
 export const TYPESCRIPT_7 = '7.0.2';
-const RECIPES = ['vitest.test.ts', 'jest.test.mjs', 'node-test.test.mjs', 'uvu.test.mjs', 'runs-client.mjs'];
+const RECIPES = ['vitest.test.ts', 'jest.test.mjs', 'node-test.test.mjs', 'uvu.test.mjs', 'runs-client.mjs', 'embedding.test.mjs'];
 
 export interface Run {
   code: number | null;
