@@ -37,6 +37,16 @@ test('consumer: the engines range check reads the forms packages use', () => {
   for (const [range, version, expected] of cases) assert.is(satisfies(version, range), expected, `${version} in ${range}`);
 });
 
+test('consumer: the type-checked file calls every public method of mock.control', () => {
+  const declared = ['control/api.d.ts', 'control/project-reads.d.ts'].flatMap((f) =>
+    [...readFileSync(join(dir, 'node_modules/project-runtime-mock/dist', f), 'utf8').matchAll(/^ {4}(?:async )?([a-zA-Z]+)(?:<[^>]*>)?\(/gm)].map((m) => m[1]),
+  );
+  const methods = [...new Set(declared)].filter((m) => m !== 'constructor');
+  assert.ok(methods.length >= 30, `${methods.length} methods read`);
+  const usage = readFileSync(join(dir, 'api.ts'), 'utf8');
+  assert.equal(methods.filter((m) => !new RegExp(`\\bc\\.${m}\\b`).test(usage)), [], 'methods test/consumer/project/api.ts does not call');
+});
+
 // The compilers too (TypeScript 5.9 checking every declaration takes a while on a loaded machine): one at a time.
 const COMPILERS = [['typescript', 'TypeScript 5.9'], ['typescript-7', 'TypeScript 7']] as const;
 const checks: { name: string; run: Run }[] = [];

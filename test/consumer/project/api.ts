@@ -65,6 +65,7 @@ export async function everyOption(): Promise<MockApp[]> {
     storage: 'memory',
     fixtures: demoFixture(),
     reset: true,
+    bundle: undefined,
     clock: () => 0,
     ids,
     tokens,
@@ -79,7 +80,7 @@ export async function everyOption(): Promise<MockApp[]> {
     journal: { entries: 10, bytes: 1_000_000, bodyBytes: 1_000 },
     onError: (err: unknown) => console.error(err),
     log: (line: string) => console.log(line),
-    simulation: { mode: 'step', maxEvents: 100, onProgress: (p) => console.log(p.done) },
+    simulation: { mode: 'step', maxEvents: 100, onProgress: (p) => console.log(p.done), start: { mode: 'auto', speed: 60, traffic: 10, retentionDays: 7 } },
   };
   void reporter;
   return [
@@ -141,9 +142,20 @@ export async function everyControlMethod(mock: MockApp): Promise<unknown[]> {
   const moved = await c.transitionRun(P, run.id as string, { to: 'succeeded' });
   const code = await c.mintAuthorizationCode({ client_id: 'c', redirect_uri: 'https://app.test/cb', code_challenge: createPkcePair().code_challenge, principal_id: 'p' } as never);
   const report = c.coverage();
+  const verified = [
+    c.verify({ request: { method: 'POST', operation: 'cancelRun', status: 200 }, count: { exactly: 1 } }),
+    c.verifySequence({ requests: [{ path: '/api/v3/**' }] }),
+    c.verifyOnly({ requests: [{ method: 'GET' }] }),
+  ];
+  const har = c.har({ method: 'GET' });
+  const client = [c.clientReport(), c.assertCleanClient()];
+  const gate = c.assertCoverage({ failUnder: 50, require: ['cancelRun'] });
+  const bundle = await c.exportBundle();
+  (await c.exportBundleStream()).destroy();
+  await c.importBundle(bundle);
   const reads = [c.projects(), c.projectOverview(P), c.runs(P, { limit: 5 }), c.run(P, run.id as string), c.approvals(P), c.users(P), c.jobs(P), c.releases(P)];
   const status: string | undefined = mock.store.get('runs', run.id as string)?.status;
-  return [sealed, now, clock, sim, desired, fault.id, faults, summaries, first, moved, code, report.operations.length, reads, status, c.applyDesiredState];
+  return [verified, har.log.entries.length, client, gate, sealed, now, clock, sim, desired, fault.id, faults, summaries, first, moved, code, report.operations.length, reads, status, c.applyDesiredState];
 }
 
 export function storageTypes(): unknown[] {
