@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The standalone server: flags -> storage -> createApp -> listen; finishes writes and exits 0 on SIGINT/SIGTERM.
 import { createServer } from 'node:http';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { networkInterfaces } from 'node:os';
@@ -10,7 +10,7 @@ import type { SimulationProgress } from './simulation/index.js';
 import type { SimulationMode } from './schemas/simulation.js';
 import { DataFileError, JsonFileAdapter, MemoryAdapter, type StorageReporter } from './storage/adapters.js';
 import { DatabaseSchemaError, postgresStorage, redactUrl } from './storage/postgres/index.js';
-import { acquireLock, LockError, lockIdentity, realDataPath } from './storage/lock.js';
+import { acquirePathLock, IdentityLock, LockError, realDataPath } from './storage/lock.js';
 import { hostName, isLoopback } from './middleware/control-guard.js';
 import { ValidationError } from './validation.js';
 import { coverageCommand } from './coverage-command.js';
@@ -181,7 +181,6 @@ async function main(): Promise<void> {
   let release = () => {};
   let storage;
   let dataFile: string | undefined;
-  let newFile = false;
   if (f.memory) storage = new MemoryAdapter();
   else if (f.database !== undefined) storage = postgresStorage({ connectionString: f.database });
   else {
@@ -192,10 +191,29 @@ async function main(): Promise<void> {
       fail(`cannot create the directory of data file ${file}: ${(err as Error).message}`);
     }
     // Lock and write where the file really is: a symlink to a locked file is the same file, and so is a hard link.
-    release = acquireLock(file);
-    dataFile = realDataPath(file);
-    newFile = !existsSync(dataFile);
-    storage = new JsonFileAdapter(dataFile, { report });
+    const releasePath = acquirePathLock(file);
+    const real = realDataPath(file);
+    const identity = new IdentityLock(real);
+    release = () => {
+      identity.release();
+      releasePath();
+    };
+    try {
+      identity.take();
+    } catch (err) {
+      releasePath(); // a refused start leaves no lock behind
+      throw err;
+    }
+    dataFile = real;
+    // Each snapshot renamed over the file gives it a new inode: the identity lock follows it.
+    const follow = () => {
+      try {
+        identity.take();
+      } catch (err) {
+        report.warn?.(`cannot lock the new identity of ${real}: ${(err as Error).message}`);
+      }
+    };
+    storage = new JsonFileAdapter(real, { report, onReplaced: follow });
   }
   process.on('exit', () => release());
 
@@ -230,15 +248,6 @@ async function main(): Promise<void> {
     // Seeding a new data file writes it: a full or read-only disk fails here. One line, naming the file.
     fail(`${dataFile ? `cannot start with data file ${dataFile}` : 'cannot start'}: ${rootCause(err)}`);
   });
-  if (dataFile && newFile) {
-    // Seeding created the file: it has an identity now, lock it before anyone can link to it.
-    const releasePath = release;
-    const releaseIdentity = lockIdentity(dataFile);
-    release = () => {
-      releaseIdentity();
-      releasePath();
-    };
-  }
   // One line, before anything listens: an open control surface on a reachable address lets anyone reset or read the state.
   if (!f['no-control'] && f['control-token'] === undefined && !isLoopback(hostName(f.host))) {
     process.stderr.write(

@@ -5,9 +5,10 @@ import * as fs from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { acquireLock, LockError, type LockFs } from '../src/storage/lock.js';
+import { acquireLock, IdentityLock, LockError, type LockFs } from '../src/storage/lock.js';
+import { JsonFileAdapter } from '../src/storage/adapters.js';
 import { createApp } from '../src/app.js';
-import { FixtureError } from '../src/fixtures.js';
+import { demoFixture, FixtureError } from '../src/fixtures.js';
 import { runCliToExit, startCli } from './helpers/cli.js';
 import { freshMock } from './helpers/app.js';
 import { DEMO } from './helpers/demo.js';
@@ -105,6 +106,41 @@ test('cli: a second process started on a hard link to a data file in use is refu
   assert.is(fourth.code, 1);
   assertOneMessage(fourth.stderr, file, new RegExp(`in use by process ${third.proc.pid} \\(the same file by another path: a hard link\\)`));
   assert.is(await third.stop(), 0);
+});
+
+test('lock: the identity lock follows the file as snapshots replace it (a new inode each): the old one is let go', async () => {
+  const dir = tmpDir();
+  const locks = join(dir, 'locks');
+  const file = join(dir, 'db.json');
+  const identity = new IdentityLock(file, fs, locks);
+  const replaced: string[] = [];
+  // What the CLI does: each snapshot renamed over the file moves the lock (seeding a new file is the first).
+  const adapter = new JsonFileAdapter(file, {
+    report: {},
+    compactBytes: 1,
+    onReplaced: (f) => {
+      replaced.push(f);
+      identity.take();
+    },
+  });
+  const mock = await createApp({ storage: adapter, fixtures: demoFixture() });
+  const seeded = fs.statSync(file, { bigint: true });
+  assert.equal(replaced, [file]);
+  assert.equal(fs.readdirSync(locks), [`${seeded.dev}-${seeded.ino}.lock`]);
+  // Writes until the log outgrows the snapshot: a compaction renames a fresh snapshot over the file.
+  for (let i = 0; i < 4; i++) await mock.store.transact((tx) => tx.put('workspaces', { id: crypto.randomUUID(), name: 'x'.repeat(60_000) }));
+  await adapter.idle();
+  const compacted = fs.statSync(file, { bigint: true });
+  assert.is.not(compacted.ino, seeded.ino, 'the compaction gave the file a new inode');
+  assert.equal(replaced, [file, file]);
+  assert.equal(fs.readdirSync(locks), [`${compacted.dev}-${compacted.ino}.lock`]);
+  assert.is(fs.readFileSync(join(locks, `${compacted.dev}-${compacted.ino}.lock`), 'utf8'), String(process.pid));
+  // Taking the same identity again changes nothing; release lets go of it.
+  identity.take();
+  assert.equal(fs.readdirSync(locks), [`${compacted.dev}-${compacted.ino}.lock`]);
+  identity.release();
+  assert.equal(fs.readdirSync(locks), []);
+  await mock.close();
 });
 
 test('lock: the identity lock is named for device and inode, released with the path lock, and absent for a new file', () => {

@@ -72,44 +72,73 @@ export function realDataPath(file: string, fs: LockFs = nodeFs): string {
 }
 
 /**
- * Takes `${realpath}.lock` and, when the file exists, the lock on its identity (`lockIdentity`); returns a release
+ * Takes `${realpath}.lock` and, when the file exists, the lock on its identity (`IdentityLock`); returns a release
  * function for both. Every failure is a LockError naming the lock file and the cause (a full or read-only disk
  * included), and leaves no lock file behind.
  */
 export function acquireLock(file: string, fs: LockFs = nodeFs, identityDir = identityLockDir()): () => void {
-  const releasePath = takeLockFile(file, `${realDataPath(file, fs)}.lock`, fs);
-  let releaseIdentity: () => void;
+  const releasePath = acquirePathLock(file, fs);
+  const identity = new IdentityLock(file, fs, identityDir);
   try {
-    releaseIdentity = lockIdentity(file, fs, identityDir);
+    identity.take();
   } catch (err) {
     releasePath();
     throw err;
   }
   return () => {
-    releaseIdentity();
+    identity.release();
     releasePath();
   };
 }
 
+/** Takes `${realpath}.lock` only (the CLI keeps the identity lock itself, to move it as the file is replaced). */
+export function acquirePathLock(file: string, fs: LockFs = nodeFs): () => void {
+  return takeLockFile(file, `${realDataPath(file, fs)}.lock`, fs);
+}
+
 /**
- * Locks the file's identity, `${dev}-${ino}.lock` in `identityDir`, so a second server started on a hard link to a
- * file in use is refused as one on the same path is. A file that does not exist yet has no identity (and no link):
- * nothing to lock, and the server calls this again once it has written the file.
+ * The lock on a file's identity, `${dev}-${ino}.lock` in `identityDir`, so a second server started on a hard link to
+ * a file in use is refused as one on the same path is. A snapshot renamed over the file gives it a new identity:
+ * `take()` again moves the lock there and lets go of the old one. A file that does not exist yet has no identity
+ * (and no link): nothing to lock until it is written.
  */
-export function lockIdentity(file: string, fs: LockFs = nodeFs, identityDir = identityLockDir()): () => void {
-  let id: { dev: number | bigint; ino: number | bigint };
-  try {
-    id = fs.statSync(file, { bigint: true });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return () => {};
-    throw new LockError(`refusing data file ${file}: cannot read its identity (${cause(err)})`);
+export class IdentityLock {
+  #key: string | null = null;
+  #release: () => void = () => {};
+
+  constructor(
+    private readonly file: string,
+    private readonly fs: LockFs = nodeFs,
+    private readonly dir = identityLockDir(),
+  ) {}
+
+  /** Locks the file's current identity (a LockError when another process holds it); nothing to do when it is unchanged. */
+  take(): void {
+    let id: { dev: bigint; ino: bigint };
+    try {
+      id = this.fs.statSync(this.file, { bigint: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw new LockError(`refusing data file ${this.file}: cannot read its identity (${cause(err)})`);
+    }
+    const key = `${id.dev}-${id.ino}`;
+    if (key === this.#key) return;
+    try {
+      this.fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      throw new LockError(`cannot create the lock directory ${this.dir}: ${cause(err)}`);
+    }
+    const release = takeLockFile(this.file, join(this.dir, `${key}.lock`), this.fs, ' (the same file by another path: a hard link)');
+    this.#release();
+    this.#release = release;
+    this.#key = key;
   }
-  try {
-    fs.mkdirSync(identityDir, { recursive: true, mode: 0o700 });
-  } catch (err) {
-    throw new LockError(`cannot create the lock directory ${identityDir}: ${cause(err)}`);
+
+  release(): void {
+    this.#release();
+    this.#release = () => {};
+    this.#key = null;
   }
-  return takeLockFile(file, join(identityDir, `${id.dev}-${id.ino}.lock`), fs, ' (the same file by another path: a hard link)');
 }
 
 /** Takes `lockPath` (created exclusively, holding our pid) and returns its release; `same` explains a holder. */

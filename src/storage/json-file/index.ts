@@ -32,6 +32,7 @@ export class JsonFileAdapter implements ChangeSetAdapter {
   readonly #fs: FileSystem;
   readonly #report: StorageReporter;
   readonly #compactBytes: number;
+  readonly #onReplaced: (file: string) => void;
   #queue: Promise<unknown> = Promise.resolve();
   #log: Handle | null = null;
   #logSize = 0; // bytes of whole change sets in the log (0: no log yet)
@@ -56,6 +57,7 @@ export class JsonFileAdapter implements ChangeSetAdapter {
     this.#fs = options.fs ?? nodeFileSystem;
     this.#report = options.report ?? { warn: (line) => process.stderr.write(`project-runtime-mock: ${line}\n`) };
     this.#compactBytes = options.compactBytes ?? 8 * MB;
+    this.#onReplaced = options.onReplaced ?? (() => {});
   }
 
   async read(): Promise<DataFile | null> {
@@ -203,6 +205,7 @@ export class JsonFileAdapter implements ChangeSetAdapter {
     try {
       this.#snapshotBytes = await streamSnapshot(this.#fs, this.#tmp, source, this.#progress('writing'));
       await this.#fs.rename(this.#tmp, this.filename);
+      this.#onReplaced(this.filename);
       await syncDirectory(this.#fs, this.filename);
     } catch (err) {
       await removeIfPresent(this.#fs, this.#tmp).catch(() => {});
@@ -257,6 +260,7 @@ export class JsonFileAdapter implements ChangeSetAdapter {
     await this.#serial(async () => {
       if (this.#generation !== generation || this.#needsSnapshot) return removeIfPresent(this.#fs, this.#compactTmp);
       await this.#fs.rename(this.#compactTmp, this.filename);
+      this.#onReplaced(this.filename);
       await syncDirectory(this.#fs, this.filename);
       this.#snapshotBytes = bytes;
       this.#compactAt = 0;

@@ -17,4 +17,9 @@ export interface JsonFileOptions {
   report?: StorageReporter;
   /** The log is compacted once it outgrows max(this, the snapshot's size). Default 8 MiB. */
   compactBytes?: number;
+  /**
+   * Called after a new snapshot is renamed over the data file: the file has a new identity (inode) from then on, and
+   * the CLI moves its identity lock onto it. It must not throw.
+   */
+  onReplaced?(file: string): void;
 }
