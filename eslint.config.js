@@ -36,6 +36,8 @@ export default defineConfig(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true }],
       // `catch {}` with a comment is the house way to say "nothing to do".
       'no-empty': ['error', { allowEmptyCatch: true }],
+      // A `let` assigned once, after a closure that reads it was built (collaborators that see each other), stays a `let`.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
 );

@@ -4,8 +4,6 @@ import { AnyJson, Bool, FreeObject, Int, NonEmptyString, NonNegFloat, NonNegInt,
 import { GLOB_MAX_LENGTH } from '../control/glob.js';
 import { RunStatus, RunStepSchema, RunSurface, RunTimingSchema, StepStatus } from './runs.js';
 
-const PosInt = v.pipe(Int, v.minValue(1));
-
 /** Path patterns are capped, so matching one costs at most (path length x this). */
 const GlobLength = v.maxLength<string, typeof GLOB_MAX_LENGTH, string>(GLOB_MAX_LENGTH, `String should have at most ${GLOB_MAX_LENGTH} characters`);
 
