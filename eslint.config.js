@@ -26,6 +26,13 @@ export default defineConfig(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // The Jest recipe runs under Jest, which provides its test functions as globals.
+    files: ['examples/jest.test.mjs'],
+    languageOptions: {
+      globals: Object.fromEntries(['describe', 'test', 'it', 'expect', 'beforeAll', 'afterAll', 'beforeEach', 'afterEach', 'jest'].map((n) => [n, 'readonly'])),
+    },
+  },
+  {
     // Callbacks that Playwright runs in the page see the browser's globals.
     files: ['test/browser/**'],
     languageOptions: { globals: { document: 'readonly', window: 'readonly' } },

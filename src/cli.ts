@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { networkInterfaces } from 'node:os';
-import { createApp, type MockApp } from './app.js';
+import { createApp } from './app.js';
 import type { SimulationProgress } from './simulation/index.js';
 import type { SimulationMode } from './schemas/simulation.js';
 import { DataFileError, JsonFileAdapter, MemoryAdapter, type StorageReporter } from './storage/adapters.js';

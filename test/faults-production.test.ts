@@ -18,7 +18,6 @@ const USERS = `/api/v3/projects/${P}/users`;
 const BUDGET = `/api/v3/projects/${P}/budget`;
 
 const get = (mock: MockApp, path = RUN, headers: Record<string, string> = owner) => mock.fetch(path, { headers });
-const json = (body: unknown) => ({ ...owner, 'content-type': 'application/json', body: JSON.stringify(body) });
 const post = (mock: MockApp, path: string, body: unknown, headers: Record<string, string> = owner) =>
   mock.fetch(path, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const statuses = async (n: number, call: () => Promise<Response>) => {
