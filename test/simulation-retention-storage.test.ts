@@ -86,10 +86,10 @@ test('CLI: --retain-days is stored; else the fixture\'s; else 7 with --speed or 
   const fixture = structuredClone(demoFixture()) as Json;
   fixture.simulation = { ...fixture.simulation, retention_days: 2 };
   writeFileSync(fixtureFile, JSON.stringify(fixture));
-  const plain = await startCli(['--port', '0', '--memory']);
-  const living = await startCli(['--port', '0', '--memory', '--traffic', '1']);
-  const given = await startCli(['--port', '0', '--memory', '--speed', '2', '--retain-days', '3']);
-  const fromFixture = await startCli(['--port', '0', '--memory', '--fixtures', fixtureFile, '--speed', '2']);
+  const plain = await startCli(['--port', '0', '--memory'], 30_000);
+  const living = await startCli(['--port', '0', '--memory', '--traffic', '1'], 30_000);
+  const given = await startCli(['--port', '0', '--memory', '--speed', '2', '--retain-days', '3'], 30_000);
+  const fromFixture = await startCli(['--port', '0', '--memory', '--fixtures', fixtureFile, '--speed', '2'], 30_000);
   try {
     assert.equal([await read(plain), await read(living), await read(given), await read(fromFixture)], [0, 7, 3, 2]);
     const state = (await (await fetch(`${given.url}/_mock/state`)).json()) as Json;
