@@ -1,33 +1,23 @@
 // createApp: assembles storage, clock, ids and routes into one Koa app; no listen, no env, no globals.
-import Koa from 'koa';
-import { appErrorListener, errorMiddleware, type ErrorReporter } from './errors.js';
+import type Koa from 'koa';
+import type { ErrorReporter } from './errors.js';
 import { Store } from './storage/store.js';
 import { JsonFileAdapter, MemoryAdapter, type StorageAdapter } from './storage/adapters.js';
-import { MockClock, type TimeSource } from './domain/clock.js';
-import { randomIds, randomTokens, SeededGenerators, type IdGenerator, type TokenGenerator } from './domain/ids.js';
+import type { TimeSource } from './domain/clock.js';
+import type { IdGenerator, TokenGenerator } from './domain/ids.js';
 import { bundleSeed } from './reproduce/index.js';
 import { EMPTY_FIXTURE, stateFromFixture } from './fixtures.js';
 import { bodyReader } from './routes/endpoint.js';
-import { CONTROL_ROUTES, V3_ROUTES } from './routes/index.js';
-import { routeTable } from './routes/table.js';
-import { MockControl, controlParts } from './control/api.js';
-import { CoverageTracker } from './control/coverage.js';
-import { journalMiddleware } from './middleware/journal.js';
-import { ClientObserver } from './judge/index.js';
-import type { JournalLimits } from './control/journal.js';
-import { coverageMiddleware } from './middleware/coverage.js';
-import { faultMiddleware } from './middleware/faults.js';
-import { FaultRegistry } from './control/faults/index.js';
-import { principalOf } from './domain/auth.js';
-import { randomUUID } from 'node:crypto';
-import { controlGuard } from './middleware/control-guard.js';
-import { sharedStorage } from './middleware/shared-storage.js';
+import type { MockControl } from './control/api.js';
+import { JOURNAL_LIMITS, type JournalLimits } from './control/journal.js';
+import { JournalBudget } from './control/journal-budget.js';
+import { NamedSnapshots } from './control/snapshots.js';
+import { createSandboxes, MAX_SANDBOXES, SANDBOX_TTL_MS } from './sandboxes/index.js';
 import type { Deps } from './deps.js';
-import { RetentionTracker } from './domain/retention.js';
 import { inProcess, type InProcess } from './inprocess/index.js';
-import { Simulation, type SimulationProgress, type StartSettings } from './simulation/index.js';
-import type { WriteScope } from './storage/store.js';
+import type { SimulationProgress, StartSettings } from './simulation/index.js';
 import type { SimulationMode } from './schemas/simulation.js';
+import { assembleMock, type ServerParts } from './mock.js';
 
 export interface CreateAppOptions {
   /**
@@ -71,6 +61,13 @@ export interface CreateAppOptions {
   bodyLimit?: number;
   /** How much the request journal keeps: newest `entries` (1000), `bytes` in all (8 MiB), each body cut to `bodyBytes` (16 KiB). */
   journal?: JournalLimits;
+  /** Sandboxes: isolated mocks this server serves besides its default one (see docs/sandboxes.md). */
+  sandboxes?: {
+    /** A sandbox is dropped this long after its last request, in real time, unless its create says otherwise (default 1 hour). */
+    ttlMs?: number;
+    /** At most this many live at once (default 1,000); a create past that is 429 `sandbox_limit`. */
+    max?: number;
+  };
   /** Called with unexpected (5xx) errors; default console.error. */
   onError?: ErrorReporter;
   /** One-line notices, such as a client whose request timed out; default console.error. */
@@ -119,99 +116,76 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   if (options.controlToken !== undefined && options.controlToken === '') throw new TypeError('createApp: controlToken must not be empty');
   const adapter = options.storage === 'memory' ? new MemoryAdapter() : (options.storage ?? new JsonFileAdapter('.data/db.json'));
   const seed = stateFromFixture(options.fixtures ?? EMPTY_FIXTURE);
-  const existing = options.reset ? null : await adapter.read();
-  // The coverage report, the store and the simulation see each other through what they are built with.
-  const coverage = new CoverageTracker();
-  let simulation: Simulation | undefined;
-  const store = new Store(adapter, existing ? existing.state : seed, existing?.seq ?? 0, {
-    // Transitions for the coverage report are observed where they happen: at commit.
-    observer: (c, before, after, scope) => coverage.onWrite(c, before, after, scope),
-    // Instances on one database: events others schedule reach this one's heap (the leader fires them on time). Before
-    // the simulation exists there is no heap yet: it is built from the stored events when the simulation loads.
-    onCaughtUp: (found) => simulation?.othersWrote(found),
-  });
-  // A first save that fails stops start-up with the storage's own reason (a 503 is for requests). Shared storage that
-  // another instance seeded meanwhile keeps that state; a reset replaces whatever is stored.
-  if (!existing) {
-    const seeded = await store.save({ ifEmpty: !options.reset }).catch((err: { cause?: unknown }) => Promise.reject(err.cause ?? err));
-    if (seeded) await store.writeResetState(seed);
-  }
-
-  const seedOption = options.seed ?? bundleSeed(options.bundle);
-  const generators = seedOption !== undefined ? new SeededGenerators(String(seedOption)) : null;
-  const base: Deps = {
-    store,
-    view: store,
-    clock: new MockClock(options.clock ?? Date.now, () => store.clock),
-    ids: options.ids ?? generators?.ids ?? randomIds,
-    tokens: options.tokens ?? generators?.tokens ?? randomTokens,
-    retention: new RetentionTracker(),
-    config: {
-      auth: options.auth ?? 'on',
-      control: options.control ?? true,
-      controlTokenRequired: options.controlToken !== undefined,
-      bodyLimit: options.bodyLimit ?? 1024 * 1024,
-      adminKey: () => options.adminKey ?? store.settings.admin_key ?? null,
-      brokerSecret: () => options.brokerSecret ?? store.settings.broker_secret ?? null,
-    },
+  const server: ServerParts = {
+    options,
+    report: options.onError ?? ((err: unknown) => console.error(err)),
+    readBody: bodyReader(options.bodyLimit ?? 1024 * 1024),
+    journalBudget: new JournalBudget(options.journal?.bytes ?? JOURNAL_LIMITS.bytes),
   };
-  const report = options.onError ?? ((err: unknown) => console.error(err));
-  simulation = new Simulation(base, {
-    defaultMode: options.simulation?.mode ?? 'off',
-    seed: seedOption !== undefined ? String(seedOption) : undefined,
-    maxEvents: options.simulation?.maxEvents,
-    onProgress: options.simulation?.onProgress,
-    onError: (err) => report(err, undefined as never),
-    scope: (): WriteScope => coverage.simulatedScope,
-    onExecuted: (kind) => coverage.recordSimulated(kind),
-    retentionDays: options.simulation?.retentionDays,
-    onRemoved: (r) => coverage.recordRemoved(r),
-    start: options.simulation?.start,
+  const snapshots = new NamedSnapshots();
+  const sandboxes = createSandboxes({
+    now: options.clock ?? Date.now,
+    ttlMs: options.sandboxes?.ttlMs ?? SANDBOX_TTL_MS,
+    max: options.sandboxes?.max ?? MAX_SANDBOXES,
+    seed: options.seed,
+    base: () => seed,
+    snapshot: (name) => snapshots.get(name).snapshot,
+    // A sandbox's store is in memory, on the records of the state it starts from (shared, not copied).
+    build: (state, own) =>
+      assembleMock(
+        {
+          open: async (hooks) => ({ store: new Store(new MemoryAdapter(), state, 0, hooks), fresh: true }),
+          state,
+          seed: own.seed,
+          sealSeed: async () => own.seed,
+          snapshots: new NamedSnapshots(),
+          sandboxes: null,
+        },
+        server,
+      ),
   });
-  // The domain tells the simulation of the runs it moves.
-  const deps: Deps = { ...base, runHooks: simulation.engine };
-  // Instances sharing storage seal exported secrets with one key, so a state exported from one imports into another.
-  const sealSeed = seedOption ?? (await store.secret());
-  // Fault draws (probability, delay distributions) follow the seed, so a seeded mock fails the same requests every run.
-  const faults = new FaultRegistry({ seed: seedOption !== undefined ? `faults:${seedOption}` : randomUUID(), nowMs: () => deps.clock.nowMs() });
-  const control: MockControl = new MockControl(deps, seed, sealSeed, controlParts(deps, options.journal, options.controlToken, faults, coverage), simulation, generators);
-  await simulation.load(!existing);
-  if (options.bundle !== undefined) await control.importBundle(options.bundle);
-  await simulation.applyStart();
-  const readBody = bodyReader(deps.config.bodyLimit);
-
-  const app = new Koa();
-  app.on('error', appErrorListener(options.log ?? ((line) => console.error(line)), options.onError));
-  // Journal outermost (sees the final answer, faults included), then coverage (after errors are rendered),
-  // then faults (outside the error renderer, so an injected 404 stays as injected).
-  app.use(journalMiddleware(control.journal, deps.clock, new ClientObserver(deps.view)));
-  app.use(coverageMiddleware(control.coverageTracker));
-  app.use(faultMiddleware(faults, { bodyLimit: deps.config.bodyLimit, principalOf: (authorization) => principalOf(store, authorization) }));
-  app.use(errorMiddleware(options.onError));
-  // Every /_mock path, whichever module serves it, passes the admin-API checks first.
-  if (deps.config.control) app.use(controlGuard({ allowedHosts: options.allowedHosts, controlToken: options.controlToken }));
-  // Every module's routes in one flat table (looked up by segments, not by walking each router's layers).
-  const modules = deps.config.control ? [...V3_ROUTES, ...CONTROL_ROUTES] : V3_ROUTES;
-  const table = routeTable(modules.map((routes) => routes(deps, readBody, control)));
-  // Shared storage: a request sees every write acknowledged (by any instance) before it began.
-  app.use(store.shared ? sharedStorage(store, table) : table);
-
+  const seedOption = options.seed ?? bundleSeed(options.bundle);
+  const root = await assembleMock(
+    {
+      open: async (hooks) => {
+        const existing = options.reset ? null : await adapter.read();
+        const store = new Store(adapter, existing ? existing.state : seed, existing?.seq ?? 0, hooks);
+        // A first save that fails stops start-up with the storage's own reason (a 503 is for requests). Shared storage that
+        // another instance seeded meanwhile keeps that state; a reset replaces whatever is stored.
+        if (!existing) {
+          const seeded = await store.save({ ifEmpty: !options.reset }).catch((err: { cause?: unknown }) => Promise.reject(err.cause ?? err));
+          if (seeded) await store.writeResetState(seed);
+        }
+        return { store, fresh: !existing };
+      },
+      state: seed,
+      seed: seedOption,
+      // Instances sharing storage seal exported secrets with one key, so a state exported from one imports into another.
+      sealSeed: async (store) => seedOption ?? (await store.secret()),
+      ids: options.ids,
+      tokens: options.tokens,
+      snapshots,
+      sandboxes,
+      bundle: options.bundle,
+      start: options.simulation?.start,
+    },
+    server,
+  );
   // One request listener serves fetch, inject and interception alike (Koa builds it per callback() call).
-  const dispatch = app.callback();
-  const local = inProcess(dispatch);
+  const local = inProcess(root.app.callback());
 
   return {
-    app,
-    callback: () => app.callback(),
+    app: root.app,
+    callback: () => root.app.callback(),
     fetch: local.fetch,
     inject: local.inject,
     intercept: local.intercept,
-    control,
-    store,
-    deps,
+    control: root.control,
+    store: root.store,
+    deps: root.deps,
     close: async () => {
-      await simulation.close();
-      await store.close();
+      await sandboxes.close();
+      await root.close();
     },
   };
 }

@@ -36,6 +36,8 @@ const USAGE = `Usage: project-runtime-mock [options]
   --traffic N          synthetic chat traffic: N messages an hour on each chat binding of the fixture
   --retain-days N      remove runs the simulation created N simulated days after they ended; 0 keeps all
                        (default: the fixture's or data file's, else 7 with --speed or --traffic, else 0)
+  --sandbox-ttl MS     drop a sandbox this long after its last request (default 3600000: an hour)
+  --max-sandboxes N    at most N sandboxes live at once (default 1000)
   --headers-timeout-ms N  cut off a client whose request headers take longer (default 10000)
   --request-timeout-ms N  cut off a client whose whole request takes longer (default 30000)
   -v, --version        print the version and exit
@@ -117,6 +119,8 @@ function flags() {
         speed: { type: 'string' },
         traffic: { type: 'string' },
         'retain-days': { type: 'string' },
+        'sandbox-ttl': { type: 'string', default: '3600000' },
+        'max-sandboxes': { type: 'string', default: '1000' },
         'headers-timeout-ms': { type: 'string', default: '10000' },
         'request-timeout-ms': { type: 'string', default: '30000' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -158,6 +162,10 @@ async function main(): Promise<void> {
   if (traffic !== undefined && !(traffic >= 0.001 && traffic <= 360_000)) fail(`--traffic must be a number of messages an hour from 0.001 to 360000, got ${f.traffic}`, 2);
   const retainDays = f['retain-days'] === undefined ? undefined : Number(f['retain-days']);
   if (retainDays !== undefined && !(Number.isInteger(retainDays) && retainDays >= 0 && retainDays <= 36_500)) fail(`--retain-days must be a whole number of days from 0 to 36500, got ${f['retain-days']}`, 2);
+  const sandboxTtl = Number(f['sandbox-ttl']);
+  const maxSandboxes = Number(f['max-sandboxes']);
+  if (!Number.isInteger(sandboxTtl) || sandboxTtl < 1) fail(`--sandbox-ttl must be a positive integer of milliseconds, got ${f['sandbox-ttl']}`, 2);
+  if (!Number.isInteger(maxSandboxes) || maxSandboxes < 0) fail(`--max-sandboxes must be an integer >= 0, got ${f['max-sandboxes']}`, 2);
   const headersTimeout = Number(f['headers-timeout-ms']);
   const requestTimeout = Number(f['request-timeout-ms']);
   if (!Number.isInteger(headersTimeout) || headersTimeout < 1) fail(`--headers-timeout-ms must be a positive integer, got ${f['headers-timeout-ms']}`, 2);
@@ -230,15 +238,17 @@ async function main(): Promise<void> {
     control: !f['no-control'],
     controlToken: f['control-token'],
     allowedHosts: [...boundHosts(f.host), ...f['allowed-host']],
-    // The server is for trying things out: the simulation runs unless the fixture, the data file or --simulation says otherwise.
+    // The server is for trying things out: the simulation runs unless the fixture, the data file or --simulation says
+    // otherwise (a new sandbox starts in --simulation's mode too).
     // The living demo (--speed or --traffic) would grow for ever: its simulated runs are kept a week unless said otherwise.
     simulation: {
-      mode: 'auto',
+      mode: (f.simulation as SimulationMode | undefined) ?? 'auto',
       onProgress: simulationProgress(report),
       retentionDays: speed !== undefined || traffic !== undefined ? 7 : undefined,
       // Over the fixture or the data file at start, and again after every reset and fixture load.
       start: { mode: f.simulation as SimulationMode | undefined, speed, traffic, retentionDays: retainDays },
     },
+    sandboxes: { ttlMs: sandboxTtl, max: maxSandboxes },
   }).catch((err) => {
     // A bad bundle: one line naming the file and each problem's place in it.
     if (err instanceof ValidationError) fail(`bundle ${bundleFile}: ${err.items.map((i) => `${i.loc.slice(1).join('.')}: ${i.msg}`).join('; ')}`);

@@ -10,6 +10,8 @@ export interface EnvelopeExtras {
   next_action?: string;
   operation_id?: string;
   phase?: string;
+  /** Seconds to wait, sent as `Retry-After` (not part of the body). */
+  retry_after?: number;
 }
 
 /** A management-envelope error: status and wording come from the reason-code table. */
@@ -64,6 +66,7 @@ export function errorMiddleware(report: ErrorReporter = (err) => console.error(e
       ctx.body = err.body();
       if (err.status === 401) ctx.set('WWW-Authenticate', 'Bearer');
       if (err.reason_code === 'storage_unavailable') ctx.set('Retry-After', String(STORAGE_RETRY_AFTER_S));
+      if (err instanceof ApiError && err.extras.retry_after !== undefined) ctx.set('Retry-After', String(err.extras.retry_after));
     }
   };
 }

@@ -9,6 +9,7 @@ export interface ReasonCodeSpec {
 export const REASON_CODES = {
   // 400: token grant failures (endpoint 1); a body whose bytes are not text (FastAPI's "error parsing the body")
   invalid_grant: { status: 400, message: 'The grant is invalid, expired, already used or revoked.', next_action: 'authenticate' },
+  sandbox_conflict: { status: 400, message: 'The request names two different sandboxes (path prefix, X-Mock-Sandbox header, {id}.localhost host).' },
   body_unreadable: { status: 400, message: 'There was an error parsing the body: its bytes are not UTF-8, UTF-16 or UTF-32 text.' },
 
   // 401: authentication
@@ -35,6 +36,8 @@ export const REASON_CODES = {
   workspace_not_found: { status: 404, message: 'Workspace not found.' },
   principal_not_found: { status: 404, message: 'Principal not found.' },
   route_not_found: { status: 404, message: 'No route matches this path.' },
+  sandbox_not_found: { status: 404, message: 'No such sandbox: never created, deleted, or expired.' },
+  snapshot_not_found: { status: 404, message: 'No snapshot of that name.' },
   request_not_found: { status: 404, message: 'No such request in the journal: never recorded, or no longer held.' },
 
   // 405
@@ -55,6 +58,8 @@ export const REASON_CODES = {
   duplicate_reference: { status: 409, message: 'The mutation creates something that already exists.' },
   no_live_agent: { status: 409, message: 'No live release attaches an agent to this connection.' },
 
+  snapshot_limit: { status: 409, message: 'This mock holds as many snapshots (or snapshot bytes) as it may; delete one first.' },
+
   // 413
   payload_too_large: { status: 413, message: 'The request body is larger than the limit.' },
 
@@ -67,6 +72,8 @@ export const REASON_CODES = {
 
   // 429: a rate limit a test set up with a fault (`rate_limit`), counted on the mock clock
   rate_limited: { status: 429, message: 'Too many requests; retry after the time Retry-After gives.', next_action: 'retry_later' },
+  // 429: a bound of the server (not of the real service)
+  sandbox_limit: { status: 429, message: 'As many sandboxes are live as the server allows.', next_action: 'retry_later' },
 
   // 5xx: a defect of the mock, except faults a test injected on purpose and storage that is down
   internal_error: { status: 500, message: 'Internal error in the mock (a defect).' },

@@ -133,6 +133,8 @@ test('the client has a method for every v3 and control operation of the document
     controlGetRequest: 'journalEntry', controlListProjects: 'projects', controlGetProject: 'projectOverview', controlListRuns: 'runs', controlGetRun: 'run',
     controlGetBundle: 'exportBundle', controlPutBundle: 'importBundle', controlRequestsHar: 'har', controlClientReport: 'clientReport', controlVerify: 'verify', controlVerifySequence: 'verifySequence', controlVerifyOnly: 'verifyOnly',
     controlListApprovals: 'approvals', controlListUsers: 'users', controlListJobs: 'jobs', controlListReleases: 'releases',
+    controlCreateSandbox: 'createSandbox', controlListSandboxes: 'sandboxes', controlGetSandbox: 'sandbox', controlDeleteSandbox: 'deleteSandbox',
+    controlSaveSnapshot: 'saveSnapshot', controlListSnapshots: 'snapshots', controlRestoreSnapshot: 'restoreSnapshot', controlDeleteSnapshot: 'deleteSnapshot',
   };
   const control = Object.keys(OPERATIONS).filter((id) => id.startsWith('control'));
   assert.equal(control.filter((id) => !byOperation[id]), [], 'a control operation without a client method');
@@ -192,6 +194,24 @@ test('in process: the client over mock.fetch, no socket', async () => {
   assert.is((await inProcess.getRun(P, DEMO.runs.failedApi)).data?.id, DEMO.runs.failedApi);
   assert.equal(await inProcess.control.health(), { status: 'ok', now: DEMO.now });
   await mock.close();
+});
+
+test('createSandbox resolves with a client bound to the new sandbox: its writes, clock and journal are its own', async () => {
+  const sb = await mock.client.control.createSandbox({ name: 'typed', clock: { now: '2031-01-01T00:00:00Z' } });
+  assert.match(sb.sandbox.base_url, new RegExp(`/sandboxes/${sb.sandbox.id}$`));
+  assert.is((await sb.control.clock()).now, '2031-01-01T00:00:00.000Z');
+  assert.is((await mock.client.control.clock()).now, DEMO.now);
+  const cancelled = await sb.cancelRun(P, DEMO.runs.waitingApproval);
+  assert.is(cancelled.data?.status, 'cancelled');
+  assert.is((await mock.client.getRun(P, DEMO.runs.waitingApproval)).data?.status, 'waiting_approval');
+  assert.equal((await sb.control.requests()).map((e) => e.operation), ['cancelRun']);
+  await sb.control.saveSnapshot('one');
+  assert.equal((await sb.control.snapshots()).map((s) => s.name), ['one']);
+  assert.equal(await mock.client.control.snapshots(), []);
+  assert.equal((await mock.client.control.sandboxes()).items.map((s) => s.id), [sb.sandbox.id]);
+  assert.equal(await mock.client.control.deleteSandbox(sb.sandbox.id), { deleted: true, id: sb.sandbox.id });
+  const gone = await sb.control.clock().catch((e: ControlError) => e);
+  assert.equal([(gone as ControlError).status, ((gone as ControlError).body as { detail: { reason_code: string } }).detail.reason_code], [404, 'sandbox_not_found']);
 });
 
 test('docs/client.md lists every v3 and control method of the client', () => {

@@ -99,7 +99,7 @@ test('control: /_mock in any letter case is control traffic: never journaled, ne
 
 test('control: loopback names and addresses in any spelling are accepted', async () => {
   const { http } = await freshMock();
-  for (const host of ['localhost', 'LOCALHOST:4010', 'localhost.', 'app.localhost:3000', '127.0.0.1', '127.1.2.3:9', '[::1]', '[::1]:4010', '[0:0:0:0:0:0:0:1]:80', '[::ffff:127.0.0.1]']) {
+  for (const host of ['localhost', 'LOCALHOST:4010', 'localhost.', 'web.app.localhost:3000', '127.0.0.1', '127.1.2.3:9', '[::1]', '[::1]:4010', '[0:0:0:0:0:0:0:1]:80', '[::ffff:127.0.0.1]']) {
     const res = await http.get('/_mock/health').set('Host', host);
     assert.is(res.status, 200, host);
     assert.is(res.body.status, 'ok');

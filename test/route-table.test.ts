@@ -14,9 +14,9 @@ import { propertyRuns } from './runner/config.mjs';
 const mock = await createApp({ storage: 'memory', fixtures: demoFixture() });
 const routers = [...V3_ROUTES, ...CONTROL_ROUTES].map((m) => m(mock.deps, bodyReader(1024), mock.control));
 const table = routeTable(routers);
-// The previous assembly: every module's router mounted on one router.
+// The previous assembly: every module's routes declared on one @koa/router router.
 const nested = new Router();
-for (const r of routers) nested.use(r.routes());
+for (const r of routers) for (const l of r.stack) nested.register(l.path, [...l.methods], [...l.stack]);
 
 /** What @koa/router decides for a request: the first layer with the method, its params; else the methods the path allows. */
 function koaRouter(method: string, p: string) {

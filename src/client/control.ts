@@ -34,7 +34,11 @@ async function verified<T>(what: string, operator: Parameters<typeof verificatio
   return data as T;
 }
 
-export function controlOperations(api: Client<paths>) {
+/**
+ * `bind(id)` makes a client of the same kind addressed to sandbox `id` (its base URL plus `/sandboxes/{id}`): what
+ * createSandbox resolves with.
+ */
+export function controlOperations<Bound>(api: Client<paths>, bind: (id: string) => Bound) {
   return {
     /** `{status: "ok", now}`. */
     health: (opts?: CallOptions) => answer('GET /_mock/health', api.GET('/_mock/health', { ...opts })),
@@ -132,7 +136,24 @@ export function controlOperations(api: Client<paths>) {
     /** Replaces the behaviours of simulated runs. */
     setBehaviours: (input: S['SimulationBehaviours'], opts?: CallOptions) =>
       answer('PUT /_mock/simulation/behaviours', api.PUT('/_mock/simulation/behaviours', { body: input, ...opts })),
+    /** Creates a sandbox and resolves with a client bound to it (same v3 and control methods); `sandbox` is what the create answered. */
+    createSandbox: async (input: S['CreateSandboxRequest'] = {}, opts?: CallOptions): Promise<Bound & { sandbox: S['Sandbox'] }> => {
+      const sandbox = await answer('POST /_mock/sandboxes', api.POST('/_mock/sandboxes', { body: input, ...opts }));
+      return Object.assign(bind(sandbox.id) as Bound & object, { sandbox }) as Bound & { sandbox: S['Sandbox'] };
+    },
+    /** Live sandboxes, newest first, in pages. */
+    sandboxes: (query?: Query<'controlListSandboxes'>, opts?: CallOptions) => answer('GET /_mock/sandboxes', api.GET('/_mock/sandboxes', { params: { query }, ...opts })),
+    sandbox: (sandbox_id: string, opts?: CallOptions) => answer('GET /_mock/sandboxes/{sandbox_id}', api.GET('/_mock/sandboxes/{sandbox_id}', { params: { path: { sandbox_id } }, ...opts })),
+    /** Drops a sandbox and everything it held. */
+    deleteSandbox: (sandbox_id: string, opts?: CallOptions) =>
+      answer('DELETE /_mock/sandboxes/{sandbox_id}', api.DELETE('/_mock/sandboxes/{sandbox_id}', { params: { path: { sandbox_id } }, ...opts })),
+    /** Saves the stored state, the clock and the simulation queue under `name`. */
+    saveSnapshot: (name: string, opts?: CallOptions) => answer('POST /_mock/snapshots', api.POST('/_mock/snapshots', { body: { name }, ...opts })),
+    snapshots: async (opts?: CallOptions) => (await answer('GET /_mock/snapshots', api.GET('/_mock/snapshots', { ...opts }))).items,
+    restoreSnapshot: (name: string, opts?: CallOptions) =>
+      answer('POST /_mock/snapshots/{name}/restore', api.POST('/_mock/snapshots/{name}/restore', { params: { path: { name } }, ...opts })),
+    deleteSnapshot: (name: string, opts?: CallOptions) => answer('DELETE /_mock/snapshots/{name}', api.DELETE('/_mock/snapshots/{name}', { params: { path: { name } }, ...opts })),
   };
 }
 
-export type ControlOperations = ReturnType<typeof controlOperations>;
+export type ControlOperations<Bound = unknown> = ReturnType<typeof controlOperations<Bound>>;

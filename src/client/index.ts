@@ -32,8 +32,8 @@ export interface ClientOptions extends Credentials {
 }
 
 export type MockClient = V3Operations & {
-  /** The control surface (/_mock): only the mock has it. */
-  control: ControlOperations;
+  /** The control surface (/_mock): only the mock has it. `control.createSandbox()` resolves with a client bound to the new sandbox. */
+  control: ControlOperations<MockClient>;
   /** The underlying openapi-fetch client (`api.GET('/api/v3/...', {...})`), credentials included. */
   api: Client<paths>;
   /** The same client with other credentials (another principal's token, no admin key, ...). */
@@ -56,7 +56,7 @@ export function createClient(options: ClientOptions): MockClient {
   api.use(credentialsMiddleware(options));
   return {
     ...v3Operations(api),
-    control: controlOperations(api),
+    control: controlOperations(api, (id) => createClient({ ...options, baseUrl: `${options.baseUrl.replace(/\/+$/, '')}/sandboxes/${id}` })),
     api,
     with: (credentials) => createClient({ ...options, ...credentials }),
   };

@@ -5,7 +5,8 @@ import { CompleteStateDataSchema, type StateData } from '../schemas/state.js';
 import { ApiError, invalid } from '../errors.js';
 import { heldSecrets } from './held-secrets.js';
 import { Journal, type JournalEntry, type JournalFilter, type JournalLimits, type JournalSummary } from './journal.js';
-import { DomainControl } from './domain-control.js';
+import { SandboxControl, type SandboxParts } from './sandbox-control.js';
+import type { JournalBudget } from './journal-budget.js';
 import { validFault, type FaultRegistry, type Fault, type FaultSpec } from './faults/index.js';
 import { Verifier, type VerifyAnswer, type VerifyListRequest, type VerifyRequest } from './verify/index.js';
 import { CoverageTracker, type CoverageReport } from './coverage.js';
@@ -22,19 +23,29 @@ import { clientReport, type ClientReport } from '../judge/index.js';
 import { AssertionError } from 'node:assert';
 import { gapText, gate, type GateResult, type Requirement } from './coverage-gate.js';
 
-/** What each instance keeps of its own traffic, built by createApp before the store and the control surface. */
-export interface ControlParts {
+/** What each mock keeps of its own traffic, built by createApp before the store and the control surface. */
+export interface ControlParts extends SandboxParts {
   journal: Journal;
   faults: FaultRegistry;
   coverage: CoverageTracker;
 }
 
-/** Builds the per-instance parts: the journal hides the secrets `deps` holds and `controlToken`. */
-export function controlParts(deps: Deps, journal: JournalLimits | undefined, controlToken: string | undefined, faults: FaultRegistry, coverage = new CoverageTracker()): ControlParts {
-  return { journal: new Journal(journal, heldSecrets(deps, [controlToken])), faults, coverage };
+/**
+ * Builds the per-mock parts: the journal hides the secrets `deps` holds and `controlToken`, and shares `budget` (its
+ * bytes) with the journals of the server's other mocks.
+ */
+export function controlParts(
+  deps: Deps,
+  journal: JournalLimits | undefined,
+  controlToken: string | undefined,
+  faults: FaultRegistry,
+  own: SandboxParts & { budget?: JournalBudget },
+  coverage = new CoverageTracker(),
+): ControlParts {
+  return { journal: new Journal(journal, heldSecrets(deps, [controlToken]), own.budget), faults, coverage, snapshots: own.snapshots, sandboxes: own.sandboxes };
 }
 
-export class MockControl extends DomainControl {
+export class MockControl extends SandboxControl {
   constructor(
     deps: Deps,
     /** The state the fixtures describe: what reset returns to. */
@@ -48,7 +59,7 @@ export class MockControl extends DomainControl {
     /** The seeded id and token generators (null without a seed): a repro bundle holds their positions. */
     private readonly generators: SeededGenerators | null = null,
   ) {
-    super(deps, sim);
+    super(deps, sim, parts);
     this.sealer = new Sealer(sealSeed);
     this.journal = parts.journal;
     this.faultRegistry = parts.faults;
@@ -56,7 +67,7 @@ export class MockControl extends DomainControl {
     this.verifier = new Verifier(this.journal);
   }
 
-  /** The request journal (per instance). */
+  /** The request journal (per mock). */
   readonly journal: Journal;
   /** Checks of the journal (what POST /_mock/verify... answer). */
   readonly verifier: Verifier;

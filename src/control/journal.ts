@@ -3,6 +3,7 @@ import { compileGlob, isGlob } from './glob.js';
 import { textPrefix, type BodyText } from './journal-text.js';
 import { shown, summary } from './journal-view.js';
 import type { SecretIndex } from './redact.js';
+import type { BudgetedJournal, JournalBudget } from './journal-budget.js';
 
 export interface FaultMarker {
   id: string;
@@ -132,7 +133,7 @@ function boundedHeaders(headers: Record<string, unknown>, limit: number): Record
   return out;
 }
 
-export class Journal {
+export class Journal implements BudgetedJournal {
   /** Oldest first from `head`; the front is dropped in batches so add() stays O(1) amortised. */
   private entries: Stored[] = [];
   private head = 0;
@@ -143,11 +144,13 @@ export class Journal {
 
   /**
    * `secrets` gives, for each read, the credentials the mock holds then: a stored token, code or key shown anywhere in
-   * an entry (a bare text body, a path, an echo) is replaced as a secret-named field is.
+   * an entry (a bare text body, a path, an echo) is replaced as a secret-named field is. `budget`: bytes shared with the
+   * journals of the server's other mocks (sandboxes); without one, `limits.bytes` is this journal's own.
    */
   constructor(
     limits: JournalLimits | number = {},
     private readonly secrets?: () => SecretIndex,
+    private readonly budget?: JournalBudget,
   ) {
     const l = typeof limits === 'number' ? { entries: limits } : limits;
     this.limits = { entries: l.entries ?? JOURNAL_LIMITS.entries, bytes: l.bytes ?? JOURNAL_LIMITS.bytes, bodyBytes: l.bodyBytes ?? JOURNAL_LIMITS.bodyBytes };
@@ -224,16 +227,33 @@ export class Journal {
     this.entries.push(stored);
     this.total += stored.size;
     // The newest entry always stays, whatever its size (it is bounded by the body limit).
-    while (this.size > 1 && (this.size > this.limits.entries || this.total > this.limits.bytes)) {
-      this.total -= this.entries[this.head].size;
-      this.entries[this.head++] = undefined as unknown as Stored;
-      this.dropped++;
-    }
+    while (this.size > 1 && (this.size > this.limits.entries || this.total > this.limits.bytes)) this.shift();
+    this.budget?.added(this, stored.id, stored.size);
+    return stored.id;
+  }
+
+  /** Lets the oldest entry go. */
+  private shift(): void {
+    const size = this.entries[this.head].size;
+    this.total -= size;
+    this.entries[this.head++] = undefined as unknown as Stored;
+    this.dropped++;
+    this.budget?.released(size, 1);
     if (this.head > 1024 && this.head * 2 > this.entries.length) {
       this.entries = this.entries.slice(this.head);
       this.head = 0;
     }
-    return stored.id;
+  }
+
+  holds(id: number): boolean {
+    const first = this.entries[this.head]?.id;
+    return first !== undefined && id >= first && id < this.nextId;
+  }
+
+  dropOldest(id: number): boolean {
+    if (this.entries[this.head]?.id !== id) return false;
+    this.shift();
+    return true;
   }
 
   /** Oldest first, filtered; each entry redacted as it is read. */
@@ -283,6 +303,7 @@ export class Journal {
 
   clear(): number {
     const n = this.size;
+    this.budget?.released(this.total, n);
     this.entries = [];
     this.head = 0;
     this.total = 0;

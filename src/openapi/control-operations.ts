@@ -8,6 +8,7 @@ import { ProjectPath, RunPath } from '../routes/path-params.js';
 import * as A from './control-schemas.js';
 import { VerifyAnswerSchema } from './control-verify-schemas.js';
 import { VerifyOnlySchema, VerifyRequestSchema, VerifySequenceSchema } from '../schemas/control-verify.js';
+import * as S from '../schemas/sandboxes.js';
 import { named, type AnySchema, type ErrorStatus, type OperationSpec, type SuccessResponse } from './operation-spec.js';
 
 /** A control answer: 200 with a named JSON body. */
@@ -188,5 +189,40 @@ export const CONTROL_OPERATIONS: OperationSpec[] = [
   ctl('controlSetBehaviours', 'put', '/simulation/behaviours', 'Replace the behaviours of simulated runs', 'Validated (422 items with `loc`, also for an unknown project or an approval gate on a step that is not a tool step). Runs queued from then on follow them.', {
     body: { schema: named('SimulationBehaviours', BehavioursSchema), required: true },
     success: [answer('SimulationBehaviours', A.SimulationBehavioursAnswerSchema, 'The behaviours now in force')],
+  }),
+  ctl('controlCreateSandbox', 'post', '/sandboxes', 'Create a sandbox: an isolated mock on this server', 'A whole mock of its own (state, clock, ids, simulation, faults, journal, coverage, snapshots), from `fixtures`, a saved `snapshot` (not both), or what the server started with. Address it by the path prefix `/sandboxes/{id}` (`base_url`), the header `X-Mock-Sandbox: {id}` or the host `{id}.localhost`. It goes `ttl_ms` after its last request. 429 `sandbox_limit` when as many are live as the server allows.', {
+    body: { schema: named('CreateSandboxRequest', S.CreateSandboxSchema), required: false },
+    errors: [404, 413, 422, 429],
+    success: [{ status: 201, description: 'The sandbox', body: named('Sandbox', S.SandboxInfoSchema) }],
+  }),
+  ctl('controlListSandboxes', 'get', '/sandboxes', 'The live sandboxes, newest first, in pages', '`limit` 1..200 (default 50); `cursor` is the `next_cursor` of the previous page.', {
+    query: S.SandboxPageQuerySchema,
+    errors: [422],
+    success: [answer('SandboxPage', S.SandboxPageSchema, 'A page of sandboxes')],
+  }),
+  ctl('controlGetSandbox', 'get', '/sandboxes/{sandbox_id}', 'One live sandbox', '404 `sandbox_not_found` once it was deleted or expired.', {
+    pathParams: S.SandboxPath,
+    success: [answer('Sandbox', S.SandboxInfoSchema, 'The sandbox')],
+  }),
+  ctl('controlDeleteSandbox', 'delete', '/sandboxes/{sandbox_id}', 'Drop a sandbox and everything it held', 'Its state, journal, faults, coverage and snapshots go at once.', {
+    pathParams: S.SandboxPath,
+    errors: [404],
+    success: [answer('ControlDeletedSandbox', A.DeletedSandboxSchema, 'What was deleted')],
+  }),
+  ctl('controlSaveSnapshot', 'post', '/snapshots', 'Save the stored state, the clock and the simulation queue under a name', 'A save under a held name replaces it. 409 `snapshot_limit` past 32 snapshots or 64 MiB (as JSON) per mock. Restore it with POST /_mock/snapshots/{name}/restore, or start a sandbox from it.', {
+    body: { schema: named('SaveSnapshotRequest', S.SaveSnapshotSchema), required: true },
+    errors: [409, 422],
+    success: [{ status: 201, description: 'The snapshot', body: named('Snapshot', S.SnapshotInfoSchema) }],
+  }),
+  ctl('controlListSnapshots', 'get', '/snapshots', 'The saved snapshots', 'In the order they were saved.', { errors: [], success: [answer('SnapshotPage', S.SnapshotPageSchema, 'The snapshots')] }),
+  ctl('controlRestoreSnapshot', 'post', '/snapshots/{name}/restore', 'Restore a saved snapshot', 'Puts back its state, clock and simulation queue; the snapshot stays. The journal, faults and coverage are left as they are.', {
+    pathParams: S.SnapshotPath,
+    errors: [404, 422],
+    success: [answer('ControlRestoredSnapshot', A.RestoredSnapshotSchema, 'The snapshot restored')],
+  }),
+  ctl('controlDeleteSnapshot', 'delete', '/snapshots/{name}', 'Remove a saved snapshot', '404 `snapshot_not_found` for an unknown name.', {
+    pathParams: S.SnapshotPath,
+    errors: [404, 422],
+    success: [answer('ControlDeletedSnapshot', A.DeletedSnapshotSchema, 'What was removed')],
   }),
 ];

@@ -1,6 +1,7 @@
 // Valibot schemas of the /_mock control answers, for the OpenAPI document and the typed client generated from it.
 // The routes build these answers in src/routes/control*.ts; every test response is checked against these shapes.
 import * as v from 'valibot';
+import { SnapshotInfoSchema } from '../schemas/sandboxes.js';
 import { Timestamp, Uuid } from '../schemas/common.js';
 import { ApprovalResponseSchema } from '../schemas/approvals.js';
 import { DesiredStateHeadSchema, DesiredStateSchema, SemanticChangeSchema } from '../schemas/desired-state.js';
@@ -22,6 +23,9 @@ export const LoadedAnswerSchema = v.object({ loaded: v.literal(true), counts: Co
 export const RestoredAnswerSchema = v.object({ restored: v.literal(true), counts: Counts });
 /** How many journal entries or faults a DELETE removed. */
 export const ClearedAnswerSchema = v.object({ cleared: Count });
+export const DeletedSandboxSchema = v.object({ deleted: v.literal(true), id: v.string() });
+export const DeletedSnapshotSchema = v.object({ deleted: v.literal(true), name: v.string() });
+export const RestoredSnapshotSchema = v.object({ restored: v.literal(true), snapshot: SnapshotInfoSchema, now: Timestamp });
 
 /** GET /_mock/state: every collection (secrets sealed); opaque to clients, who hand it back to PUT /_mock/state. */
 // Its own schema object: a shared one (FreeObject) would become a $ref to this name wherever it occurs.

@@ -17,6 +17,7 @@ export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: s
   417: { name: 'ExpectationFailed', description: 'A verification of the request journal did not hold (management envelope, and beside `detail` what was found)', schema: 'VerificationFailure' },
   421: { name: 'MisdirectedRequest', description: 'The Host is not one the control surface answers to (management envelope); nothing changed' },
   422: { name: 'ValidationFailed', description: 'Validation error: malformed JSON, wrong type, missing field, bad enum, out-of-range query, bad path id', validation: true },
+  429: { name: 'TooManyRequests', description: 'A bound of the server was reached (management envelope, `Retry-After` in seconds); nothing changed' },
 };
 
 function reasonCodesFor(status: number): string[] {

@@ -11,7 +11,7 @@ export interface Named {
 }
 export const named = (name: string, schema: AnySchema): Named => ({ name, schema });
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 417 | 421 | 422;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 417 | 421 | 422 | 429;
 
 /**
  * The credentials of the service, as OpenAPI security schemes (build.ts describes each): `bearer` is

@@ -1,5 +1,5 @@
 // Approvals: endpoints 11 (deny), 15 (list, redacted) and 17 (one approval).
-import Router from '@koa/router';
+import { Router } from './route-list.js';
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../errors.js';

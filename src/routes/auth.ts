@@ -1,5 +1,5 @@
 // Endpoint 1: the token endpoint (public: the grant itself is the credential).
-import Router from '@koa/router';
+import { Router } from './route-list.js';
 import type { Deps } from '../deps.js';
 import { exchangeToken } from '../domain/tokens.js';
 import { TokenRequestSchema } from '../schemas/auth.js';

@@ -1,5 +1,5 @@
 // Endpoint 2: one named connection of a project, as observed (never a secret).
-import Router from '@koa/router';
+import { Router } from './route-list.js';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { findConnection } from '../domain/queries.js';

@@ -1,6 +1,6 @@
 // Control routes of the desired state (CONTRACT section 8): read the head, commit a revision, compile a release.
 // Mounted only when control is on; like the rest of /_mock they need no credentials.
-import Router from '@koa/router';
+import { Router } from './route-list.js';
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import { applyDesiredState, compileReleaseFromHead, readDesiredState } from '../domain/desired-state-store.js';

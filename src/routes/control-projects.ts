@@ -1,5 +1,5 @@
 // Read-only project views of the control surface (GET /_mock/projects/...): paged state for the inspector page and for tests.
-import Router from '@koa/router';
+import { Router } from './route-list.js';
 import type { Deps } from '../deps.js';
 import type { MockControl } from '../control/api.js';
 import { ControlApprovalPageQuerySchema, ControlJobPageQuerySchema, ControlPageQuerySchema, ControlRunPageQuerySchema } from '../schemas/control-projects.js';

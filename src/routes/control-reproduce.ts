@@ -1,5 +1,5 @@
 // Control routes that take a session away from the mock: the repro bundle, the HAR export, replayable tests, the client report.
-import Router from '@koa/router';
+import { Router } from './route-list.js';
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import type { MockControl } from '../control/api.js';

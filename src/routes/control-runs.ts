@@ -1,5 +1,5 @@
 // Control routes that drive the run lifecycle and mint authorization codes (CONTRACT section 8).
-import Router from '@koa/router';
+import { Router } from './route-list.js';
 import type { Deps } from '../deps.js';
 import { AuthCodeRequestSchema, CreateRunSchema, TransitionSchema } from '../schemas/control.js';
 import { endpoint, type ReadBody } from './endpoint.js';

@@ -1,5 +1,5 @@
 // Control routes of the simulation engine: its state, settings, step, run and behaviours.
-import Router from '@koa/router';
+import { Router } from './route-list.js';
 import type { Deps } from '../deps.js';
 import { BehavioursSchema, SimulationRunRequestSchema, SimulationSettingsRequestSchema } from '../schemas/simulation.js';
 import { endpoint, type ReadBody } from './endpoint.js';

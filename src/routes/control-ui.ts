@@ -1,5 +1,5 @@
 // GET /_mock/ui: the inspector page and its built files (src/inspector), mounted with the rest of the control surface.
-import Router from '@koa/router';
+import { Router } from './route-list.js';
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../errors.js';

@@ -1,5 +1,5 @@
 // POST /_mock/verify, /_mock/verify/sequence and /_mock/verify/only: 200 when the journal satisfies them, else 417.
-import Router from '@koa/router';
+import { Router } from './route-list.js';
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import type { MockControl } from '../control/api.js';

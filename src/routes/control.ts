@@ -1,6 +1,6 @@
 // The /_mock control surface (CONTRACT section 8): health, reset, fixtures, state, journal, clock, faults, coverage.
 // Mounted only when control is on; like the rest of /_mock these routes need no credentials.
-import Router from '@koa/router';
+import { Router } from './route-list.js';
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import type { MockControl } from '../control/api.js';

@@ -1,5 +1,5 @@
 // Desired state: endpoint 9 (write-free plan against the project's head revision).
-import Router from '@koa/router';
+import { Router } from './route-list.js';
 import type { Deps } from '../deps.js';
 import { planDesiredState } from '../domain/desired-state-store.js';
 import { PlanRequestSchema } from '../schemas/desired-state.js';

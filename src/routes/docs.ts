@@ -3,11 +3,12 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import Router from '@koa/router';
+import { Router } from './route-list.js';
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { endpoint, Reply, type ReadBody } from './endpoint.js';
+import { pathPrefixOf } from '../sandboxes/index.js';
 
 /** Where swagger-ui-dist is installed; resolved on the first /docs request, not at start-up. */
 let swaggerDirCache: string | undefined;
@@ -23,28 +24,29 @@ const ASSETS: Record<string, string> = {
   'favicon-16x16.png': 'image/png',
 };
 
-const PAGE = `<!doctype html>
+/** The page, its assets and the document it loads under `prefix` (a sandbox reached by its path prefix; '' otherwise). */
+const page = (prefix: string) => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8">
     <title>project-runtime-mock: API docs</title>
-    <link rel="stylesheet" href="/docs/swagger-ui.css">
-    <link rel="stylesheet" href="/docs/index.css">
-    <link rel="icon" type="image/png" href="/docs/favicon-32x32.png" sizes="32x32">
+    <link rel="stylesheet" href="${prefix}/docs/swagger-ui.css">
+    <link rel="stylesheet" href="${prefix}/docs/index.css">
+    <link rel="icon" type="image/png" href="${prefix}/docs/favicon-32x32.png" sizes="32x32">
   </head>
   <body>
     <div id="swagger-ui"></div>
-    <script src="/docs/swagger-ui-bundle.js" charset="utf-8"></script>
-    <script src="/docs/swagger-ui-standalone-preset.js" charset="utf-8"></script>
-    <script src="/docs/swagger-initializer.js" charset="utf-8"></script>
+    <script src="${prefix}/docs/swagger-ui-bundle.js" charset="utf-8"></script>
+    <script src="${prefix}/docs/swagger-ui-standalone-preset.js" charset="utf-8"></script>
+    <script src="${prefix}/docs/swagger-initializer.js" charset="utf-8"></script>
   </body>
 </html>
 `;
 
 /** validatorUrl null: the page never calls validator.swagger.io (closed networks, no third parties). */
-const INITIALIZER = `window.onload = function () {
+const initializer = (prefix: string) => `window.onload = function () {
   window.ui = SwaggerUIBundle({
-    url: '/openapi.json',
+    url: '${prefix}/openapi.json',
     dom_id: '#swagger-ui',
     validatorUrl: null,
     deepLinking: true,
@@ -71,16 +73,21 @@ export function docsRoutes(deps: Deps, readBody: ReadBody): Router {
   const router = new Router();
   router.get(
     '/openapi.json',
-    endpoint(deps, readBody, { operation: 'getOpenApiDocument', level: 'public' }, async () => (await import('../openapi/build.js')).openApiDocument(deps.config.control, deps.config.controlTokenRequired)),
+    endpoint(deps, readBody, { operation: 'getOpenApiDocument', level: 'public' }, async ({ ctx }) => {
+      const doc = (await import('../openapi/build.js')).openApiDocument(deps.config.control, deps.config.controlTokenRequired);
+      // A sandbox reached by its path prefix: "try it out" sends its requests there.
+      const prefix = pathPrefixOf(ctx.req);
+      return prefix ? { ...doc, servers: [{ url: prefix }] } : doc;
+    }),
   );
   router.get(
     '/docs',
-    endpoint(deps, readBody, { operation: 'getDocsPage', level: 'public' }, () => new Reply(200, PAGE, { 'Content-Type': 'text/html; charset=utf-8' })),
+    endpoint(deps, readBody, { operation: 'getDocsPage', level: 'public' }, ({ ctx }) => new Reply(200, page(pathPrefixOf(ctx.req)), { 'Content-Type': 'text/html; charset=utf-8' })),
   );
   router.get(
     '/docs/:asset',
-    endpoint(deps, readBody, { operation: 'getDocsAsset', level: 'public', path: AssetPath }, async ({ path }) => {
-      if (path.asset === 'swagger-initializer.js') return new Reply(200, INITIALIZER, { 'Content-Type': 'text/javascript; charset=utf-8' });
+    endpoint(deps, readBody, { operation: 'getDocsAsset', level: 'public', path: AssetPath }, async ({ path, ctx }) => {
+      if (path.asset === 'swagger-initializer.js') return new Reply(200, initializer(pathPrefixOf(ctx.req)), { 'Content-Type': 'text/javascript; charset=utf-8' });
       const type = Object.hasOwn(ASSETS, path.asset) ? ASSETS[path.asset] : undefined;
       if (!type) throw new ApiError('route_not_found');
       return new Reply(200, await asset(path.asset), { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' });

@@ -1,5 +1,5 @@
 // Every v3 route module, in one list, so app.ts stays a plain assembly.
-import type Router from '@koa/router';
+import type { Router } from './route-list.js';
 import type { Deps } from '../deps.js';
 import type { ReadBody } from './endpoint.js';
 import type { MockControl } from '../control/api.js';
@@ -19,6 +19,7 @@ import { controlProjectRoutes } from './control-projects.js';
 import { controlUiRoutes } from './control-ui.js';
 import { controlSimulationRoutes } from './control-simulation.js';
 import { controlVerifyRoutes } from './control-verify.js';
+import { controlSandboxRoutes } from './control-sandboxes.js';
 import { runRoutes } from './runs.js';
 import { userRoutes } from './users.js';
 import { webhookRoutes } from './webhooks.js';
@@ -43,4 +44,4 @@ export const V3_ROUTES: RouteModule[] = [
 
 /** The /_mock control surface (CONTRACT section 8): mounted only when `control` is on. */
 // The reproduce module comes first: its /_mock/requests/export must win over /_mock/requests/{request_id}.
-export const CONTROL_ROUTES: RouteModule[] = [controlReproduceRoutes, controlRoutes, controlRunRoutes, controlDesiredStateRoutes, controlSimulationRoutes, controlVerifyRoutes, controlProjectRoutes, controlUiRoutes];
+export const CONTROL_ROUTES: RouteModule[] = [controlReproduceRoutes, controlRoutes, controlRunRoutes, controlDesiredStateRoutes, controlSimulationRoutes, controlVerifyRoutes, controlProjectRoutes, controlUiRoutes, controlSandboxRoutes];

@@ -1,5 +1,5 @@
 // Jobs: endpoint 14.
-import Router from '@koa/router';
+import { Router } from './route-list.js';
 import type { Deps } from '../deps.js';
 import { jobsOf } from '../domain/queries.js';
 import { jobView } from '../domain/views.js';

@@ -1,5 +1,5 @@
 // Project-level writes: endpoints 7 (budget), 12 (delete = archive) and 13 (transfer).
-import Router from '@koa/router';
+import { Router } from './route-list.js';
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import { setBudget } from '../domain/budget.js';

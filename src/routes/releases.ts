@@ -1,5 +1,5 @@
 // Releases: endpoint 10 (pages by generation, newest first) and endpoint 3 (semantic release diff).
-import Router from '@koa/router';
+import { Router } from './route-list.js';
 import type { Deps } from '../deps.js';
 import { releaseKey, releasesOf, targetsByRelease } from '../domain/queries.js';
 import { keysetPage } from '../domain/pagination.js';

@@ -1,5 +1,5 @@
 // Runs: endpoints 4 (cancel), 5 (detail) and 6 (retry).
-import Router from '@koa/router';
+import { Router } from './route-list.js';
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../errors.js';

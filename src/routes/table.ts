@@ -1,7 +1,11 @@
 // One flat route table compiled from every route module's router: a request finds its route by segment count and
 // literal segments (no walk over every layer's regular expression, no per-request middleware chain), matching as @koa/router does.
-import type Router from '@koa/router';
 import type { Middleware } from 'koa';
+
+/** A route module's declarations: ./route-list.ts's Router, or @koa/router's (its layers have the same fields). */
+export interface RouteSource {
+  readonly stack: readonly { readonly path: unknown; readonly methods: readonly string[]; readonly stack: readonly unknown[] }[];
+}
 
 interface Route {
   /** The pattern as registered ('/api/v3/projects/:project_id/runs/:run_id'). */
@@ -57,7 +61,7 @@ function chain(stack: Middleware[]): Middleware {
 }
 
 /** The routes of `routers`, in registration order, grouped by segment count. */
-function build(routers: Router[]): Map<number, Route[]> {
+function build(routers: readonly RouteSource[]): Map<number, Route[]> {
   const bySize = new Map<number, Route[]>();
   for (const router of routers) {
     for (const layer of router.stack) {
@@ -96,7 +100,7 @@ export interface RouteTable extends Middleware {
  * method match handles it with `ctx.params` set; a path matched only for other methods answers 405
  * (501 for an unknown method, 200 for OPTIONS) with `Allow`, as @koa/router's allowedMethods() does.
  */
-export function routeTable(routers: Router[]): RouteTable {
+export function routeTable(routers: readonly RouteSource[]): RouteTable {
   const bySize = build(routers);
   const lookup = (method: string, path: string): Lookup => {
     const parts = path.split('/');

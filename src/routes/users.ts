@@ -1,5 +1,5 @@
 // App users: endpoints 8 (cursor pages), 18 (one user) and 20 (delete one user).
-import Router from '@koa/router';
+import { Router } from './route-list.js';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { inProject, userKey, usersOf } from '../domain/queries.js';

@@ -1,5 +1,5 @@
 // Endpoints 16 and 19: the inbound callbacks, each verifying its own secret before reading what it says.
-import Router from '@koa/router';
+import { Router } from './route-list.js';
 import type { Deps } from '../deps.js';
 import { invalid } from '../errors.js';
 import { readRawBody } from '../body/index.js';

@@ -68,9 +68,12 @@ class DocChecker {
   /** Returns a list of problems; empty when the response matches the document. */
   check(method: string, rawPath: string, res: { status: number; headers: Record<string, string>; text?: string }): string[] {
     const m = method.toLowerCase();
-    const path = rawPath.split('?')[0];
-    const what = `${method.toUpperCase()} ${path} -> ${res.status}`;
+    // A sandbox serves the same document under its path prefix.
+    const path = rawPath.split('?')[0].replace(/^\/sandboxes\/[^/]+(?=\/|$)/, '') || '/';
+    const what = `${method.toUpperCase()} ${rawPath.split('?')[0]} -> ${res.status}`;
     if (m === 'options' || m === 'head') return [];
+    // Addressing a sandbox that is not there, or two different ones, is refused before any operation (docs/sandboxes.md).
+    if ((res.status === 404 || res.status === 400) && /"reason_code":"sandbox_(not_found|conflict)"/.test(res.text ?? '')) return this.body(what, '/components/schemas/ManagementErrorV3', res);
     // An injected fault answers whatever the test asked for: nothing to check.
     if (res.headers['x-mock-fault']) return [];
     // The document and its page are served outside the document (GET only; another method is a routing 405).

@@ -1,0 +1,52 @@
+// One byte budget for the journals of every mock a server holds (its default mock and each sandbox): many mocks cannot
+// hold many times the memory. Past the budget the oldest entry of all goes, whichever journal holds it.
+
+/** What the budget asks of a journal. */
+export interface BudgetedJournal {
+  /** Whether the entry with this id is still held. */
+  holds(id: number): boolean;
+  /** Drops its oldest entry when that is `id` (the budget's oldest of all); answers whether it did. */
+  dropOldest(id: number): boolean;
+}
+
+export class JournalBudget {
+  private total = 0;
+  private held = 0;
+  /** Every entry in the order added, oldest first from `head`: each journal's entries are in this order too. */
+  private order: { journal: BudgetedJournal; id: number }[] = [];
+  private head = 0;
+
+  constructor(readonly bytes: number) {}
+
+  /** Bytes held by every journal together. */
+  get used(): number {
+    return this.total;
+  }
+
+  /** A journal stored an entry: past the budget the oldest entries of all go (never the one just added). */
+  added(journal: BudgetedJournal, id: number, size: number): void {
+    this.total += size;
+    this.held++;
+    this.order.push({ journal, id });
+    while (this.total > this.bytes && this.head < this.order.length - 1) {
+      const oldest = this.order[this.head];
+      this.order[this.head++] = undefined as never;
+      oldest.journal.dropOldest(oldest.id);
+    }
+    this.compact();
+  }
+
+  /** A journal let entries go (its own bounds, a clear, a sandbox that went). */
+  released(size: number, count: number): void {
+    this.total -= size;
+    this.held -= count;
+  }
+
+  /** Entries that left on their own stay in `order` until here: it is rebuilt when they outnumber the held ones. */
+  private compact(): void {
+    const length = this.order.length - this.head;
+    if (length < 1024 || length < 2 * this.held) return;
+    this.order = this.order.slice(this.head).filter((e) => e.journal.holds(e.id));
+    this.head = 0;
+  }
+}

@@ -1,0 +1,156 @@
+// One whole mock on its own store: clock, ids, simulation, journal, faults, coverage, control surface and routes in a
+// Koa app. createApp builds the server's default mock here, and every sandbox is built here the same way.
+import Koa from 'koa';
+import { randomUUID } from 'node:crypto';
+import { appErrorListener, errorMiddleware, type ErrorReporter } from './errors.js';
+import type { Store, StoreOptions, WriteScope } from './storage/store.js';
+import type { StateData } from './schemas/state.js';
+import { MockClock } from './domain/clock.js';
+import { randomIds, randomTokens, SeededGenerators, type IdGenerator, type TokenGenerator } from './domain/ids.js';
+import { principalOf } from './domain/auth.js';
+import { RetentionTracker } from './domain/retention.js';
+import type { ReadBody } from './routes/endpoint.js';
+import { CONTROL_ROUTES, V3_ROUTES } from './routes/index.js';
+import { routeTable } from './routes/table.js';
+import { MockControl, controlParts } from './control/api.js';
+import { CoverageTracker } from './control/coverage.js';
+import { FaultRegistry } from './control/faults/index.js';
+import type { JournalBudget } from './control/journal-budget.js';
+import type { NamedSnapshots } from './control/snapshots.js';
+import { journalMiddleware } from './middleware/journal.js';
+import { coverageMiddleware } from './middleware/coverage.js';
+import { faultMiddleware } from './middleware/faults.js';
+import { controlGuard } from './middleware/control-guard.js';
+import { sharedStorage } from './middleware/shared-storage.js';
+import { ClientObserver } from './judge/index.js';
+import { Simulation, type StartSettings } from './simulation/index.js';
+import type { Sandboxes, SandboxCore } from './sandboxes/index.js';
+import type { Deps } from './deps.js';
+import type { CreateAppOptions } from './app.js';
+
+/** What every mock of one server shares: its options, the error reporter, the body reader, the journals' byte budget. */
+export interface ServerParts {
+  options: CreateAppOptions;
+  report: ErrorReporter;
+  readBody: ReadBody;
+  journalBudget: JournalBudget;
+}
+
+/** What makes one mock itself: its store, the state it resets to, its seed, its snapshots, the sandboxes it manages. */
+export interface OwnParts {
+  /** Opens the store with the hooks the mock's coverage and simulation need; `fresh`: it holds only the seed state. */
+  open(hooks: StoreOptions): Promise<{ store: Store; fresh: boolean }>;
+  /** What reset returns to. */
+  state: StateData;
+  seed: string | number | undefined;
+  /** The key that seals secrets in exported state derives from it (random when undefined). */
+  sealSeed(store: Store): Promise<string | number | undefined>;
+  /** createApp's own generators (the default mock only; a sandbox has its seed or random ones). */
+  ids?: IdGenerator;
+  tokens?: TokenGenerator;
+  snapshots: NamedSnapshots;
+  /** The sandboxes the default mock manages, and whose requests it hands on before anything of its own sees them. */
+  sandboxes: Sandboxes | null;
+  /** A repro bundle to restore once built (createApp's `bundle`). */
+  bundle?: unknown;
+  /** Simulation settings put over the fixture's at start and after every reset (the default mock: the CLI's flags). */
+  start?: StartSettings;
+}
+
+/** One whole mock: the server's default one, or a sandbox. */
+export interface Mock {
+  app: Koa;
+  control: MockControl;
+  store: Store;
+  deps: Deps;
+  /** Serves one request (Koa composes the middleware on the first). */
+  dispatch: SandboxCore['dispatch'];
+  close(): Promise<void>;
+}
+
+export async function assembleMock(own: OwnParts, server: ServerParts): Promise<Mock> {
+  const { options } = server;
+  // The coverage report, the store and the simulation see each other through what they are built with.
+  const coverage = new CoverageTracker();
+  let simulation: Simulation | undefined;
+  const { store, fresh } = await own.open({
+    // Transitions for the coverage report are observed where they happen: at commit.
+    observer: (c, before, after, scope) => coverage.onWrite(c, before, after, scope),
+    // Instances on one database: events others schedule reach this one's heap (the leader fires them on time). Before
+    // the simulation exists there is no heap yet: it is built from the stored events when the simulation loads.
+    onCaughtUp: (found) => simulation?.othersWrote(found),
+  });
+  const generators = own.seed !== undefined ? new SeededGenerators(String(own.seed)) : null;
+  const base: Deps = {
+    store,
+    view: store,
+    clock: new MockClock(options.clock ?? Date.now, () => store.clock),
+    ids: own.ids ?? generators?.ids ?? randomIds,
+    tokens: own.tokens ?? generators?.tokens ?? randomTokens,
+    retention: new RetentionTracker(),
+    config: {
+      auth: options.auth ?? 'on',
+      control: options.control ?? true,
+      controlTokenRequired: options.controlToken !== undefined,
+      bodyLimit: options.bodyLimit ?? 1024 * 1024,
+      adminKey: () => options.adminKey ?? store.settings.admin_key ?? null,
+      brokerSecret: () => options.brokerSecret ?? store.settings.broker_secret ?? null,
+    },
+  };
+  simulation = new Simulation(base, {
+    defaultMode: options.simulation?.mode ?? 'off',
+    seed: own.seed !== undefined ? String(own.seed) : undefined,
+    maxEvents: options.simulation?.maxEvents,
+    onProgress: options.simulation?.onProgress,
+    onError: (err) => server.report(err, undefined as never),
+    scope: (): WriteScope => coverage.simulatedScope,
+    onExecuted: (kind) => coverage.recordSimulated(kind),
+    retentionDays: options.simulation?.retentionDays,
+    onRemoved: (r) => coverage.recordRemoved(r),
+    start: own.start,
+  });
+  // The domain tells the simulation of the runs it moves.
+  const deps: Deps = { ...base, runHooks: simulation.engine };
+  const sealSeed = await own.sealSeed(store);
+  // Fault draws (probability, delay distributions) follow the seed, so a seeded mock fails the same requests every run.
+  const faults = new FaultRegistry({ seed: own.seed !== undefined ? `faults:${own.seed}` : randomUUID(), nowMs: () => deps.clock.nowMs() });
+  const parts = controlParts(deps, options.journal, options.controlToken, faults, { budget: server.journalBudget, snapshots: own.snapshots, sandboxes: own.sandboxes }, coverage);
+  const control: MockControl = new MockControl(deps, own.state, sealSeed, parts, simulation, generators);
+  await simulation.load(fresh);
+  if (own.bundle !== undefined) await control.importBundle(own.bundle);
+  await simulation.applyStart();
+
+  const app = new Koa();
+  app.on('error', appErrorListener(options.log ?? ((line) => console.error(line)), options.onError));
+  // A request for a sandbox goes to that sandbox's own mock before anything of this one sees it.
+  if (own.sandboxes) app.use(own.sandboxes.select);
+  // Journal outermost (sees the final answer, faults included), then coverage (after errors are rendered),
+  // then faults (outside the error renderer, so an injected 404 stays as injected).
+  app.use(journalMiddleware(control.journal, deps.clock, new ClientObserver(deps.view)));
+  app.use(coverageMiddleware(control.coverageTracker));
+  app.use(faultMiddleware(faults, { bodyLimit: deps.config.bodyLimit, principalOf: (authorization) => principalOf(store, authorization) }));
+  app.use(errorMiddleware(options.onError));
+  // Every /_mock path, whichever module serves it, passes the admin-API checks first.
+  if (deps.config.control) app.use(controlGuard({ allowedHosts: options.allowedHosts, controlToken: options.controlToken }));
+  // Every module's routes in one flat table (looked up by segments, not by walking each router's layers).
+  const modules = deps.config.control ? [...V3_ROUTES, ...CONTROL_ROUTES] : V3_ROUTES;
+  const table = routeTable(modules.map((routes) => routes(deps, server.readBody, control)));
+  // Shared storage: a request sees every write acknowledged (by any instance) before it began.
+  app.use(store.shared ? sharedStorage(store, table) : table);
+
+  let listener: ReturnType<Koa['callback']> | undefined;
+  const sim = simulation;
+  return {
+    app,
+    control,
+    store,
+    deps,
+    dispatch: (req, res) => (listener ??= app.callback())(req, res),
+    close: async () => {
+      await sim.close();
+      await store.close();
+      // Its journal's share of the server's byte budget is free again.
+      control.journal.clear();
+    },
+  };
+}

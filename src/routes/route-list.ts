@@ -1,0 +1,36 @@
+// What a route module declares: each route's methods, path and handler, in order. The route table compiles the paths
+// once per table; nothing here builds a regular expression, so a mock (or a sandbox) assembles its routes cheaply.
+import type { Middleware } from 'koa';
+
+/** One declared route, in the shape of @koa/router's layers (the route table reads either). */
+export interface RouteLayer {
+  readonly path: string;
+  readonly methods: readonly string[];
+  readonly stack: readonly Middleware[];
+}
+
+/** The subset of @koa/router's API the route modules use: get, post, put, patch, delete. */
+export class Router {
+  readonly stack: RouteLayer[] = [];
+
+  private add(methods: string[], path: string, handlers: Middleware[]): this {
+    this.stack.push({ path, methods, stack: handlers });
+    return this;
+  }
+  /** GET also answers HEAD, as @koa/router's get does. */
+  get(path: string, ...handlers: Middleware[]): this {
+    return this.add(['HEAD', 'GET'], path, handlers);
+  }
+  post(path: string, ...handlers: Middleware[]): this {
+    return this.add(['POST'], path, handlers);
+  }
+  put(path: string, ...handlers: Middleware[]): this {
+    return this.add(['PUT'], path, handlers);
+  }
+  patch(path: string, ...handlers: Middleware[]): this {
+    return this.add(['PATCH'], path, handlers);
+  }
+  delete(path: string, ...handlers: Middleware[]): this {
+    return this.add(['DELETE'], path, handlers);
+  }
+}

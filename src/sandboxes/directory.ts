@@ -1,0 +1,127 @@
+// The server's sandboxes as its control surface and its request path see them: create from fixtures, a snapshot or the
+// start state; list, get, delete; and the middleware that hands a sandbox's requests to its own mock.
+import type { Context, Middleware } from 'koa';
+import { COLLECTION_NAMES, type StateData } from '../schemas/state.js';
+import type { Snapshot } from '../storage/store.js';
+import { ApiError, ValidationError, invalid } from '../errors.js';
+import { parse as parseInput } from '../validation.js';
+import { validateFixture } from '../control/fixture-errors.js';
+import type { MockControl } from '../control/api.js';
+import type { SandboxDirectory } from '../control/sandbox-directory.js';
+import { CreateSandboxSchema, type CreateSandboxInput, type SandboxInfo } from '../schemas/sandboxes.js';
+import { SandboxRegistry, notFound, type SandboxCore } from './registry.js';
+import { addressOf, markPathPrefix } from './address.js';
+import { sandboxIds } from './ids.js';
+
+/** Sandboxes go this long (real time) after their last request unless created with another `ttl_ms`. */
+export const SANDBOX_TTL_MS = 60 * 60 * 1000;
+export const MAX_SANDBOXES = 1000;
+
+/** A sandbox's mock: what the registry needs, and its control surface. */
+export interface SandboxMock extends SandboxCore {
+  control: MockControl;
+}
+
+export interface SandboxesOptions {
+  now(): number;
+  ttlMs: number;
+  max: number;
+  /** The server's seed: sandbox ids follow from it (else they are random). */
+  seed?: string | number;
+  /** What a sandbox starts from when given neither fixtures nor a snapshot: what the server started with. */
+  base(): StateData;
+  /** A snapshot saved at the default mock (404 `snapshot_not_found`). */
+  snapshot(name: string): Snapshot;
+  /** A whole mock on a memory store holding `state` (its records shared, never copied). */
+  build(state: StateData, own: { seed?: string | number }): Promise<SandboxMock>;
+}
+
+export interface Sandboxes extends SandboxDirectory {
+  /** The first middleware of the default mock: a request for a sandbox is answered by that sandbox's mock. */
+  select: Middleware;
+  close(): Promise<void>;
+}
+
+/** A snapshot's maps as a state document (arrays of the same record objects). */
+function stateOf(s: Snapshot): StateData {
+  const data: Record<string, unknown> = { clock: s.clock, settings: s.settings };
+  for (const c of COLLECTION_NAMES) data[c] = [...(s.maps[c] as Map<string, unknown>).values()];
+  return data as StateData;
+}
+
+/** Runs `fn`, locating its 422 items under `["body", key, ...]` (it validated a part of the create body as a whole). */
+async function within<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    throw new ValidationError(err.items.map((i) => ({ ...i, loc: ['body', key, ...i.loc.slice(1)] })));
+  }
+}
+
+function refuse(ctx: Context, err: ApiError): void {
+  ctx.status = err.status;
+  ctx.body = err.body();
+}
+
+export function createSandboxes(options: SandboxesOptions): Sandboxes {
+  const registry = new SandboxRegistry<SandboxMock>({ now: options.now, ttlMs: options.ttlMs, max: options.max, ids: sandboxIds(options.seed) });
+
+  /** The validated create body and the state it starts from (422, or 404 for an unknown snapshot). */
+  const prepare = async (input: CreateSandboxInput) => {
+    const body = parseInput(CreateSandboxSchema, input, 'body');
+    if (body.fixtures !== undefined && body.snapshot !== undefined) throw invalid(['body'], 'Give fixtures or snapshot, not both', 'value_error', input);
+    const state =
+      body.fixtures !== undefined
+        ? await within('fixtures', () => validateFixture(body.fixtures))
+        : body.snapshot !== undefined
+          ? stateOf(options.snapshot(body.snapshot))
+          : options.base();
+    return { body, state };
+  };
+
+  return {
+    async create(input, origin) {
+      const { body, state } = await prepare(input);
+      const entry = await registry.create(body, async () => {
+        const mock = await options.build(state, { seed: body.seed });
+        try {
+          if (body.clock) await within('clock', () => mock.control.setClock(body.clock!.now));
+          if (body.simulation) await within('simulation', () => mock.control.setSimulation(body.simulation!));
+        } catch (err) {
+          await mock.close();
+          throw err;
+        }
+        return mock;
+      });
+      return registry.info(entry, origin);
+    },
+    list(query, origin) {
+      const page = registry.list(query.limit ?? 50, query.cursor);
+      return { items: page.items.map((e) => registry.info(e, origin)), next_cursor: page.next_cursor };
+    },
+    get: (id, origin) => registry.info(registry.get(id), origin),
+    delete: (id) => registry.delete(id),
+    control: (id) => registry.get(id).core.control,
+    close: () => registry.close(),
+    select(ctx, next) {
+      // This runs before the default mock's error renderer: its two refusals are rendered here, in the same envelope.
+      let to: ReturnType<typeof addressOf>;
+      try {
+        to = addressOf(ctx.req);
+      } catch (err) {
+        return refuse(ctx, err as ApiError);
+      }
+      if (!to) return next();
+      const entry = registry.touch(to.id);
+      if (!entry) return refuse(ctx, notFound(to.id.slice(0, 64)));
+      ctx.req.url = to.url;
+      if (to.prefix) markPathPrefix(ctx.req, to.prefix);
+      // The sandbox's own Koa app answers on the same socket: this one leaves the response alone.
+      ctx.respond = false;
+      return entry.core.dispatch(ctx.req, ctx.res);
+    },
+  };
+}
+
+export type { SandboxInfo };

@@ -1,0 +1,160 @@
+// The registry of sandboxes: whole mocks built on demand, found by id, dropped after their time to live, bounded in number.
+import { ApiError } from '../errors.js';
+import { keysetPage, type Page } from '../domain/pagination.js';
+import type { SandboxInfo } from '../schemas/sandboxes.js';
+
+/** What the registry needs of a sandbox's mock: a request listener and a way to let it go. */
+export interface SandboxCore {
+  /** Serves one request (the prefix already taken off its URL). */
+  dispatch(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): Promise<unknown>;
+  /** Stops its timers and hands back what it held (its journal's share of the budget). */
+  close(): Promise<void>;
+}
+
+export interface SandboxRegistryOptions<Core extends SandboxCore> {
+  /** Real time in ms (createApp's `clock`, else Date.now): time to live is real time, whatever a sandbox's mock clock says. */
+  now(): number;
+  /** Time to live after the last request, when a create gives none. */
+  ttlMs: number;
+  /** At most this many live at once. */
+  max: number;
+  /** New ids (see ids.ts). */
+  ids(): string;
+}
+
+export interface SandboxEntry<Core extends SandboxCore> {
+  readonly id: string;
+  readonly name: string | null;
+  readonly core: Core;
+  readonly createdMs: number;
+  readonly ttlMs: number;
+  /** Creation order, for the newest-first list. */
+  readonly seq: number;
+  lastMs: number;
+}
+
+export class SandboxRegistry<Core extends SandboxCore> {
+  private readonly live = new Map<string, SandboxEntry<Core>>();
+  /** Creates on their way (counted against `max`, so concurrent creates cannot overshoot it). */
+  private building = 0;
+  private seq = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly options: SandboxRegistryOptions<Core>) {
+    // Expired sandboxes are also dropped as they are looked up; the sweep returns the memory of ones nobody asks for.
+    this.timer = setInterval(() => void this.sweep(), Math.min(60_000, Math.max(1_000, Math.floor(options.ttlMs / 4))));
+    this.timer.unref();
+  }
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  /**
+   * Registers the sandbox `build` makes (nothing is registered when it throws); 429 `sandbox_limit`, with the seconds
+   * until one expires, when `max` are live.
+   */
+  async create(spec: { name?: string; ttl_ms?: number }, build: () => Promise<Core>): Promise<SandboxEntry<Core>> {
+    await this.sweep();
+    if (this.live.size + this.building >= this.options.max) {
+      throw new ApiError('sandbox_limit', {
+        message: `At most ${this.options.max} sandboxes live at once; delete one, or wait until one expires`,
+        retry_after: this.secondsUntilOneExpires(),
+      });
+    }
+    this.building++;
+    let core: Core;
+    const id = this.freshId();
+    try {
+      core = await build();
+    } finally {
+      this.building--;
+    }
+    const now = this.options.now();
+    const entry: SandboxEntry<Core> = { id, name: spec.name ?? null, core, createdMs: now, lastMs: now, ttlMs: spec.ttl_ms ?? this.options.ttlMs, seq: ++this.seq };
+    this.live.set(id, entry);
+    return entry;
+  }
+
+  /** The live sandbox with this id, its time to live restarted (a request to it); undefined when unknown or expired. */
+  touch(id: string): SandboxEntry<Core> | undefined {
+    const e = this.find(id);
+    if (e) e.lastMs = this.options.now();
+    return e;
+  }
+
+  /** The live sandbox, or 404 `sandbox_not_found`. */
+  get(id: string): SandboxEntry<Core> {
+    const e = this.find(id);
+    if (!e) throw notFound(id);
+    return e;
+  }
+
+  /** Newest first, in pages (`limit`, and the `next_cursor` of the previous page). */
+  list(limit: number, cursor?: string): Page<SandboxEntry<Core>> {
+    const newest = [...this.live.values()].filter((e) => !this.expired(e)).reverse();
+    return keysetPage(newest, (e) => [e.seq], 1, limit, cursor, { list: 'sandboxes' });
+  }
+
+  /** Drops a sandbox now; 404 `sandbox_not_found` when it is unknown or already gone. */
+  async delete(id: string): Promise<void> {
+    const e = this.get(id);
+    await this.drop(e);
+  }
+
+  info(e: SandboxEntry<Core>, origin: string): SandboxInfo {
+    return {
+      id: e.id,
+      name: e.name,
+      base_url: `${origin}/sandboxes/${e.id}`,
+      created_at: new Date(e.createdMs).toISOString(),
+      expires_at: new Date(e.lastMs + e.ttlMs).toISOString(),
+      ttl_ms: e.ttlMs,
+    };
+  }
+
+  /** Drops every sandbox and stops the sweep (the server is closing). */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await Promise.all([...this.live.values()].map((e) => this.drop(e)));
+  }
+
+  /** Drops the sandboxes whose time is up. */
+  async sweep(): Promise<void> {
+    const gone = [...this.live.values()].filter((e) => this.expired(e));
+    await Promise.all(gone.map((e) => this.drop(e)));
+  }
+
+  private find(id: string): SandboxEntry<Core> | undefined {
+    const e = this.live.get(id);
+    if (!e) return undefined;
+    if (!this.expired(e)) return e;
+    void this.drop(e);
+    return undefined;
+  }
+
+  private expired(e: SandboxEntry<Core>): boolean {
+    return this.options.now() - e.lastMs >= e.ttlMs;
+  }
+
+  private async drop(e: SandboxEntry<Core>): Promise<void> {
+    if (this.live.get(e.id) !== e) return;
+    this.live.delete(e.id);
+    await e.core.close();
+  }
+
+  private freshId(): string {
+    for (;;) {
+      const id = this.options.ids();
+      if (!this.live.has(id)) return id;
+    }
+  }
+
+  private secondsUntilOneExpires(): number {
+    let soonest = Infinity;
+    for (const e of this.live.values()) soonest = Math.min(soonest, e.lastMs + e.ttlMs);
+    return soonest === Infinity ? 1 : Math.max(1, Math.ceil((soonest - this.options.now()) / 1000));
+  }
+}
+
+export const notFound = (id: string) => new ApiError('sandbox_not_found', { affected_resource: `sandbox:${id}` });
