@@ -13,6 +13,7 @@ import { postgresGroup } from './postgres.js';
 import { faultsGroup } from './faults.js';
 import { reproduceGroup } from './reproduce.js';
 import { coldStart } from './cold-start.js';
+import { sandboxesGroup } from './sandboxes.js';
 
 export interface Group {
   /** The name `node --import tsx bench/run.ts <name> ...` selects it by. */
@@ -37,5 +38,6 @@ export const GROUPS: Group[] = [
   { name: 'm', what: '30 days of the demo simulated in one simulation/run (memory), with and without retention', run: simulationRun },
   { name: 'flt', what: 'GET run detail with 50 faults for other routes vs none', run: faultsGroup },
   { name: 'r', what: 'client report over a full journal; repro bundles of 100k runs vs GET/PUT /_mock/state', run: reproduceGroup },
+  { name: 'sb', what: 'sandboxes: create over HTTP and in process, RSS of 1,000, GET run detail over 100 of them vs the root', run: sandboxesGroup },
   { name: 'pg', what: 'PostgreSQL instances vs memory mode: reads, writes, 1 to 3 instances', run: postgresGroup },
 ];

@@ -1,0 +1,64 @@
+// Group sb: sandboxes. Create over HTTP and in process, RSS of 1,000 sandboxes after 10 writes each, and GET run
+// detail spread round-robin over 100 sandboxes against the same GET at the default mock.
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { RUN } from '../lib/data.js';
+import { AUTH, JSON_POST, compare, rps, runPath } from '../lib/load.js';
+import { bad, fmt, median, report } from '../lib/report.js';
+import { ROOT, mockServer } from '../lib/servers.js';
+import { createApp, demoFixture } from '../../src/index.js';
+
+async function createOverHttp(url: string, n: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    const res = await fetch(`${url}/_mock/sandboxes`, { method: 'POST', headers: JSON_POST, body: '{}' });
+    await res.arrayBuffer();
+    times.push(performance.now() - t0);
+    if (res.status !== 201) throw new Error(`create ${res.status}`);
+  }
+  return times;
+}
+
+function rss(): Promise<{ addedMb: number }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--expose-gc', 'bench/servers/sandboxes-rss.mjs', '1000'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    proc.stdout.on('data', (d) => (out += d));
+    proc.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`sandboxes-rss exited ${code}`))));
+  });
+}
+
+export async function sandboxesGroup() {
+  const server = await mockServer('--memory', '--simulation', 'off', '--max-sandboxes', '2000');
+  await createOverHttp(server.url, 50); // warm up
+  const http = median(await createOverHttp(server.url, 300));
+  report({ id: 'sb1', what: 'create a sandbox of the demo over HTTP, one connection, median of 300', value: `${fmt(http, 2)} ms`, baseline: '', ratio: '', target: '<= 2 ms', met: http <= 2 });
+
+  // GET run detail at the default mock, against the same GET spread round-robin over 100 sandboxes.
+  const ids: string[] = [];
+  for (let i = 0; i < 100; i++) ids.push(((await (await fetch(`${server.url}/_mock/sandboxes`, { method: 'POST', headers: JSON_POST, body: '{}' })).json()) as { id: string }).id);
+  let k = 0;
+  const { base, subject } = await compare(
+    { url: server.url, path: runPath(RUN), headers: AUTH },
+    { url: server.url, path: () => `/sandboxes/${ids[k++ % ids.length]}${runPath(RUN)}`, headers: AUTH },
+  );
+  const ratio = rps(subject) / rps(base);
+  report({ id: 'sb3', what: 'GET run detail round-robin over 100 sandboxes vs at the root (req/s)', value: fmt(rps(subject)) + bad(subject), baseline: fmt(rps(base)) + bad(base), ratio: `${fmt(ratio, 2)} x`, target: '>= 0.9 x', met: ratio >= 0.9 });
+  await server.stop();
+
+  const mock = await createApp({ storage: 'memory', fixtures: demoFixture(), log: () => {}, sandboxes: { max: 5000 } });
+  for (let i = 0; i < 200; i++) await mock.control.createSandbox(); // warm up
+  const times: number[] = [];
+  for (let i = 0; i < 1000; i++) {
+    const t0 = performance.now();
+    await mock.control.createSandbox();
+    times.push(performance.now() - t0);
+  }
+  await mock.close();
+  const inProcess = median(times);
+  report({ id: 'sb2', what: 'create a sandbox of the demo in process (mock.control.createSandbox), median of 1,000', value: `${fmt(inProcess, 3)} ms`, baseline: '', ratio: '', target: '<= 0.5 ms', met: inProcess <= 0.5 });
+
+  const mem = await rss();
+  report({ id: 'sb4', what: '1,000 sandboxes of the demo, 10 writes each: RSS added after GC', value: `${fmt(mem.addedMb, 1)} MB`, baseline: '', ratio: '', target: '<= 64 MB', met: mem.addedMb <= 64 });
+}
