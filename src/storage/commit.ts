@@ -82,8 +82,21 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
   /** Runs `fn` as one transaction and resolves with its result once it is stored (StorageUnavailable if it could not be). */
   async transact<T>(fn: (tx: Transaction) => T): Promise<T> {
     const p = this.begin(fn, true);
-    await this.settled(p);
+    // Stored at once (memory): the answer still waits for the end of this turn of the event loop, so the answers of
+    // every request that arrived in it go out together, as a group's do after its fdatasync (see docs/storage.md).
+    if (p.state === 'stored') await this.endOfTurn();
+    else await this.settled(p);
     return p.result as T;
+  }
+
+  private turn: Promise<void> | null = null;
+  private endOfTurn(): Promise<void> {
+    return (this.turn ??= new Promise<void>((resolve) =>
+      setImmediate(() => {
+        this.turn = null;
+        resolve();
+      }),
+    ));
   }
 
   /**
