@@ -83,4 +83,19 @@ test('the store answers the query helpers as a reader: where() finds by an index
   assert.equal(mock.store.where('runs', 'project_id', 'nope'), []);
 });
 
+test('memory: a write is stored and readable at once; its answer waits for the end of the turn, with the others of that turn', async () => {
+  const mock = await createApp({ storage: 'memory', fixtures: demoFixture() });
+  const order: string[] = [];
+  const budget = () => mock.store.get('budgets', DEMO.projects.support)!;
+  const before = budget().runtime_config_epoch;
+  const first = mock.store.transact((tx) => tx.put('budgets', { ...tx.get('budgets', DEMO.projects.support)!, runtime_config_epoch: before + 1 })).then(() => order.push('first'));
+  const second = mock.store.transact((tx) => tx.put('budgets', { ...tx.get('budgets', DEMO.projects.support)!, runtime_config_epoch: before + 2 })).then(() => order.push('second'));
+  assert.is(budget().runtime_config_epoch, before + 2, 'both stored before either answer');
+  await Promise.resolve();
+  order.push('microtask');
+  setImmediate(() => order.push('immediate queued after'));
+  await Promise.all([first, second]);
+  assert.equal(order, ['microtask', 'first', 'second']);
+});
+
 test.run();
