@@ -211,6 +211,45 @@ test('slow_body: the whole body arrives, at bytes_per_s', async () => {
   }
 });
 
+test('status (with headers), delay and rate-limit faults answer alike through every door', async () => {
+  const { mock } = await freshMock();
+  await mock.control.setClock(DEMO.now);
+  const server = createServer(mock.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const d: Doors = { mock, server, real: '', socket: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  const handle = mock.intercept(ORIGIN);
+  try {
+    mock.control.addFault({ method: 'GET', path: RUN, status: 418, headers: { 'X-Teapot': 'yes' }, body: { short: true }, delay_ms: 1 });
+    for (const [name, call] of fetchers(d)) {
+      const res = await call();
+      assert.equal([res.status, res.headers.get('x-teapot'), await res.json()], [418, 'yes', { short: true }], name);
+    }
+    for (const [name, call] of axiosCalls(d)) {
+      const err = (await rejection(call())) as AxiosError;
+      assert.equal([err.response?.status, err.response?.headers['x-teapot']], [418, 'yes'], name);
+    }
+    const injected = await mock.inject({ url: RUN, headers: owner });
+    assert.equal([injected.statusCode, injected.headers['x-teapot'], injected.json()], [418, 'yes', { short: true }]);
+    assert.ok(mock.control.requests().every((e) => e.fault?.status === 418 && e.fault.delay_ms === 1));
+
+    mock.control.clearFaults();
+    mock.control.addFault({ method: 'GET', path: RUN, rate_limit: { requests: 1, per_ms: 10_000 } });
+    assert.is((await mock.fetch(RUN, { headers: owner })).status, 200);
+    for (const [name, call] of fetchers(d)) {
+      const res = await call();
+      assert.equal([res.status, res.headers.get('retry-after')], [429, '10'], name);
+    }
+    for (const [name, call] of axiosCalls(d)) {
+      const err = (await rejection(call())) as AxiosError;
+      assert.equal([err.response?.status, err.response?.headers['retry-after']], [429, '10'], name);
+    }
+    assert.equal([(await mock.inject({ url: RUN, headers: owner })).statusCode], [429]);
+  } finally {
+    handle.restore();
+    await close(d);
+  }
+});
+
 test('transport faults with times: the connection after them is answered normally', async () => {
   const d = await doors('reset', { times: 1 });
   try {
