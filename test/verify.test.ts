@@ -5,9 +5,6 @@ import { AssertionError } from 'node:assert';
 import { freshMock } from './helpers/app.js';
 import { DEMO, bearer } from './helpers/demo.js';
 import type { MockApp } from '../src/app.js';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { ControlError, createClient } from '../src/client/index.js';
 
 const P = DEMO.projects.support;
 const owner = bearer(DEMO.tokens.owner);
@@ -264,32 +261,6 @@ test('in process: bad input throws the same 422 ValidationError as the route', a
   } catch (e) {
     assert.is((e as { status?: number }).status, 422);
     assert.equal((e as { items: { loc: unknown }[] }).items.map((i) => i.loc), [['body', 'request', 'bogus']]);
-  }
-});
-
-test('typed client: the same methods answer {matched, ids} or reject with the same AssertionError', async () => {
-  const { mock } = await setup();
-  const server = createServer(mock.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    const client = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: DEMO.tokens.owner });
-    assert.equal(await client.control.verify({ request: { operation: 'getRun' } }), { matched: 2, ids: [1, 2] });
-    assert.equal(await client.control.verifySequence({ requests: [{ operation: 'getRun' }, { method: 'POST' }] }), { matched: 2, ids: [1, 3] });
-    assert.equal(await client.control.verifyOnly({ requests: [{ path: '/api/**' }] }), { matched: 4, ids: [1, 2, 3, 4] });
-    const inProcess = catchError(() => mock.control.verify({ request: { operation: 'getRun', status: 200 }, count: { exactly: 2 } }));
-    const err = await client.control.verify({ request: { operation: 'getRun', status: 200 }, count: { exactly: 2 } }).catch((e: unknown) => e);
-    assert.ok(err instanceof AssertionError);
-    assert.is(err.message, inProcess.message);
-    assert.equal(err.expected, inProcess.expected);
-    assert.equal(err.actual, inProcess.actual);
-    const only = await client.control.verifyOnly({ requests: [{ method: 'GET' }] }).catch((e: unknown) => e);
-    assert.ok(only instanceof AssertionError);
-    assert.equal(only.actual, { unexpected: [`#3 POST ${CANCEL} -> 200`] });
-    const bad = await client.control.verify({ request: { bogus: 1 } as never }).catch((e: unknown) => e);
-    assert.instance(bad, ControlError);
-    assert.is((bad as ControlError).status, 422);
-  } finally {
-    server.close();
   }
 });
 
