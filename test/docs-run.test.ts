@@ -5,6 +5,7 @@
 // "…" stands for any value (a volatile field: an id, a token) and text after the JSON is commentary; a ```json block
 // right after a block is its last command's output (`{...}` and `[...]` elide a value, `, ...}` more keys); a block after
 // `<!-- not run: REASON -->` is skipped. A request answered 4xx or 5xx fails the block unless its output is shown.
+// A page is one shell session (variables carry from block to block); after `| jq -r ...` the comment lines are its text.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
@@ -18,6 +19,8 @@ interface Command {
   lines: string[];
   /** The shown output (the JSON text after `# ` or `# -> `), if any. */
   shown?: string;
+  /** The shown output is text, line by line (a command ending in `| jq -r ...`). */
+  raw?: boolean;
 }
 interface Block {
   line: number;
@@ -65,8 +68,22 @@ function commandsOf(body: string[]): Command[] {
   let current: Command | undefined;
   let continued = false;
   let quote = '';
+  let collecting = false;
   for (const line of body) {
     const shown = SHOWN.exec(line.trim());
+    const comment = !continued && line.trim().startsWith('#');
+    if (comment && collecting && current) {
+      current.shown += `\n${line.trim().replace(/^#\s?/, '')}`;
+      continue;
+    }
+    collecting = false;
+    // A command that prints (not `X=$(...)`) through `jq -r`: the comment lines after it are its text output.
+    const prints = current && !/^\s*\w+=/.test(current.lines[0]) && /\|\s*jq\s+-r\b[^|]*$/.test(current.lines.join(' '));
+    if (comment && current && current.shown === undefined && prints) {
+      Object.assign(current, { shown: line.trim().replace(/^#\s?/, ''), raw: true });
+      collecting = true;
+      continue;
+    }
     if (!continued && shown && current && current.shown === undefined) {
       current.shown = shown[1];
       continue;
@@ -138,8 +155,8 @@ export function differences(shown: unknown, actual: unknown, at = '$'): string[]
   return shown === actual ? [] : [`${at}: shown ${JSON.stringify(shown)}, got ${JSON.stringify(actual)}`];
 }
 
-/** The block as a bash script: each command with a shown output writes it to its own file. */
-function script(block: Block, url: string, outDir: string): string {
+/** A page's blocks as one bash script (a page is one shell session): each command with a shown output writes it to its own file. */
+function script(blocks: Block[], url: string, outDir: string): string {
   const parts = [
     'set -e -o pipefail',
     `M=${url}`,
@@ -147,10 +164,13 @@ function script(block: Block, url: string, outDir: string): string {
     // A refused request fails the block, unless the page shows what it answers.
     'curl() { command curl --fail-with-body "$@"; }',
   ];
-  block.commands.forEach((c, i) => {
-    const text = c.lines.join('\n').replaceAll('http://127.0.0.1:4010', url);
-    if (c.shown === undefined) parts.push(text);
-    else parts.push(`curl() { command curl "$@"; }`, `{ ${text}\n} > ${outDir}/${i}.out`, `curl() { command curl --fail-with-body "$@"; }`);
+  blocks.forEach((block, b) => {
+    parts.push(`echo "@@block ${block.line}" >&2`);
+    block.commands.forEach((c, i) => {
+      const text = c.lines.join('\n').replaceAll('http://127.0.0.1:4010', url);
+      if (c.shown === undefined) parts.push(text);
+      else parts.push(`curl() { command curl "$@"; }`, `{ ${text}\n} > ${outDir}/${b}-${i}.out`, `curl() { command curl --fail-with-body "$@"; }`);
+    });
   });
   return `${parts.join('\n')}\n`;
 }
@@ -164,14 +184,21 @@ for (const page of PAGES) {
     // Blocks name repository files (`@fixtures/demo.json`) and write their own (state.json) in the working directory.
     symlinkSync(join(ROOT, 'fixtures'), join(dir, 'fixtures'));
     try {
-      for (const block of blocks) {
-        if (block.skip) continue;
+      const runnable = blocks.filter((b) => !b.skip);
+      const run = spawnSync('bash', ['-c', script(runnable, cli.url, dir)], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+      const failedAt = [...run.stderr.matchAll(/@@block (\d+)/g)].at(-1)?.[1];
+      assert.is(run.status, 0, `${page}:${failedAt} failed (exit ${run.status}): ${run.stderr.replace(/@@block \d+\n/g, '')}${run.stdout.slice(-2000)}`);
+      runnable.forEach((block, b) => {
         const where = `${page}:${block.line}`;
-        const run = spawnSync('bash', ['-c', script(block, cli.url, dir)], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
-        assert.is(run.status, 0, `${where} failed (exit ${run.status}): ${run.stderr}${run.stdout.slice(-2000)}`);
         block.commands.forEach((c, i) => {
           if (c.shown === undefined) return;
-          const out = readFileSync(join(dir, `${i}.out`), 'utf8');
+          const out = readFileSync(join(dir, `${b}-${i}.out`), 'utf8');
+          if (c.raw) {
+            const shownLines = c.shown.split('\n');
+            const got = out.trimEnd().split('\n');
+            assert.ok(got.length === shownLines.length && shownLines.every((l, k) => l === '…' || l === got[k]), `${where}: command ${i + 1} printed ${JSON.stringify(got)}, shown ${JSON.stringify(shownLines)}`);
+            return;
+          }
           let actual: unknown;
           try {
             actual = JSON.parse(out);
@@ -180,7 +207,7 @@ for (const page of PAGES) {
           }
           assert.equal(differences(leadingJson(c.shown), actual), [], `${where}: command ${i + 1} answers other than shown`);
         });
-      }
+      });
     } finally {
       await cli.stop();
       rmSync(dir, { recursive: true, force: true });
@@ -195,6 +222,8 @@ test('the conventions: commands and shown outputs are told apart; "…" matches 
   assert.equal(differences({ a: '…', b: [1] }, { a: 'x7', b: [1] }), []);
   assert.equal(differences({ a: 1 }, { a: 1, b: 2 }), ['$.b: not shown, but answered 2']);
   assert.equal(differences({ a: [1] }, { a: [2] }), ['$.a[0]: shown 1, got 2']);
+  const [text] = curlBlocks(['```sh', 'curl -s $M/a | jq -r .status', '# cancelled', '# …', 'X=$(curl -s $M/b | jq -r .id)', '# a comment', '```'].join('\n'));
+  assert.equal(text.commands, [{ lines: ['curl -s $M/a | jq -r .status'], shown: 'cancelled\n…', raw: true }, { lines: ['X=$(curl -s $M/b | jq -r .id)'] }]);
   const skipped = curlBlocks(['<!-- not run: needs a second host -->', '', '```sh', 'curl -s http://mock:4010/x', '```'].join('\n'));
   assert.is(skipped[0].skip, 'needs a second host');
 });
