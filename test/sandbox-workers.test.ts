@@ -20,14 +20,15 @@ test.after(async () => {
 
 /** One worker: its own sandbox, then everything a test suite does, interleaved with the others. */
 async function worker(root: MockClient, i: number) {
-  const sb = await root.control.createSandbox({ name: `worker-${i}`, seed: `w${i}`, clock: { now: `2030-0${1 + (i % 9)}-01T00:00:00Z` }, simulation: { mode: 'step' } });
+  const sb = await root.control.createSandbox({ name: `worker-${i}`, seed: `w${i}`, simulation: { mode: 'step' } });
   const start = Date.parse(`2030-0${1 + (i % 9)}-01T00:00:00Z`);
   // Writes of every kind: a cancel, a deny, a budget, a retry, a user deletion, a run made by control.
   assert.is((await sb.cancelRun(P, DEMO.runs.waitingApproval)).data?.status, 'cancelled');
-  // A reset in the middle returns this sandbox (only) to the demo.
+  // A reset in the middle returns this sandbox (only) to how it was created: the demo at its own start time.
+  await sb.control.advanceClock(HOUR);
   await sb.control.reset();
   assert.is((await sb.getRun(P, DEMO.runs.waitingApproval)).data?.status, 'waiting_approval');
-  assert.is((await sb.control.clock()).now, DEMO.now, 'reset returns to the fixture clock');
+  assert.is((await sb.control.clock()).now, DEMO.now, 'reset returns to the clock it was created with');
   const denied = await sb.denyApproval(P, DEMO.approvals.pendingOther, { reason: `worker ${i}` });
   assert.is(denied.data?.approval.status, 'denied');
   assert.is((await sb.setBudget(P, { project_daily_usd: 10 + i })).response.status, 200);

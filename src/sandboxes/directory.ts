@@ -82,11 +82,12 @@ export function createSandboxes(options: SandboxesOptions): Sandboxes {
 
   return {
     async create(input, origin) {
-      const { body, state } = await prepare(input);
+      const { body, state: base } = await prepare(input);
+      // The sandbox starts at `clock.now` (frozen there), as a fixture's `now` would: nothing is simulated up to it.
+      const state = body.clock ? { ...base, clock: { frozen_at: new Date(body.clock.now).toISOString(), offset_ms: 0 } } : base;
       const entry = await registry.create(body, async () => {
         const mock = await options.build(state, { seed: body.seed });
         try {
-          if (body.clock) await within('clock', () => mock.control.setClock(body.clock!.now));
           if (body.simulation) await within('simulation', () => mock.control.setSimulation(body.simulation!));
         } catch (err) {
           await mock.close();
