@@ -45,6 +45,9 @@ export function forgetToken(): void {
   sessionStorage.removeItem(TOKEN_KEY);
 }
 
+/** The page opened at /sandboxes/{id}/_mock/ui shows that sandbox: its calls go under the same prefix. */
+const SANDBOX_PREFIX = /^\/sandboxes\/[a-z0-9]{1,40}(?=\/_mock\/ui)/.exec(location.pathname)?.[0] ?? '';
+
 /** Calls a /_mock route; resolves with the JSON answer, rejects with ApiFailure. `body` is sent as JSON (a string as is). */
 export async function call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = {};
@@ -55,7 +58,7 @@ export async function call<T = unknown>(method: string, path: string, body?: unk
     headers['Content-Type'] = 'application/json';
     payload = typeof body === 'string' ? body : JSON.stringify(body);
   }
-  const res = await fetch(path, { method, headers, body: payload, cache: 'no-store' });
+  const res = await fetch(SANDBOX_PREFIX + path, { method, headers, body: payload, cache: 'no-store' });
   const text = await res.text();
   let json: unknown;
   try {
