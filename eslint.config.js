@@ -6,9 +6,30 @@ import tseslint from 'typescript-eslint';
 /** The Node globals the plain JavaScript files (runners, bench servers, examples) use. */
 const NODE_GLOBALS = Object.fromEntries(
   [
-    'process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'fetch', 'Request', 'Response', 'Headers', 'AbortController', 'AbortSignal',
-    'TextEncoder', 'TextDecoder', 'performance', 'structuredClone', 'queueMicrotask', 'globalThis', 'setTimeout', 'clearTimeout',
-    'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'crypto',
+    'process',
+    'console',
+    'Buffer',
+    'URL',
+    'URLSearchParams',
+    'fetch',
+    'Request',
+    'Response',
+    'Headers',
+    'AbortController',
+    'AbortSignal',
+    'TextEncoder',
+    'TextDecoder',
+    'performance',
+    'structuredClone',
+    'queueMicrotask',
+    'globalThis',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'setImmediate',
+    'clearImmediate',
+    'crypto',
   ].map((name) => [name, 'readonly']),
 );
 
@@ -40,7 +61,10 @@ export default defineConfig(
   {
     rules: {
       // Unused code is an error; a leading underscore marks what a signature must accept but does not use.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       // `catch {}` with a comment is the house way to say "nothing to do".
       'no-empty': ['error', { allowEmptyCatch: true }],
       // A `let` assigned once, after a closure that reads it was built (collaborators that see each other), stays a `let`.

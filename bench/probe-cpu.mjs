@@ -21,16 +21,36 @@ const server = createServer(mock.callback());
 server.keepAliveTimeout = 5000;
 process.on('SIGINT', async () => { await mock.close(); process.exit(0); });
 server.listen(0, '127.0.0.1', () => process.stdout.write('listening on http://127.0.0.1:' + server.address().port + '\\n'));`;
-const child = spawn(process.execPath, [...(process.env.PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROF}`] : []), '--input-type=module', '-e', server], { stdio: ['ignore', 'pipe', 'inherit'] });
-const url = await new Promise((resolve) => child.stdout.on('data', (d) => { const m = /listening on (\S+)/.exec(String(d)); if (m) resolve(m[1]); }));
-const cpuMs = () => { const s = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(s[11]) + Number(s[12])) * 10; };
-const load = { url: `${url}/api/v3/projects/fe1868ee-d60e-4ce6-8db0-f4a764225229/budget`, method: 'PUT', connections: 50, headers: { authorization: 'Bearer demo-owner-token', 'content-type': 'application/json' }, body: '{"user_daily_usd":5}' };
+const child = spawn(
+  process.execPath,
+  [...(process.env.PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROF}`] : []), '--input-type=module', '-e', server],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
+const url = await new Promise((resolve) =>
+  child.stdout.on('data', (d) => {
+    const m = /listening on (\S+)/.exec(String(d));
+    if (m) resolve(m[1]);
+  }),
+);
+const cpuMs = () => {
+  const s = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(s[11]) + Number(s[12])) * 10;
+};
+const load = {
+  url: `${url}/api/v3/projects/fe1868ee-d60e-4ce6-8db0-f4a764225229/budget`,
+  method: 'PUT',
+  connections: 50,
+  headers: { authorization: 'Bearer demo-owner-token', 'content-type': 'application/json' },
+  body: '{"user_daily_usd":5}',
+};
 await autocannon({ ...load, amount: 2000 }); // warm-up
 const c0 = cpuMs();
 const t0 = performance.now();
 const r = await autocannon({ ...load, amount: Number(n) });
 const ms = cpuMs() - c0;
-console.log(`${kind}: ${((ms / r['2xx']) * 1000).toFixed(0)} us CPU/request, ${r['2xx']} ok, ${r.non2xx} bad, ${((r['2xx'] / (performance.now() - t0)) * 1000).toFixed(0)} req/s`);
+console.log(
+  `${kind}: ${((ms / r['2xx']) * 1000).toFixed(0)} us CPU/request, ${r['2xx']} ok, ${r.non2xx} bad, ${((r['2xx'] / (performance.now() - t0)) * 1000).toFixed(0)} req/s`,
+);
 child.kill('SIGINT');
 await new Promise((resolve) => child.on('exit', resolve));
 for (const f of [data, `${data}.log`, `${data}.lock`]) rmSync(f, { force: true });

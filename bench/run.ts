@@ -15,18 +15,26 @@ async function main() {
   const unknown = only.filter((name) => !GROUPS.some((g) => g.name === name));
   if (unknown.length) throw new Error(`unknown group(s) ${unknown.join(', ')}; groups: ${GROUPS.map((g) => g.name).join(' ')}`);
   const groups = GROUPS.filter((g) => only.length === 0 || only.includes(g.name));
-  process.stderr.write(`bench on ${machine}; ${SECONDS} s x ${ROUNDS} rounds per side, ${CONNECTIONS} connections; groups ${groups.map((g) => g.name).join(' ')}\n`);
+  process.stderr.write(
+    `bench on ${machine}; ${SECONDS} s x ${ROUNDS} rounds per side, ${CONNECTIONS} connections; groups ${groups.map((g) => g.name).join(' ')}\n`,
+  );
   for (const [i, group] of groups.entries()) {
     // Progress on a terminal: which group runs and how long the run has taken so far.
-    if (process.stderr.isTTY) process.stderr.write(`[${i + 1}/${groups.length}] ${group.name}: ${group.what} (${fmt((performance.now() - t0) / 1000)} s so far)\n`);
+    if (process.stderr.isTTY)
+      process.stderr.write(`[${i + 1}/${groups.length}] ${group.name}: ${group.what} (${fmt((performance.now() - t0) / 1000)} s so far)\n`);
     await group.run();
   }
   printTable();
   const file = fileURLToPath(new URL('./results.json', import.meta.url));
-  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), machine, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, rows }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ date: new Date().toISOString(), machine, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, rows }, null, 2)}\n`,
+  );
   const scored = rows.filter((r) => r.met !== null);
   const missed = scored.filter((r) => !r.met).map((r) => r.id);
-  process.stdout.write(`\nbench: ${groups.length} groups, ${rows.length} rows, ${scored.length - missed.length}/${scored.length} targets met${missed.length ? ` (missed: ${missed.join(', ')})` : ''} in ${fmt((performance.now() - t0) / 1000)} s; written to bench/results.json\n`);
+  process.stdout.write(
+    `\nbench: ${groups.length} groups, ${rows.length} rows, ${scored.length - missed.length}/${scored.length} targets met${missed.length ? ` (missed: ${missed.join(', ')})` : ''} in ${fmt((performance.now() - t0) / 1000)} s; written to bench/results.json\n`,
+  );
   process.exit(0); // a missed target is reported, not an error
 }
 

@@ -29,7 +29,7 @@ const { values: args } = parseArgs({
   },
 });
 const createsPerSecond = Number(args['creates-per-second'] ?? (args['simulation-off'] ? 4 : 1));
-const seconds = Number(args.seconds ?? (args.minutes !== undefined ? Number(args.minutes) * 60 : process.env.SOAK_SECONDS ?? 15 * 60));
+const seconds = Number(args.seconds ?? (args.minutes !== undefined ? Number(args.minutes) * 60 : (process.env.SOAK_SECONDS ?? 15 * 60)));
 const connections = Number(args.connections);
 const sampleMs = Number(args['sample-seconds']) * 1000;
 const maxSlope = Number(args['max-slope']);
@@ -45,7 +45,13 @@ function rssMb(pid: number): number {
   } catch {
     /* not Linux */
   }
-  return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024;
+  return (
+    Number(
+      execFileSync('ps', ['-o', 'rss=', '-p', String(pid)])
+        .toString()
+        .trim(),
+    ) / 1024
+  );
 }
 
 /** Least-squares slope of (t seconds, mb) in MB per minute. */
@@ -95,7 +101,11 @@ async function main() {
 
   // The mock clock moves one day per second of soak (up to 20 years), so token, code and dedupe retentions come into play.
   const clock = setInterval(() => {
-    if (elapsed() < 20 * 365) void send('POST', '/_mock/clock', { 'content-type': 'application/json' }, '{"advance_ms":86400000}').then((r) => tally([r.status]), () => counts.errors++);
+    if (elapsed() < 20 * 365)
+      void send('POST', '/_mock/clock', { 'content-type': 'application/json' }, '{"advance_ms":86400000}').then(
+        (r) => tally([r.status]),
+        () => counts.errors++,
+      );
   }, 1000);
   const tally = (statuses: number[]) => {
     for (const s of statuses) {
@@ -112,7 +122,9 @@ async function main() {
     samples.push({ t: elapsed(), mb: rssMb(pid) });
     if (process.stderr.isTTY) {
       const last = samples.at(-1)!;
-      process.stderr.write(`\r[${Math.round(last.t)}/${seconds} s] ${counts.requests.toLocaleString('en')} requests (${Math.round(counts.requests / last.t)}/s), ${counts.c5} 5xx, ${counts.errors} errors, RSS ${last.mb.toFixed(0)} MB   `);
+      process.stderr.write(
+        `\r[${Math.round(last.t)}/${seconds} s] ${counts.requests.toLocaleString('en')} requests (${Math.round(counts.requests / last.t)}/s), ${counts.c5} 5xx, ${counts.errors} errors, RSS ${last.mb.toFixed(0)} MB   `,
+      );
     }
   }, sampleMs);
   samples.push({ t: 0, mb: rssMb(pid) });
@@ -159,7 +171,10 @@ async function main() {
       `${examples.length ? `; e.g. ${examples.join('; ')}` : ''}\n`,
   );
   // The figures behind the line, for a closer look (git-ignored).
-  writeFileSync(fileURLToPath(new URL('./soak-results.json', import.meta.url)), `${JSON.stringify({ date: new Date().toISOString(), seconds, connections, server: living, simulated, counts, failed, slope, samples, examples }, null, 2)}\n`);
+  writeFileSync(
+    fileURLToPath(new URL('./soak-results.json', import.meta.url)),
+    `${JSON.stringify({ date: new Date().toISOString(), seconds, connections, server: living, simulated, counts, failed, slope, samples, examples }, null, 2)}\n`,
+  );
   process.exit(failed ? 1 : 0);
 }
 

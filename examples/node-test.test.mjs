@@ -34,7 +34,10 @@ describe('project-runtime-mock with node:test', () => {
     const run = await mock.control.createRun(PROJECT, { status: 'queued' });
     const cancelled = await client.cancelRun(PROJECT, run.id, 'no longer needed');
     assert.equal(cancelled.status, 'cancelled');
-    assert.deepEqual(mock.control.requests().map((e) => [e.operation, e.status, e.request.body]), [['cancelRun', 200, { reason: 'no longer needed' }]]);
+    assert.deepEqual(
+      mock.control.requests().map((e) => [e.operation, e.status, e.request.body]),
+      [['cancelRun', 200, { reason: 'no longer needed' }]],
+    );
   });
 
   test('an approval expires when the clock moves past it', async () => {
@@ -56,7 +59,10 @@ describe('project-runtime-mock with node:test', () => {
   });
 
   test('a refusal reaches the client as the real service would send it', async () => {
-    await assert.rejects(client.getRun(PROJECT, '00000000-0000-4000-8000-000000000000'), (err) => err.status === 404 && err.data.detail.reason_code === 'run_not_found');
+    await assert.rejects(
+      client.getRun(PROJECT, '00000000-0000-4000-8000-000000000000'),
+      (err) => err.status === 404 && err.data.detail.reason_code === 'run_not_found',
+    );
   });
 
   test('the state is back to the fixtures in every test', async () => {

@@ -20,14 +20,16 @@ describe('the simulation with node:test', () => {
   test('a day later, the chat message has its answer and the nightly job has fired', async () => {
     const mock = await createApp({ storage: 'memory', fixtures: demoFixture(), seed: 'sim', simulation: { mode: 'auto' } });
     await mock.control.setBehaviours({
-      projects: [{
-        project_id: PROJECT,
-        queue_wait_ms: 500,
-        steps: [
-          { name: 'lookup', step_type: 'tool', duration_ms: 800 },
-          { name: 'reply', step_type: 'model', duration_ms: 2_000, cost_usd: 0.004, input_tokens: 900, output_tokens: 120 },
-        ],
-      }],
+      projects: [
+        {
+          project_id: PROJECT,
+          queue_wait_ms: 500,
+          steps: [
+            { name: 'lookup', step_type: 'tool', duration_ms: 800 },
+            { name: 'reply', step_type: 'model', duration_ms: 2_000, cost_usd: 0.004, input_tokens: 900, output_tokens: 120 },
+          ],
+        },
+      ],
     });
     const { run_id } = await (await chat(mock, 1, 'Where is my order?')).json();
     assert.equal((await getRun(mock, run_id)).status, 'queued');
@@ -36,7 +38,16 @@ describe('the simulation with node:test', () => {
 
     const run = await getRun(mock, run_id);
     assert.equal(run.status, 'succeeded');
-    assert.deepEqual(run.timing, { queue_wait_ms: 500, tool_ms: 800, model_ms: 2_000, skill_ms: 0, memory_ms: 0, approval_wait_ms: 0, active_ms: 2_800, end_to_end_ms: 3_300 });
+    assert.deepEqual(run.timing, {
+      queue_wait_ms: 500,
+      tool_ms: 800,
+      model_ms: 2_000,
+      skill_ms: 0,
+      memory_ms: 0,
+      approval_wait_ms: 0,
+      active_ms: 2_800,
+      end_to_end_ms: 3_300,
+    });
     assert.equal(run.cost_usd, 0.004);
     const jobs = (await (await mock.fetch(`/api/v3/projects/${PROJECT}/jobs`, { headers: AUTH })).json()).items;
     // "0 6 * * *" in Europe/Berlin: it fired at 05:00Z on the 21st and is next due on the 22nd.

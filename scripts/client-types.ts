@@ -39,4 +39,6 @@ const text = [
   '',
 ].join('\n');
 writeFileSync(out, text);
-console.log(`client types: ${Object.keys(operations).length} operations -> src/client/generated.ts (${(text.length / 1024).toFixed(0)} KiB, ${(performance.now() - started).toFixed(0)} ms)`);
+console.log(
+  `client types: ${Object.keys(operations).length} operations -> src/client/generated.ts (${(text.length / 1024).toFixed(0)} KiB, ${(performance.now() - started).toFixed(0)} ms)`,
+);

@@ -13,4 +13,11 @@ deepStrictEqual(JSON.parse(JSON.stringify(state)), state);
 const out = fileURLToPath(new URL(`../dist/${DEMO_STATE_FILE}`, import.meta.url));
 const text = JSON.stringify({ source: demoSource(), state });
 writeFileSync(out, text);
-console.log(`demo state: ${Object.values(state).filter(Array.isArray).reduce((n, c) => n + c.length, 0)} records -> dist/${DEMO_STATE_FILE} (${Math.round(text.length / 1024)} KiB, ${Math.round(performance.now() - started)} ms)`);
+console.log(
+  `demo state: ${Object.values(state)
+    .filter(Array.isArray)
+    .reduce(
+      (n, c) => n + c.length,
+      0,
+    )} records -> dist/${DEMO_STATE_FILE} (${Math.round(text.length / 1024)} KiB, ${Math.round(performance.now() - started)} ms)`,
+);

@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-export const PAGES = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+export const PAGES = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 /** `<!-- example: PATH -->`, then a fenced block: the block shows that file whole. */
 export const MARKER = /^<!-- example: (\S+) -->\n```(\w*)\n([\s\S]*?)^```$/gm;
 

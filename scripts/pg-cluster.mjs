@@ -12,7 +12,11 @@ import { fileURLToPath } from 'node:url';
 export function postgresBin() {
   for (const dir of (process.env.PATH ?? '').split(':')) if (dir && existsSync(join(dir, 'pg_ctl')) && existsSync(join(dir, 'initdb'))) return dir;
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'pg_ctl'))).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => existsSync(join(root, v, 'bin', 'pg_ctl')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   return versions.length ? join(root, versions[0], 'bin') : null;
 }
 
@@ -32,7 +36,9 @@ const quote = (s) => `'${String(s).replace(/'/g, `'\\''`)}'`;
 /** Runs a server binary, as the postgres user when we are root (the server refuses to run as root). */
 function run(bin, args) {
   if (!isRoot()) return execFileSync(join(bin, args[0]), args.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
-  return execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', [join(bin, args[0]), ...args.slice(1)].map(quote).join(' ')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', [join(bin, args[0]), ...args.slice(1)].map(quote).join(' ')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /**

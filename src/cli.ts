@@ -6,15 +6,15 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { networkInterfaces } from 'node:os';
 import { createApp } from './app.js';
-import type { SimulationProgress } from './simulation/index.js';
 import type { SimulationMode } from './schemas/simulation.js';
-import { DataFileError, JsonFileAdapter, MemoryAdapter, type StorageReporter } from './storage/adapters.js';
+import { DataFileError, JsonFileAdapter, MemoryAdapter } from './storage/adapters.js';
 import { DatabaseSchemaError, postgresStorage, redactUrl } from './storage/postgres/index.js';
 import { acquirePathLock, IdentityLock, LockError, realDataPath } from './storage/lock.js';
 import { hostName, isLoopback } from './middleware/control-guard.js';
 import { ValidationError } from './validation.js';
 import { coverageCommand } from './coverage-command.js';
 import { DEMO_FIXTURE_PATH, FixtureError, loadFixtureFile, stateFromFixture } from './fixtures.js';
+import { fail, reporter, rootCause, simulationProgress } from './cli-output.js';
 
 const USAGE = `Usage: project-runtime-mock [options]
   --port N             port to listen on (default 4010; 0 picks a free one)
@@ -50,51 +50,6 @@ function boundHosts(host: string): string[] {
   return Object.values(networkInterfaces())
     .flatMap((list) => list ?? [])
     .map((i) => i.address);
-}
-
-/** The innermost cause's message (a 503 storage_unavailable carries the disk's error as its cause). */
-function rootCause(err: unknown): string {
-  let e = err as { cause?: unknown; message?: string } | undefined;
-  while (e && typeof e === 'object' && e.cause !== undefined) e = e.cause as typeof e;
-  return e?.message ?? String(e);
-}
-
-function fail(message: string, code = 1): never {
-  process.stderr.write(`project-runtime-mock: ${message}\n`);
-  process.exit(code);
-}
-
-/** Long work (loading a big file, compaction) shows progress on a TTY and ends with one summary line; warnings are one line each. */
-function reporter(): StorageReporter {
-  const tty = process.stderr.isTTY === true;
-  let last = 0;
-  let shown = false;
-  const line = (text: string) => {
-    process.stderr.write(`${shown ? '\r\x1b[K' : ''}project-runtime-mock: ${text}\n`);
-    shown = false;
-  };
-  return {
-    progress: tty
-      ? (text) => {
-          const now = Date.now();
-          if (now - last < 200) return;
-          last = now;
-          process.stderr.write(`\r\x1b[K${text}`);
-          shown = true;
-        }
-      : undefined,
-    summary: line,
-    warn: line,
-  };
-}
-
-/** A long POST /_mock/simulation/run shows its progress on a TTY and ends with one summary line. */
-function simulationProgress(report: StorageReporter) {
-  return (p: SimulationProgress & { done: boolean }) => {
-    const rate = p.elapsed_ms > 0 ? Math.round((p.executed / p.elapsed_ms) * 1000) : p.executed;
-    if (!p.done) report.progress?.(`simulation: ${p.executed.toLocaleString('en')} events, at ${p.at}${p.until ? ` of ${p.until}` : ''}`);
-    else report.summary?.(`simulation: ${p.executed.toLocaleString('en')} events in ${(p.elapsed_ms / 1000).toFixed(1)} s (${rate.toLocaleString('en')}/s), up to ${p.at}`);
-  };
 }
 
 function flags() {
@@ -159,9 +114,11 @@ async function main(): Promise<void> {
   const speed = f.speed === undefined ? undefined : Number(f.speed);
   if (speed !== undefined && !(speed >= 0.001 && speed <= 1_000_000)) fail(`--speed must be a number from 0.001 to 1000000, got ${f.speed}`, 2);
   const traffic = f.traffic === undefined ? undefined : Number(f.traffic);
-  if (traffic !== undefined && !(traffic >= 0.001 && traffic <= 360_000)) fail(`--traffic must be a number of messages an hour from 0.001 to 360000, got ${f.traffic}`, 2);
+  if (traffic !== undefined && !(traffic >= 0.001 && traffic <= 360_000))
+    fail(`--traffic must be a number of messages an hour from 0.001 to 360000, got ${f.traffic}`, 2);
   const retainDays = f['retain-days'] === undefined ? undefined : Number(f['retain-days']);
-  if (retainDays !== undefined && !(Number.isInteger(retainDays) && retainDays >= 0 && retainDays <= 36_500)) fail(`--retain-days must be a whole number of days from 0 to 36500, got ${f['retain-days']}`, 2);
+  if (retainDays !== undefined && !(Number.isInteger(retainDays) && retainDays >= 0 && retainDays <= 36_500))
+    fail(`--retain-days must be a whole number of days from 0 to 36500, got ${f['retain-days']}`, 2);
   const sandboxTtl = Number(f['sandbox-ttl']);
   const maxSandboxes = Number(f['max-sandboxes']);
   if (!Number.isInteger(sandboxTtl) || sandboxTtl < 1) fail(`--sandbox-ttl must be a positive integer of milliseconds, got ${f['sandbox-ttl']}`, 2);
@@ -169,7 +126,8 @@ async function main(): Promise<void> {
   const headersTimeout = Number(f['headers-timeout-ms']);
   const requestTimeout = Number(f['request-timeout-ms']);
   if (!Number.isInteger(headersTimeout) || headersTimeout < 1) fail(`--headers-timeout-ms must be a positive integer, got ${f['headers-timeout-ms']}`, 2);
-  if (!Number.isInteger(requestTimeout) || requestTimeout < headersTimeout) fail(`--request-timeout-ms must be an integer >= --headers-timeout-ms, got ${f['request-timeout-ms']}`, 2);
+  if (!Number.isInteger(requestTimeout) || requestTimeout < headersTimeout)
+    fail(`--request-timeout-ms must be an integer >= --headers-timeout-ms, got ${f['request-timeout-ms']}`, 2);
 
   const report = reporter();
   const fixtureFile = f.fixtures ? resolve(f.fixtures) : DEMO_FIXTURE_PATH;
@@ -182,7 +140,10 @@ async function main(): Promise<void> {
   })();
   const big = fixtureBytes >= 8 * 1024 * 1024;
   const t0 = Date.now();
-  const fixtures = await loadFixtureFile(fixtureFile, big ? (done) => report.progress?.(`loading ${fixtureFile}: ${Math.floor((done / fixtureBytes) * 100)}%`) : undefined);
+  const fixtures = await loadFixtureFile(
+    fixtureFile,
+    big ? (done) => report.progress?.(`loading ${fixtureFile}: ${Math.floor((done / fixtureBytes) * 100)}%`) : undefined,
+  );
   if (big) report.summary?.(`read ${fixtureFile} (${(fixtureBytes / 1024 / 1024).toFixed(1)} MB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   // Validated here so a bad fixture is reported with its file name (createApp reuses the result).
   stateFromFixture(fixtures, fixtureFile);
@@ -267,7 +228,10 @@ async function main(): Promise<void> {
 
   // Slow or stalled clients must not hold the server: Node checks these timeouts every connectionsCheckingInterval
   // (30 s by default), so the check runs at a quarter of the headers timeout.
-  const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(10, Math.min(30_000, Math.floor(headersTimeout / 4))) }, mock.callback());
+  const server = createServer(
+    { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(10, Math.min(30_000, Math.floor(headersTimeout / 4))) },
+    mock.callback(),
+  );
   server.keepAliveTimeout = 5_000;
   server.listen(port, f.host, () => {
     const addr = server.address();

@@ -14,7 +14,8 @@ export interface PkcePair {
  */
 export function createPkcePair(verifier?: string): PkcePair {
   const code_verifier = verifier ?? randomBytes(32).toString('base64url');
-  if (!PKCE_VERIFIER.test(code_verifier)) throw new TypeError('createPkcePair: a code_verifier is 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_", "~" (RFC 7636 4.1)');
+  if (!PKCE_VERIFIER.test(code_verifier))
+    throw new TypeError('createPkcePair: a code_verifier is 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_", "~" (RFC 7636 4.1)');
   return { code_verifier, code_challenge: pkceS256(code_verifier), code_challenge_method: 'S256' };
 }
 

@@ -36,20 +36,28 @@ function textTable(rows: string[][]): string {
 
 export function junitXml(result: GateResult, requirements: Requirement[]): string {
   const cases: string[] = [];
-  const failure = (what: string) => result.gaps.filter((g) => g.what === what || (what === 'threshold' && !requirements.some((r) => g.what.startsWith(`${r.operation}:${r.status}`))));
+  const failure = (what: string) =>
+    result.gaps.filter((g) => g.what === what || (what === 'threshold' && !requirements.some((r) => g.what.startsWith(`${r.operation}:${r.status}`))));
   const add = (name: string, what: string) => {
     const gaps = failure(what);
-    cases.push(gaps.length ? `  <testcase classname="coverage" name="${esc(name)}"><failure message="${esc(gaps[0].message)}">${esc(gapText(gaps))}</failure></testcase>` : `  <testcase classname="coverage" name="${esc(name)}"/>`);
+    cases.push(
+      gaps.length
+        ? `  <testcase classname="coverage" name="${esc(name)}"><failure message="${esc(gaps[0].message)}">${esc(gapText(gaps))}</failure></testcase>`
+        : `  <testcase classname="coverage" name="${esc(name)}"/>`,
+    );
   };
   if (result.failUnder !== null) add(`coverage >= ${result.failUnder}% (is ${result.percent}%)`, 'threshold');
-  for (const r of requirements) add(`${r.operation}:${r.status}${r.reason ? `:${r.reason}` : ''}`, `${r.operation}:${r.status}${r.reason ? `:${r.reason}` : ''}`);
+  for (const r of requirements)
+    add(`${r.operation}:${r.status}${r.reason ? `:${r.reason}` : ''}`, `${r.operation}:${r.status}${r.reason ? `:${r.reason}` : ''}`);
   const failures = cases.filter((c) => c.includes('<failure')).length;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="project-runtime-mock coverage" tests="${cases.length}" failures="${failures}">\n${cases.join('\n')}\n</testsuite>\n`;
 }
 
 export function markdown(report: CoverageReport, result: GateResult): string {
   const rows = coverageTable(report).map((r) => `| \`${r[0]}\` | ${r.slice(1).join(' | ')} |`);
-  const gaps = result.gaps.map((g) => `- **${g.what}**: ${g.message}\n\n  \`\`\`js\n${[...g.calls, `// then: ${g.then}`].map((c) => `  ${c}`).join('\n')}\n  \`\`\``);
+  const gaps = result.gaps.map(
+    (g) => `- **${g.what}**: ${g.message}\n\n  \`\`\`js\n${[...g.calls, `// then: ${g.then}`].map((c) => `  ${c}`).join('\n')}\n  \`\`\``,
+  );
   return [
     `## Coverage: ${report.summary.percent}% ${result.ok ? '(passed)' : '(failed)'}`,
     '',
@@ -69,7 +77,14 @@ export async function coverageCommand(args: string[], out = process.stdout, err 
   try {
     f = parseArgs({
       args,
-      options: { url: { type: 'string' }, 'fail-under': { type: 'string' }, require: { type: 'string', multiple: true, default: [] }, junit: { type: 'string' }, markdown: { type: 'string' }, 'control-token': { type: 'string' } },
+      options: {
+        url: { type: 'string' },
+        'fail-under': { type: 'string' },
+        require: { type: 'string', multiple: true, default: [] },
+        junit: { type: 'string' },
+        markdown: { type: 'string' },
+        'control-token': { type: 'string' },
+      },
       strict: true,
       allowPositionals: false,
     }).values;
@@ -98,6 +113,8 @@ export async function coverageCommand(args: string[], out = process.stdout, err 
   if (f.junit) writeFileSync(f.junit, junitXml(result, requirements));
   if (f.markdown) writeFileSync(f.markdown, markdown(report, result));
   const failed = result.gaps.filter((g) => g.what === 'threshold' || requirements.some((r) => g.what.startsWith(`${r.operation}:${r.status}`))).length;
-  out.write(`coverage: ${report.summary.percent}% over ${report.operations.length} operations, ${requirements.length} requirement(s); ${result.ok ? 'passed' : `failed (${failed} unmet)`}\n`);
+  out.write(
+    `coverage: ${report.summary.percent}% over ${report.operations.length} operations, ${requirements.length} requirement(s); ${result.ok ? 'passed' : `failed (${failed} unmet)`}\n`,
+  );
   return result.ok ? 0 : 1;
 }

@@ -12,11 +12,8 @@ import { MAX_JSON_DEPTH, jsonValueTooDeep, textTooDeepAt } from './json-depth.js
 import { uuidFor } from './domain/ids.js';
 import { jsonSyntaxAt } from './body/index.js';
 import { compileRelease, fingerprint, normalizeDesiredState, EMPTY_DESIRED_STATE } from './domain/desired-state/index.js';
-import { checkBehaviourReferences, checkTrafficReferences, scheduleProblem } from './simulation/index.js';
+import { referenceProblems } from './fixture-references.js';
 import { SIMULATION_RECORD_ID } from './schemas/simulation.js';
-
-/** `["projects", 0, "project_id"]` -> `.projects[0].project_id`. */
-const pathText = (path: (string | number)[]) => path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('');
 
 /** How many problems a FixtureError's one-line message lists (`problems` holds them all). */
 const SHOWN_PROBLEMS = 3;
@@ -147,57 +144,11 @@ export function stateFromFixture(input: unknown, source?: string): StateData {
   return state;
 }
 
-/** Reference checks valibot cannot express: each `[path, ok]` that fails becomes a problem line. */
-function checkReferences(f: Fixture, source?: string): void {
-  const ids = (xs: { id: string }[]) => new Set(xs.map((x) => x.id));
-  const workspaces = ids(f.workspaces);
-  const principals = ids(f.principals);
-  const projects = ids(f.projects);
-  const releases = new Map(f.releases.map((r) => [r.id, r.project_id]));
-  const users = ids(f.users);
-  const runs = ids(f.runs);
-  const problems: string[] = [];
-  const need = (ok: boolean, path: string, what: string) => {
-    if (!ok) problems.push(`${path}: unknown ${what}`);
-  };
-  f.principals.forEach((p, i) => p.memberships.forEach((m, j) => need(workspaces.has(m.workspace_id), `principals[${i}].memberships[${j}].workspace_id`, 'workspace')));
-  f.access_tokens.forEach((t, i) => need(principals.has(t.principal_id), `access_tokens[${i}].principal_id`, 'principal'));
-  f.authorization_codes.forEach((t, i) => need(principals.has(t.principal_id), `authorization_codes[${i}].principal_id`, 'principal'));
-  f.projects.forEach((p, i) => need(workspaces.has(p.workspace_id), `projects[${i}].workspace_id`, 'workspace'));
-  const scoped = ['connections', 'releases', 'targets', 'runs', 'approvals', 'users', 'jobs', 'memories', 'traces'] as const;
-  for (const key of scoped) (f[key] as { project_id: string }[]).forEach((r, i) => need(projects.has(r.project_id), `${key}[${i}].project_id`, 'project'));
-  f.targets.forEach((t, i) => need(releases.get(t.release_id) === t.project_id, `targets[${i}].release_id`, 'release of this project'));
-  f.runs.forEach((r, i) => {
-    if (r.release_id) need(releases.get(r.release_id) === r.project_id, `runs[${i}].release_id`, 'release of this project');
-    if (r.user_id) need(users.has(r.user_id), `runs[${i}].user_id`, 'user');
-  });
-  f.approvals.forEach((a, i) => {
-    if (a.run_id) need(runs.has(a.run_id), `approvals[${i}].run_id`, 'run');
-  });
-  for (const key of ['memories', 'traces'] as const) f[key].forEach((r, i) => need(users.has(r.user_id), `${key}[${i}].user_id`, 'user'));
-  f.jobs.forEach((j, i) => {
-    const bad = scheduleProblem(j.schedule);
-    if (bad) problems.push(`jobs[${i}].schedule.${bad.field}: ${bad.message}`);
-  });
-  if (f.simulation) {
-    const kinds = new Map(f.connections.map((c) => [c.id, c.kind]));
-    for (const p of checkBehaviourReferences(f.simulation.behaviours, (id) => projects.has(id))) problems.push(`simulation.behaviours${pathText(p.path)}: ${p.message}`);
-    for (const p of checkTrafficReferences(f.simulation.traffic, (id) => kinds.get(id))) problems.push(`simulation.traffic${pathText(p.path)}: ${p.message}`);
-  }
-  const seen = new Set<string>();
-  for (const key of ['projects', 'runs', 'users', 'releases', 'approvals', 'jobs', 'connections'] as const) {
-    (f[key] as { id: string }[]).forEach((r, i) => {
-      if (seen.has(r.id)) problems.push(`${key}[${i}].id: duplicate id ${r.id}`);
-      seen.add(r.id);
-    });
-  }
-  if (problems.length) throw new FixtureError(problems, source);
-}
-
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 function buildState(f: Fixture, source?: string): StateData {
-  checkReferences(f, source);
+  const problems = referenceProblems(f);
+  if (problems.length) throw new FixtureError(problems, source);
   const revisions: RecordOf<'revisions'>[] = [];
   const releases: RecordOf<'releases'>[] = [];
   const projects: RecordOf<'projects'>[] = [];
@@ -237,7 +188,16 @@ function buildState(f: Fixture, source?: string): StateData {
       const fp = fingerprint(normalizeDesiredState(p.desired_state));
       if (!head || head.fingerprint !== fp) head = revision(p.desired_state, p.updated_at, `projects[${i}].desired_state`);
     }
-    projects.push({ id: p.id, name: p.name, slug: p.slug, status: p.status, workspace_id: p.workspace_id, created_at: p.created_at, updated_at: p.updated_at, head_revision_id: head!.revision_id });
+    projects.push({
+      id: p.id,
+      name: p.name,
+      slug: p.slug,
+      status: p.status,
+      workspace_id: p.workspace_id,
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+      head_revision_id: head!.revision_id,
+    });
   }
   const budgets = f.projects.map((p) => ({
     project_id: p.id,

@@ -114,7 +114,14 @@ export async function assembleMock(own: OwnParts, server: ServerParts): Promise<
   const sealSeed = await own.sealSeed(store);
   // Fault draws (probability, delay distributions) follow the seed, so a seeded mock fails the same requests every run.
   const faults = new FaultRegistry({ seed: own.seed !== undefined ? `faults:${own.seed}` : randomUUID(), nowMs: () => deps.clock.nowMs() });
-  const parts = controlParts(deps, options.journal, options.controlToken, faults, { budget: server.journalBudget, snapshots: own.snapshots, sandboxes: own.sandboxes }, coverage);
+  const parts = controlParts(
+    deps,
+    options.journal,
+    options.controlToken,
+    faults,
+    { budget: server.journalBudget, snapshots: own.snapshots, sandboxes: own.sandboxes },
+    coverage,
+  );
   const control: MockControl = new MockControl(deps, own.state, sealSeed, parts, simulation, generators);
   await simulation.load(fresh);
   if (own.bundle !== undefined) await control.importBundle(own.bundle);

@@ -24,7 +24,10 @@ test('deny: pending approval of a waiting run -> denied, run back to queued, enq
   const run = (await http.get(`/api/v3/projects/${P}/runs/${DEMO.runs.waitingApproval}`).set(AS.viewer)).body;
   assert.is(run.status, 'queued');
   // The approval checkpoint failed (the gate did not pass); the tool it gated is skipped; the rest waits.
-  assert.equal(run.steps.map((s: { status: string }) => s.status), ['succeeded', 'succeeded', 'failed', 'skipped', 'pending']);
+  assert.equal(
+    run.steps.map((s: { status: string }) => s.status),
+    ['succeeded', 'succeeded', 'failed', 'skipped', 'pending'],
+  );
   const read = await http.get(`/api/v3/projects/${P}/approvals/${A.pendingWaiting}`).set(AS.viewer);
   assert.is(read.body.status, 'denied');
   assert.ok(mock.store.get('runs', DEMO.runs.waitingApproval)!.events.some((e) => (e as { type: string }).type === 'approval.denied'));
@@ -108,7 +111,14 @@ test('deny: an approval stored as expired -> 409 approval_expired (expired for e
 test('deny: a different binding_fingerprint -> 409 approval_binding_mismatch, nothing changes', async () => {
   const { mock, http } = await freshMock();
   const before = stateOf(mock);
-  assertError(await http.post(denyPath(A.pendingWaiting)).set(AS.operator).send({ binding_fingerprint: 'f'.repeat(64) }), 409, 'approval_binding_mismatch');
+  assertError(
+    await http
+      .post(denyPath(A.pendingWaiting))
+      .set(AS.operator)
+      .send({ binding_fingerprint: 'f'.repeat(64) }),
+    409,
+    'approval_binding_mismatch',
+  );
   assertError(await http.post(denyPath(A.pendingWaiting)).set(AS.operator).send({ binding_fingerprint: '' }), 409, 'approval_binding_mismatch');
   assert.is(stateOf(mock), before);
 });
@@ -116,10 +126,31 @@ test('deny: a different binding_fingerprint -> 409 approval_binding_mismatch, no
 test('deny: runtime_mode query matching -> 200; different -> 404 approval_not_found; unknown value -> 422', async () => {
   const { mock, http } = await freshMock();
   const before = stateOf(mock);
-  assertError(await http.post(`${denyPath(A.pendingWaiting)}?runtime_mode=test`).set(AS.operator).send({}), 404, 'approval_not_found');
-  assertInvalidAt(await http.post(`${denyPath(A.pendingWaiting)}?runtime_mode=prod`).set(AS.operator).send({}), ['query', 'runtime_mode']);
+  assertError(
+    await http
+      .post(`${denyPath(A.pendingWaiting)}?runtime_mode=test`)
+      .set(AS.operator)
+      .send({}),
+    404,
+    'approval_not_found',
+  );
+  assertInvalidAt(
+    await http
+      .post(`${denyPath(A.pendingWaiting)}?runtime_mode=prod`)
+      .set(AS.operator)
+      .send({}),
+    ['query', 'runtime_mode'],
+  );
   assert.is(stateOf(mock), before);
-  assert.is((await http.post(`${denyPath(A.pendingWaiting)}?runtime_mode=live`).set(AS.operator).send({})).status, 200);
+  assert.is(
+    (
+      await http
+        .post(`${denyPath(A.pendingWaiting)}?runtime_mode=live`)
+        .set(AS.operator)
+        .send({})
+    ).status,
+    200,
+  );
 });
 
 test('deny: unknown approval, bad body types -> 404 / 422, nothing changes', async () => {
@@ -155,13 +186,19 @@ test('deny: an approval of an archived project -> 409 project_archived, nothing 
 });
 
 test('deny: an approval is expired exactly at expires_at (and still pending one millisecond before)', async () => {
-  for (const [offset, status] of [[-1, 'pending'], [0, 'expired']] as const) {
+  for (const [offset, status] of [
+    [-1, 'pending'],
+    [0, 'expired'],
+  ] as const) {
     const { mock, http } = await freshMock();
     const a = (await http.get(`/api/v3/projects/${P}/approvals/${A.pendingWaiting}`).set(AS.viewer)).body;
     await mock.control.advanceClock(Date.parse(a.expires_at) - Date.parse(DEMO.now) + offset);
     assert.is((await http.get(`/api/v3/projects/${P}/approvals/${A.pendingWaiting}`).set(AS.viewer)).body.status, status);
     const listed = await http.get(`/api/v3/projects/${P}/approvals?status=${status}`).set(AS.viewer);
-    assert.ok(listed.body.items.some((x: { approval_id: string }) => x.approval_id === A.pendingWaiting), status);
+    assert.ok(
+      listed.body.items.some((x: { approval_id: string }) => x.approval_id === A.pendingWaiting),
+      status,
+    );
     const deny = await http.post(denyPath(A.pendingWaiting)).set(AS.operator).send({});
     if (status === 'pending') assert.is(deny.status, 200, JSON.stringify(deny.body));
     else assertError(deny, 409, 'approval_expired');

@@ -58,7 +58,10 @@ test('token: the code scopes narrow the issued token (project:read cannot cancel
   assert.equal(res.body.scopes, ['project:read']);
   const read = await http.get(PROJECT).set(bearer(res.body.access_token));
   assert.is(read.status, 200);
-  const cancel = await http.post(`/api/v3/projects/${DEMO.projects.support}/runs/${DEMO.runs.waitingApproval}/cancel`).set(bearer(res.body.access_token)).send({});
+  const cancel = await http
+    .post(`/api/v3/projects/${DEMO.projects.support}/runs/${DEMO.runs.waitingApproval}/cancel`)
+    .set(bearer(res.body.access_token))
+    .send({});
   assert.is(cancel.status, 403);
   assert.is(cancel.body.detail.reason_code, 'insufficient_authority');
 });
@@ -105,7 +108,12 @@ test('token: a code expires by the mock clock (minted for 10 minutes by default)
 test('token: a code is still good one millisecond before it expires', async () => {
   const { mock, http } = await freshMock();
   const pkce = createPkcePair('my-own-verifier-0123456789-abcdefghijklmnopqrstuvwxyz');
-  const minted = await mintAuthorizationCode(mock.deps, { principal_id: DEMO.principals.operator, code_challenge: pkce.code_challenge, expires_in_ms: 5000, code: 'chosen-code' });
+  const minted = await mintAuthorizationCode(mock.deps, {
+    principal_id: DEMO.principals.operator,
+    code_challenge: pkce.code_challenge,
+    expires_in_ms: 5000,
+    code: 'chosen-code',
+  });
   assert.is(minted.code, 'chosen-code');
   await mock.control.advanceClock(4999);
   const res = await http.post(TOKEN).send({ grant_type: 'authorization_code', code: 'chosen-code', code_verifier: pkce.code_verifier });
@@ -210,9 +218,18 @@ test('token: missing fields of the chosen grant are 422 missing at their body lo
   const before = stateOf(mock);
   const a = await http.post(TOKEN).send({ grant_type: 'authorization_code', code: DEMO.authorizationCode });
   assert.is(a.status, 422);
-  assert.equal(a.body.detail.map((i: { loc: unknown[]; type: string }) => [i.loc, i.type]), [[['body', 'code_verifier'], 'missing']]);
+  assert.equal(
+    a.body.detail.map((i: { loc: unknown[]; type: string }) => [i.loc, i.type]),
+    [[['body', 'code_verifier'], 'missing']],
+  );
   const b = await http.post(TOKEN).send({ grant_type: 'authorization_code' });
-  assert.equal(b.body.detail.map((i: { loc: unknown[] }) => i.loc), [['body', 'code'], ['body', 'code_verifier']]);
+  assert.equal(
+    b.body.detail.map((i: { loc: unknown[] }) => i.loc),
+    [
+      ['body', 'code'],
+      ['body', 'code_verifier'],
+    ],
+  );
   const c = await http.post(TOKEN).send({ grant_type: 'refresh_token', code: 'x' });
   assert.is(c.status, 422);
   assert.equal(c.body.detail[0].loc, ['body', 'refresh_token']);

@@ -43,7 +43,9 @@ test('content type: a non-JSON type with a body is 422 model_attributes_type at 
   const text = JSON.stringify({ project_daily_usd: 5 });
   const budget = await send('PUT', budgetPath, { ...operator, 'content-type': 'text/plain' }, text);
   assert.is(budget.status, 422);
-  assert.equal(budget.body.detail, [{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: text }]);
+  assert.equal(budget.body.detail, [
+    { type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: text },
+  ]);
   assert.not.ok(budget.changed, 'a refused budget PUT must not raise the epoch');
   const cancel = await send('POST', cancelPath, { ...operator, 'content-type': 'application/xml' }, '<cancel/>');
   assert.is(cancel.status, 422);
@@ -132,7 +134,9 @@ test('json_invalid: ctx.error and the offset are what CPython 3.13 json.loads re
 
 test('json_invalid over HTTP: loc ["body", offset], input {}, ctx.error Python\'s message', async () => {
   const res = await send('POST', cancelPath, { ...operator, 'content-type': 'application/json' }, '{"reason": "x",}');
-  assert.equal(res.body.detail, [{ type: 'json_invalid', loc: ['body', 14], msg: 'JSON decode error', input: {}, ctx: { error: 'Illegal trailing comma before end of object' } }]);
+  assert.equal(res.body.detail, [
+    { type: 'json_invalid', loc: ['body', 14], msg: 'JSON decode error', input: {}, ctx: { error: 'Illegal trailing comma before end of object' } },
+  ]);
   // Python reads NaN and Infinity: the body decodes, and the number field refuses the value.
   const inf = await send('PUT', budgetPath, { ...operator, 'content-type': 'application/json' }, '{"project_daily_usd": Infinity}');
   assert.equal(inf.body.detail, [{ type: 'finite_number', loc: ['body', 'project_daily_usd'], msg: 'Input should be a finite number', input: null }]);
@@ -143,16 +147,26 @@ test('json_invalid over HTTP: loc ["body", offset], input {}, ctx.error Python\'
 test('nesting: a 10,000-deep top-level array is a JSON 422 json_invalid at the bracket that goes past 64, not a 500', async () => {
   const res = await send('POST', cancelPath, { ...operator, 'content-type': 'application/json' }, nested(10_000));
   assert.is(res.status, 422);
-  assert.equal(res.body.detail, [{ type: 'json_invalid', loc: ['body', 64], msg: 'JSON decode error', input: {}, ctx: { error: 'Nesting deeper than 64 levels' } }]);
+  assert.equal(res.body.detail, [
+    { type: 'json_invalid', loc: ['body', 64], msg: 'JSON decode error', input: {}, ctx: { error: 'Nesting deeper than 64 levels' } },
+  ]);
   assert.not.ok(res.changed);
 });
 
 test('nesting: 64 levels are accepted, 65 refused (a retry whose metadata is the nesting)', async () => {
   const { mock, http } = await freshMock();
-  const ok = await http.post(retryPath).set(operator).set('Content-Type', 'application/json').send(`{"metadata": {"a": ${nested(62)}}}`);
+  const ok = await http
+    .post(retryPath)
+    .set(operator)
+    .set('Content-Type', 'application/json')
+    .send(`{"metadata": {"a": ${nested(62)}}}`);
   assert.is(ok.status, 201, JSON.stringify(ok.body).slice(0, 200));
   const before = stateOf(mock);
-  const deep = await http.post(retryPath).set(operator).set('Content-Type', 'application/json').send(`{"metadata": {"a": ${nested(63)}}}`);
+  const deep = await http
+    .post(retryPath)
+    .set(operator)
+    .set('Content-Type', 'application/json')
+    .send(`{"metadata": {"a": ${nested(63)}}}`);
   assert.is(deep.status, 422);
   assert.is(deep.body.detail[0].type, 'json_invalid');
   assert.is(stateOf(mock), before);
@@ -161,7 +175,11 @@ test('nesting: 64 levels are accepted, 65 refused (a retry whose metadata is the
 test('nesting: a 5,000-deep retry metadata, broker health or bundle manifest is a 422, and every later write and state read works', async () => {
   const { mock, http } = await freshMock();
   const before = stateOf(mock);
-  const retry = await http.post(retryPath).set(operator).set('Content-Type', 'application/json').send(`{"metadata": {"x": ${nested(5000)}}}`);
+  const retry = await http
+    .post(retryPath)
+    .set(operator)
+    .set('Content-Type', 'application/json')
+    .send(`{"metadata": {"x": ${nested(5000)}}}`);
   assert.is(retry.status, 422);
   const health = `{"event_id":"e1","event_type":"connection.refreshed","connection_resource_id":"a6a48f50-71c5-4c54-a80a-0b8eaf0d93e0","occurred_at":"2026-11-20T11:59:30Z","health":{"x":${nested(10_000)}}}`;
   const signed = signBrokerPayload(health, DEMO.brokerSecret);
@@ -169,11 +187,22 @@ test('nesting: a 5,000-deep retry metadata, broker health or bundle manifest is 
   assert.is(broker.status, 422);
   const { body: head } = await http.get(`/_mock/projects/${P}/desired-state`);
   const manifest = `metadata: {x: ${nested(5000)}}`;
-  const plan = await http.post(`/api/v3/projects/${P}/desired-state/plan`).set(operator).send({ base_revision_id: head.head.revision_id, bundle: { manifest } });
+  const plan = await http
+    .post(`/api/v3/projects/${P}/desired-state/plan`)
+    .set(operator)
+    .send({ base_revision_id: head.head.revision_id, bundle: { manifest } });
   assert.is(plan.status, 422, JSON.stringify(plan.body).slice(0, 300));
   assert.equal(plan.body.detail[0].loc, ['body', 'bundle', 'manifest']);
   assert.is(stateOf(mock), before);
-  assert.is((await http.post(retryPath).set(operator).send({ metadata: { ok: true } })).status, 201);
+  assert.is(
+    (
+      await http
+        .post(retryPath)
+        .set(operator)
+        .send({ metadata: { ok: true } })
+    ).status,
+    201,
+  );
   assert.is((await http.get('/_mock/state')).status, 200);
 });
 

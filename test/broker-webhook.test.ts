@@ -24,7 +24,12 @@ type Http = Awaited<ReturnType<typeof freshMock>>['http'];
 const deliver = (http: Http, payload: string | Buffer | object, secret: string = DEMO.brokerSecret) => {
   const signed = signBrokerPayload(payload, secret);
   // superagent JSON-serializes a Buffer under a JSON content type; raw bytes need an identity serializer.
-  if (Buffer.isBuffer(payload)) return http.post(URL).set(signed.headers).serialize((x: unknown) => x as string).send(signed.bytes);
+  if (Buffer.isBuffer(payload))
+    return http
+      .post(URL)
+      .set(signed.headers)
+      .serialize((x: unknown) => x as string)
+      .send(signed.bytes);
   return http.post(URL).set(signed.headers).send(signed.body);
 };
 
@@ -85,7 +90,9 @@ test('broker webhook: exact-bytes HMAC: a BOM, odd whitespace and key order stil
     '",   "event_type":"connection.refreshed",\n"event_id" : "evt_odd"\n}\n\n';
   const signature = createHmac('sha256', DEMO.brokerSecret).update(Buffer.from(raw, 'utf8')).digest('hex');
   // The re-serialized object signs differently: only the raw bytes can verify.
-  const reserialized = createHmac('sha256', DEMO.brokerSecret).update(JSON.stringify(JSON.parse(raw.slice(1)))).digest('hex');
+  const reserialized = createHmac('sha256', DEMO.brokerSecret)
+    .update(JSON.stringify(JSON.parse(raw.slice(1))))
+    .digest('hex');
   assert.is.not(signature, reserialized);
 
   const wrong = await http.post(URL).set({ 'Content-Type': 'application/json', 'X-Broker-Hmac-Sha256': reserialized }).send(raw);
@@ -142,7 +149,10 @@ test('broker webhook: a missing, wrong or uppercase signature is 401 broker_sign
     { 'X-Broker-Hmac-Sha256': good.slice(0, 32) },
   ];
   for (const headers of headerSets) {
-    const res = await http.post(URL).set({ 'Content-Type': 'application/json', ...headers }).send(body);
+    const res = await http
+      .post(URL)
+      .set({ 'Content-Type': 'application/json', ...headers })
+      .send(body);
     assert.is(res.status, 401, JSON.stringify(headers));
     assert.is(res.body.detail.reason_code, 'broker_signature_invalid');
     assert.is(res.headers['www-authenticate'], 'Bearer');
@@ -168,7 +178,10 @@ test('broker webhook: with no broker secret configured nothing verifies', async 
 
 test('broker webhook: the signature is checked before the JSON is parsed', async () => {
   const { http } = await freshMock();
-  const res = await http.post(URL).set({ 'Content-Type': 'application/json', 'X-Broker-Hmac-Sha256': 'f'.repeat(64) }).send('{not json');
+  const res = await http
+    .post(URL)
+    .set({ 'Content-Type': 'application/json', 'X-Broker-Hmac-Sha256': 'f'.repeat(64) })
+    .send('{not json');
   assert.is(res.status, 401);
   assert.is(res.body.detail.reason_code, 'broker_signature_invalid');
 });
@@ -204,7 +217,10 @@ test('broker webhook: signed but invalid events are 422 at their field', async (
     assert.is(res.status, 422, JSON.stringify(body));
     assert.equal(res.body.detail[0].loc, loc, JSON.stringify(res.body));
   }
-  const proto = await deliver(http, `{"event_id":"e","event_type":"connection.refreshed","connection_resource_id":"${CRM.resource}","occurred_at":"${DEMO.now}","health":{"__proto__":{"x":1}}}`);
+  const proto = await deliver(
+    http,
+    `{"event_id":"e","event_type":"connection.refreshed","connection_resource_id":"${CRM.resource}","occurred_at":"${DEMO.now}","health":{"__proto__":{"x":1}}}`,
+  );
   assert.is(proto.status, 422);
   assert.equal(proto.body.detail[0].loc, ['body']);
   const notObject = await deliver(http, '[1,2]');
@@ -224,7 +240,13 @@ test('broker webhook: a body over the limit is 413 payload_too_large', async () 
 test('broker webhook: an event for a connection of an archived project answers stored false and changes nothing', async () => {
   const fixture = structuredClone(demoFixture()) as { connections: Record<string, unknown>[] };
   const resource = '6e7f8a9b-0c1d-4e2f-8a3b-4c5d6e7f8a9b';
-  fixture.connections.push({ ...fixture.connections[1], id: 'aa0e8a3c-1b2d-4c5e-8f90-1a2b3c4d5e6f', project_id: DEMO.projects.legacy, connection_name: 'old-crm', connection_resource_id: resource });
+  fixture.connections.push({
+    ...fixture.connections[1],
+    id: 'aa0e8a3c-1b2d-4c5e-8f90-1a2b3c4d5e6f',
+    project_id: DEMO.projects.legacy,
+    connection_name: 'old-crm',
+    connection_resource_id: resource,
+  });
   const { mock, http } = await freshMock({ fixtures: fixture });
   const before = stateOf(mock);
   const res = await deliver(http, event({ connection_resource_id: resource }));
@@ -247,7 +269,10 @@ test('broker webhook: with no broker secret configured, an unsigned event (no he
   const before = stateOf(mock);
   const body = JSON.stringify(event());
   for (const headers of [{}, { 'X-Broker-Hmac-Sha256': '' }, { 'X-Broker-Hmac-Sha256': createHmac('sha256', '').update(body).digest('hex') }]) {
-    const res = await http.post(URL).set({ 'Content-Type': 'application/json', ...headers }).send(body);
+    const res = await http
+      .post(URL)
+      .set({ 'Content-Type': 'application/json', ...headers })
+      .send(body);
     assert.is(res.status, 401, JSON.stringify(headers));
     assert.is(res.body.detail.reason_code, 'broker_signature_invalid');
   }

@@ -44,7 +44,6 @@ const noMode = (d: { simulation: { mode?: string }[] }) => ({ ...d, simulation: 
 const stateOf = (mock: MockApp) => jcs(noMode(mock.store.toData()));
 const comparable = (bundle: Record<string, unknown>) => jcs(JSON.parse(JSON.stringify(bundle, (k, v) => (k === 'duration_ms' ? 0 : v))));
 
-
 test('bundle: a fork of a seeded mock answers the same 200 mixed requests byte for byte', async () => {
   const { mock: original, refresh } = await seededSession();
   const bundle = await original.control.exportBundle();
@@ -82,7 +81,8 @@ test('bundle: holds the format, seed, generator positions, faults with remaining
   assert.is(journal.entries.length, v3);
   assert.equal([journal.entries[0].id, journal.next_id, journal.left], [1, v3 + 1, 0]);
   const text = JSON.stringify(b);
-  for (const secret of [DEMO.adminKey, DEMO.brokerSecret, DEMO.chatSecret, DEMO.pkceVerifier]) assert.not.ok(text.includes(secret), `${secret} is not in the bundle`);
+  for (const secret of [DEMO.adminKey, DEMO.brokerSecret, DEMO.chatSecret, DEMO.pkceVerifier])
+    assert.not.ok(text.includes(secret), `${secret} is not in the bundle`);
   assert.ok(text.includes('"$sealed"'));
   const state = b.state as { clock: unknown; simulation: unknown[] };
   assert.equal(state.clock, mock.store.clock);
@@ -124,15 +124,27 @@ test('bundle: a wrong format, version or seal, an unknown key or a bad part is 4
     [{ ...good, generators: { ids: -1, tokens: 0 } }, ['body', 'generators', 'ids']],
     [{ ...good, state: { ...good.state, runs: [{ id: 'x' }] } }, ['body', 'state', 'runs', 0, 'project_id']],
     [{ ...good, reset_state: [] }, ['body', 'reset_state']],
-    [{ ...good, faults: { next_id: 1, faults: [{ id: 'flt_1', method: 'GET', path: '/x', status: 500, remaining: 1, hits: 0 }] } }, ['body', 'faults', 'faults', 0, 'id']],
-    [{ ...good, journal: { ...good.journal, entries: [good.journal.entries[0], { ...good.journal.entries[0], id: 9 }] } }, ['body', 'journal', 'entries', 1, 'id']],
-    [{ ...good, state: { ...good.state, settings: { ...good.state.settings, admin_key: { $sealed: 'v1.AAAA' } } } }, ['body', 'state', 'settings', 'admin_key']],
+    [
+      { ...good, faults: { next_id: 1, faults: [{ id: 'flt_1', method: 'GET', path: '/x', status: 500, remaining: 1, hits: 0 }] } },
+      ['body', 'faults', 'faults', 0, 'id'],
+    ],
+    [
+      { ...good, journal: { ...good.journal, entries: [good.journal.entries[0], { ...good.journal.entries[0], id: 9 }] } },
+      ['body', 'journal', 'entries', 1, 'id'],
+    ],
+    [
+      { ...good, state: { ...good.state, settings: { ...good.state.settings, admin_key: { $sealed: 'v1.AAAA' } } } },
+      ['body', 'state', 'settings', 'admin_key'],
+    ],
   ];
   const before = { state: stateOf(mock), faults: mock.control.faults(), journal: JSON.stringify(mock.control.requests()) };
   for (const [body, loc] of cases) {
     const res = await http.put('/_mock/bundle').send(body as object);
     assert.is(res.status, 422, JSON.stringify(loc));
-    assert.ok(res.body.detail.some((i: { loc: unknown[] }) => JSON.stringify(i.loc) === JSON.stringify(loc)), `${JSON.stringify(loc)} in ${JSON.stringify(res.body.detail.map((i: { loc: unknown }) => i.loc))}`);
+    assert.ok(
+      res.body.detail.some((i: { loc: unknown[] }) => JSON.stringify(i.loc) === JSON.stringify(loc)),
+      `${JSON.stringify(loc)} in ${JSON.stringify(res.body.detail.map((i: { loc: unknown }) => i.loc))}`,
+    );
   }
   assert.equal({ state: stateOf(mock), faults: mock.control.faults(), journal: JSON.stringify(mock.control.requests()) }, before);
 });
@@ -156,7 +168,10 @@ test('bundle: the CLI starts from --bundle FILE; a bad bundle file is one line n
     const state = (await (await fetch(`${cli.url}/_mock/state`)).json()) as { simulation: { mode?: string }[] };
     assert.is(jcs(noMode(state)), jcs(noMode(mock.control.exportState({ sealed: true }) as never)));
     const journal = (await (await fetch(`${cli.url}/_mock/requests?summary=true`)).json()) as { items: { id: number }[] };
-    assert.equal(journal.items.map((e) => e.id), mock.control.requests({ summary: true }).map((e) => e.id));
+    assert.equal(
+      journal.items.map((e) => e.id),
+      mock.control.requests({ summary: true }).map((e) => e.id),
+    );
     assert.equal(((await (await fetch(`${cli.url}/_mock/faults`)).json()) as { items: unknown }).items, mock.control.faults());
   } finally {
     await cli.stop();

@@ -22,7 +22,14 @@ function fixtureWithExtraBindings() {
   const base = demo.connections.find((c) => c.id === BINDING)!;
   demo.connections.push(
     { ...base, id: ORPHAN, connection_name: 'orphan-chat', connection_resource_id: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f', webhook_secret: 'orphan-secret' },
-    { ...base, id: ARCHIVED_BINDING, project_id: DEMO.projects.legacy, connection_name: 'legacy-chat', connection_resource_id: '4d5e6f7a-8b9c-4d0e-9f1a-2b3c4d5e6f7a', webhook_secret: 'legacy-secret' },
+    {
+      ...base,
+      id: ARCHIVED_BINDING,
+      project_id: DEMO.projects.legacy,
+      connection_name: 'legacy-chat',
+      connection_resource_id: '4d5e6f7a-8b9c-4d0e-9f1a-2b3c4d5e6f7a',
+      webhook_secret: 'legacy-secret',
+    },
   );
   return demo;
 }
@@ -72,7 +79,10 @@ test('chat webhook: the new run is readable through the run detail endpoint', as
 test('chat webhook: a known sender (integer or string id) is updated, not duplicated', async () => {
   const { mock, http } = await freshMock();
   const usersBefore = mock.store.count('users');
-  const a = await http.post(hook(BINDING)).set(SECRET).send(update(2001, { id: Number(DANA.externalId) }));
+  const a = await http
+    .post(hook(BINDING))
+    .set(SECRET)
+    .send(update(2001, { id: Number(DANA.externalId) }));
   assert.is(a.status, 200);
   assert.is(mock.store.get('runs', a.body.run_id)!.user_id, DANA.id);
   assert.is(mock.store.count('users'), usersBefore);
@@ -81,7 +91,10 @@ test('chat webhook: a known sender (integer or string id) is updated, not duplic
   assert.is(dana.display_name, 'Dana Whitfield', 'no display_name in the update keeps the stored one');
 
   await mock.control.advanceClock(60_000);
-  const b = await http.post(hook(BINDING)).set(SECRET).send(update(2002, { id: DANA.externalId, display_name: 'Dana W.' }));
+  const b = await http
+    .post(hook(BINDING))
+    .set(SECRET)
+    .send(update(2002, { id: DANA.externalId, display_name: 'Dana W.' }));
   assert.is(mock.store.get('runs', b.body.run_id)!.user_id, DANA.id);
   assert.is(mock.store.count('users'), usersBefore);
   assert.is(mock.store.get('users', DANA.id)!.display_name, 'Dana W.');
@@ -94,7 +107,10 @@ test('chat webhook: the same update_id again changes nothing and answers duplica
   const before = stateOf(mock);
   await mock.control.advanceClock(1000);
   const afterClock = stateOf(mock);
-  const again = await http.post(hook(BINDING)).set(SECRET).send(update(3001, { id: 'someone-else' }, 'different text'));
+  const again = await http
+    .post(hook(BINDING))
+    .set(SECRET)
+    .send(update(3001, { id: 'someone-else' }, 'different text'));
   assert.is(again.status, 200);
   assert.equal(again.body, { accepted: true, run_id: first.body.run_id, duplicate: true });
   assert.is(stateOf(mock), afterClock);
@@ -160,7 +176,10 @@ test('chat webhook: a malformed update is 422 at its field, state unchanged', as
     [{ update_id: 7 }, ['body', 'message']],
   ];
   for (const [body, loc] of cases) {
-    const res = await http.post(hook(BINDING)).set(SECRET).send(body as object);
+    const res = await http
+      .post(hook(BINDING))
+      .set(SECRET)
+      .send(body as object);
     assert.is(res.status, 422, JSON.stringify(body));
     assert.equal(res.body.detail[0].loc, loc, JSON.stringify(body));
   }
@@ -232,10 +251,23 @@ test('chat webhook: the same update_id on another binding is a new update (dedup
 test('chat webhook: a sender whose app user is marked deleted gets a new app user, the deleted one is untouched', async () => {
   const fixture = structuredClone(demoFixture()) as { users: Record<string, unknown>[] };
   const GONE = '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e';
-  const gone = { id: GONE, project_id: DEMO.projects.support, created_at: '2026-10-01T00:00:00.000Z', preferred_channel: 'chatapp', status: 'deleted', display_name: 'Gone', external_provider: 'chatapp', external_user_id: '424242', last_active_at: null };
+  const gone = {
+    id: GONE,
+    project_id: DEMO.projects.support,
+    created_at: '2026-10-01T00:00:00.000Z',
+    preferred_channel: 'chatapp',
+    status: 'deleted',
+    display_name: 'Gone',
+    external_provider: 'chatapp',
+    external_user_id: '424242',
+    last_active_at: null,
+  };
   fixture.users.push(gone);
   const { mock, http } = await freshMock({ fixtures: fixture });
-  const res = await http.post(hook(BINDING)).set(SECRET).send(update(8101, { id: 424242, display_name: 'Back Again' }));
+  const res = await http
+    .post(hook(BINDING))
+    .set(SECRET)
+    .send(update(8101, { id: 424242, display_name: 'Back Again' }));
   assert.is(res.status, 200, JSON.stringify(res.body));
   const userId = mock.store.get('runs', res.body.run_id)!.user_id!;
   assert.is.not(userId, GONE);
@@ -246,12 +278,18 @@ test('chat webhook: a sender whose app user is marked deleted gets a new app use
 });
 
 test('chat webhook: with several agents attached, the binding configuration.default_agent wins when it is one of them', async () => {
-  for (const [preferred, expected] of [['escalation-bot', 'escalation-bot'], ['support-bot', 'support-bot'], ['ghost-bot', 'escalation-bot']] as const) {
+  for (const [preferred, expected] of [
+    ['escalation-bot', 'escalation-bot'],
+    ['support-bot', 'support-bot'],
+    ['ghost-bot', 'escalation-bot'],
+  ] as const) {
     const fixture = structuredClone(demoFixture()) as { connections: { id: string; configuration: Record<string, unknown> }[] };
     fixture.connections.find((c) => c.id === BINDING)!.configuration.default_agent = preferred;
     const { mock, http } = await freshMock({ fixtures: fixture });
     // A live release where both agents attach support-chat.
-    await mock.control.applyDesiredState(DEMO.projects.support, { mutation: { type: 'agent.connection.attach', agent_id: 'escalation-bot', connection_name: 'support-chat' } });
+    await mock.control.applyDesiredState(DEMO.projects.support, {
+      mutation: { type: 'agent.connection.attach', agent_id: 'escalation-bot', connection_name: 'support-chat' },
+    });
     await mock.control.compileRelease(DEMO.projects.support, { target: 'live' });
     const res = await http.post(hook(BINDING)).set(SECRET).send(update(8201));
     assert.is(res.status, 200, JSON.stringify(res.body));

@@ -70,14 +70,23 @@ test('order: a bad path id beats visibility and authority (422, not 404 or 403)'
 
 test('order: a bad query beats visibility (422, not 404), after credentials (401)', async () => {
   const { http } = await freshMock();
-  for (const q of ['users?limit=0', 'releases?limit=201', 'jobs?status=sleeping', 'approvals?runtime_mode=staging', `runs/${DEMO.runs.failedApi}?runtime_mode=prod`]) {
+  for (const q of [
+    'users?limit=0',
+    'releases?limit=201',
+    'jobs?status=sleeping',
+    'approvals?runtime_mode=staging',
+    `runs/${DEMO.runs.failedApi}?runtime_mode=prod`,
+  ]) {
     const path = `/api/v3/projects/${P}/${q}`;
     assertError(await http.get(path), 401, 'authentication_required');
     const res = await http.get(path).set(AS.globex);
     assert.is(res.status, 422, `${q}: ${JSON.stringify(res.body)}`);
     assert.is(res.body.detail[0].loc[0], 'query');
   }
-  assertInvalidAt(await http.get(`/api/v3/projects/${P}/releases/${DEMO.releases.gen4Candidate}/diff?baseline_release_id=x`).set(AS.globex), ['query', 'baseline_release_id']);
+  assertInvalidAt(await http.get(`/api/v3/projects/${P}/releases/${DEMO.releases.gen4Candidate}/diff?baseline_release_id=x`).set(AS.globex), [
+    'query',
+    'baseline_release_id',
+  ]);
 });
 
 test('order: visibility (404) and authority (403) beat a bad body; nothing changes', async () => {
@@ -110,7 +119,11 @@ test('order: a bad body beats an archived project (422), and archived beats the 
   assertError(await http.put(`/api/v3/projects/${LEGACY}/budget`).set(AS.owner).send({}), 409, 'project_archived');
   assertError(await http.post(`/api/v3/projects/${LEGACY}/approvals/apr_none/deny`).set(AS.owner).send({}), 409, 'project_archived');
   assertError(await http.post(`/api/v3/projects/${LEGACY}/transfer`).set(AS.owner).send({ workspace_id: NO_SUCH }), 409, 'project_archived');
-  assertError(await http.delete(`/api/v3/projects/${LEGACY}/users/${NO_SUCH}`).set(AS.owner).send({ confirmation: 'delete-application-user' }), 409, 'project_archived');
+  assertError(
+    await http.delete(`/api/v3/projects/${LEGACY}/users/${NO_SUCH}`).set(AS.owner).send({ confirmation: 'delete-application-user' }),
+    409,
+    'project_archived',
+  );
   assert.is(stateOf(mock), before);
 });
 

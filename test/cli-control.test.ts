@@ -23,14 +23,19 @@ const WARNING = /^project-runtime-mock: warning: --host 0\.0\.0\.0 serves the \/
 
 test('cli: --host 0.0.0.0 without a token prints exactly one warning line; loopback still reaches /_mock', async () => {
   const cli = await startCli(['--port', '0', '--memory', '--host', '0.0.0.0']);
-  const lines = cli.stderr().split('\n').filter((l) => l !== '');
+  const lines = cli
+    .stderr()
+    .split('\n')
+    .filter((l) => l !== '');
   assert.is(lines.length, 1, cli.stderr());
   assert.match(lines[0], WARNING);
   const health = await get(cli.url, '/_mock/health', { Host: 'localhost' });
   assert.is(health.status, 200);
   assert.is(health.body.status, 'ok');
   // A wildcard bind answers to the machine's own addresses (the bound host), not to other names.
-  const own = Object.values(networkInterfaces()).flatMap((l) => l ?? []).find((i) => !i.internal && i.family === 'IPv4');
+  const own = Object.values(networkInterfaces())
+    .flatMap((l) => l ?? [])
+    .find((i) => !i.internal && i.family === 'IPv4');
   if (own) assert.is((await get(cli.url, '/_mock/health', { Host: `${own.address}:4010` })).status, 200, own.address);
   const rebound = await get(cli.url, '/_mock/health', { Host: 'attacker.example' });
   assert.is(rebound.status, 421);

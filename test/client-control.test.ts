@@ -17,13 +17,23 @@ const mock = cliClient(test);
 test('control: health, clock, faults, journal, coverage', async () => {
   const health = await mock.client.control.health();
   assert.equal(health, { status: 'ok', now: DEMO.now });
-  assert.equal(await mock.client.control.setClock('2027-01-01T00:00:00.000Z'), { now: '2027-01-01T00:00:00.000Z', frozen_at: '2027-01-01T00:00:00.000Z', offset_ms: 0 });
+  assert.equal(await mock.client.control.setClock('2027-01-01T00:00:00.000Z'), {
+    now: '2027-01-01T00:00:00.000Z',
+    frozen_at: '2027-01-01T00:00:00.000Z',
+    offset_ms: 0,
+  });
   assert.is((await mock.client.control.advanceClock(60_000)).now, '2027-01-01T00:01:00.000Z');
   assert.is((await mock.client.control.clock()).now, '2027-01-01T00:01:00.000Z');
 
   const fault = await mock.client.control.addFault({ method: 'GET', path: `/api/v3/projects/${P}/jobs`, status: 503, body: { down: true }, times: 1 });
-  assert.equal({ ...fault, id: 'f' }, { id: 'f', method: 'GET', path: `/api/v3/projects/${P}/jobs`, status: 503, body: { down: true }, times: 1, remaining: 1, hits: 0, matched: 0 });
-  assert.equal((await mock.client.control.faults()).map((f) => f.id), [fault.id]);
+  assert.equal(
+    { ...fault, id: 'f' },
+    { id: 'f', method: 'GET', path: `/api/v3/projects/${P}/jobs`, status: 503, body: { down: true }, times: 1, remaining: 1, hits: 0, matched: 0 },
+  );
+  assert.equal(
+    (await mock.client.control.faults()).map((f) => f.id),
+    [fault.id],
+  );
   const hit = await mock.client.listJobs(P);
   assert.is(hit.response.status, 503);
   assert.equal(await mock.client.control.faults(), []);
@@ -32,7 +42,10 @@ test('control: health, clock, faults, journal, coverage', async () => {
 
   await mock.client.listUsers(P);
   const journal = await mock.client.control.requests({ method: 'GET', status: '2xx', path: '/api/v3/**' });
-  assert.equal(journal.map((e) => [e.method, e.operation, e.status]), [['GET', 'listUsers', 200]]);
+  assert.equal(
+    journal.map((e) => [e.method, e.operation, e.status]),
+    [['GET', 'listUsers', 200]],
+  );
   assert.ok((await mock.client.control.clearRequests()) >= 2);
   assert.equal(await mock.client.control.requests(), []);
 
@@ -96,10 +109,19 @@ test('control: the project views in pages and one journal entry (what the inspec
   const overview = await mock.client.control.projectOverview(P);
   assert.equal(overview.targets, { live: DEMO.releases.gen3Live, candidate: DEMO.releases.gen4Candidate });
   const waiting = await mock.client.control.runs(P, { status: 'waiting_approval' });
-  assert.equal(waiting.items.map((r) => r.id), [DEMO.runs.waitingApproval]);
+  assert.equal(
+    waiting.items.map((r) => r.id),
+    [DEMO.runs.waitingApproval],
+  );
   const run = await mock.client.control.run(P, DEMO.runs.waitingApproval);
-  assert.equal(run.approvals.map((a) => a.approval_id), [DEMO.approvals.pendingWaiting]);
-  assert.equal((await mock.client.control.approvals(P, { status: 'denied' })).items.map((a) => a.approval_id), [DEMO.approvals.denied]);
+  assert.equal(
+    run.approvals.map((a) => a.approval_id),
+    [DEMO.approvals.pendingWaiting],
+  );
+  assert.equal(
+    (await mock.client.control.approvals(P, { status: 'denied' })).items.map((a) => a.approval_id),
+    [DEMO.approvals.denied],
+  );
   assert.is((await mock.client.control.users(P, { limit: 5 })).items.length, 5);
   assert.ok((await mock.client.control.jobs(P)).items.length > 0);
   assert.is((await mock.client.control.releases(P, { limit: 1 })).items[0].id, DEMO.releases.gen4Candidate);
@@ -123,21 +145,61 @@ test('the client has a method for every v3 and control operation of the document
   for (const id of v3) assert.type((mock.client as unknown as Record<string, unknown>)[id], 'function', id);
   // Control methods are named like the in-process MockControl's; each control operation maps to one.
   const byOperation: Record<string, string> = {
-    controlHealth: 'health', controlReset: 'reset', controlLoadFixtures: 'loadFixtures', controlGetState: 'exportState', controlPutState: 'importState',
-    controlListRequests: 'requests', controlClearRequests: 'clearRequests', controlCoverage: 'coverage', controlGetClock: 'clock', controlSetClock: 'setClock',
-    controlListFaults: 'faults', controlAddFault: 'addFault', controlClearFaults: 'clearFaults', controlGetDesiredState: 'getDesiredState',
-    controlApplyDesiredState: 'applyDesiredState', controlCompileRelease: 'compileRelease', controlCreateRun: 'createRun', controlTransitionRun: 'transitionRun',
+    controlHealth: 'health',
+    controlReset: 'reset',
+    controlLoadFixtures: 'loadFixtures',
+    controlGetState: 'exportState',
+    controlPutState: 'importState',
+    controlListRequests: 'requests',
+    controlClearRequests: 'clearRequests',
+    controlCoverage: 'coverage',
+    controlGetClock: 'clock',
+    controlSetClock: 'setClock',
+    controlListFaults: 'faults',
+    controlAddFault: 'addFault',
+    controlClearFaults: 'clearFaults',
+    controlGetDesiredState: 'getDesiredState',
+    controlApplyDesiredState: 'applyDesiredState',
+    controlCompileRelease: 'compileRelease',
+    controlCreateRun: 'createRun',
+    controlTransitionRun: 'transitionRun',
     controlMintCode: 'mintAuthorizationCode',
-    controlGetSimulation: 'simulation', controlSetSimulation: 'setSimulation', controlStepSimulation: 'stepSimulation', controlRunSimulation: 'runSimulation',
+    controlGetSimulation: 'simulation',
+    controlSetSimulation: 'setSimulation',
+    controlStepSimulation: 'stepSimulation',
+    controlRunSimulation: 'runSimulation',
     controlSetBehaviours: 'setBehaviours',
-    controlGetRequest: 'journalEntry', controlListProjects: 'projects', controlGetProject: 'projectOverview', controlListRuns: 'runs', controlGetRun: 'run',
-    controlGetBundle: 'exportBundle', controlPutBundle: 'importBundle', controlRequestsHar: 'har', controlClientReport: 'clientReport', controlVerify: 'verify', controlVerifySequence: 'verifySequence', controlVerifyOnly: 'verifyOnly',
-    controlListApprovals: 'approvals', controlListUsers: 'users', controlListJobs: 'jobs', controlListReleases: 'releases',
-    controlCreateSandbox: 'createSandbox', controlListSandboxes: 'sandboxes', controlGetSandbox: 'sandbox', controlDeleteSandbox: 'deleteSandbox',
-    controlSaveSnapshot: 'saveSnapshot', controlListSnapshots: 'snapshots', controlRestoreSnapshot: 'restoreSnapshot', controlDeleteSnapshot: 'deleteSnapshot',
+    controlGetRequest: 'journalEntry',
+    controlListProjects: 'projects',
+    controlGetProject: 'projectOverview',
+    controlListRuns: 'runs',
+    controlGetRun: 'run',
+    controlGetBundle: 'exportBundle',
+    controlPutBundle: 'importBundle',
+    controlRequestsHar: 'har',
+    controlClientReport: 'clientReport',
+    controlVerify: 'verify',
+    controlVerifySequence: 'verifySequence',
+    controlVerifyOnly: 'verifyOnly',
+    controlListApprovals: 'approvals',
+    controlListUsers: 'users',
+    controlListJobs: 'jobs',
+    controlListReleases: 'releases',
+    controlCreateSandbox: 'createSandbox',
+    controlListSandboxes: 'sandboxes',
+    controlGetSandbox: 'sandbox',
+    controlDeleteSandbox: 'deleteSandbox',
+    controlSaveSnapshot: 'saveSnapshot',
+    controlListSnapshots: 'snapshots',
+    controlRestoreSnapshot: 'restoreSnapshot',
+    controlDeleteSnapshot: 'deleteSnapshot',
   };
   const control = Object.keys(OPERATIONS).filter((id) => id.startsWith('control'));
-  assert.equal(control.filter((id) => !byOperation[id]), [], 'a control operation without a client method');
+  assert.equal(
+    control.filter((id) => !byOperation[id]),
+    [],
+    'a control operation without a client method',
+  );
   for (const id of control) assert.type((mock.client.control as unknown as Record<string, unknown>)[byOperation[id]], 'function', id);
 });
 
@@ -167,19 +229,27 @@ test('the simulation through the client against the CLI: settings, behaviours, s
   try {
     const sim = createClient({ baseUrl: own.url, token: DEMO.tokens.owner });
     assert.is((await sim.control.setSimulation({ mode: 'step' })).mode, 'step');
-    const behaviours = await sim.control.setBehaviours({ projects: [{ project_id: P, queue_wait_ms: 10, steps: [{ name: 'only', step_type: 'model', duration_ms: 20 }] }] });
+    const behaviours = await sim.control.setBehaviours({
+      projects: [{ project_id: P, queue_wait_ms: 10, steps: [{ name: 'only', step_type: 'model', duration_ms: 20 }] }],
+    });
     assert.is(behaviours.projects?.[0].steps?.[0].name, 'only');
     const chat = await sim.chatWebhook(DEMO.connections.chatBinding, { update_id: 777001, message: { from: { id: 5 }, text: 'hi' } }, DEMO.chatSecret);
     const runId = chat.data!.run_id;
     assert.is((await sim.getRun(P, runId)).data?.status, 'queued');
-    assert.ok((await sim.control.simulation()).pending.some((e) => e.run_id === runId && e.kind === 'run.start'), 'its start is pending');
+    assert.ok(
+      (await sim.control.simulation()).pending.some((e) => e.run_id === runId && e.kind === 'run.start'),
+      'its start is pending',
+    );
     // In step mode the clock moving fires nothing; run executes up to a time (queue 10 ms, then the 20 ms step).
     const done = await sim.control.runSimulation({ until: '2026-11-20T12:00:00.030Z' });
     assert.is(done.now, '2026-11-20T12:00:00.030Z');
     assert.ok(done.executed >= 2, `${done.executed} events executed`);
     const run = (await sim.getRun(P, runId)).data;
     assert.equal([run?.status, (run?.steps ?? []).map((st) => [st.name, st.status])], ['succeeded', [['only', 'succeeded']]]);
-    assert.is((await sim.control.simulation()).pending.some((e) => e.run_id === runId), false);
+    assert.is(
+      (await sim.control.simulation()).pending.some((e) => e.run_id === runId),
+      false,
+    );
     const step = await sim.control.stepSimulation();
     assert.ok(step.executed === null || typeof step.executed.kind === 'string');
     assert.type(step.pending_count, 'number');
@@ -204,20 +274,37 @@ test('createSandbox resolves with a client bound to the new sandbox: its writes,
   const cancelled = await sb.cancelRun(P, DEMO.runs.waitingApproval);
   assert.is(cancelled.data?.status, 'cancelled');
   assert.is((await mock.client.getRun(P, DEMO.runs.waitingApproval)).data?.status, 'waiting_approval');
-  assert.equal((await sb.control.requests()).map((e) => e.operation), ['cancelRun']);
+  assert.equal(
+    (await sb.control.requests()).map((e) => e.operation),
+    ['cancelRun'],
+  );
   await sb.control.saveSnapshot('one');
-  assert.equal((await sb.control.snapshots()).map((s) => s.name), ['one']);
+  assert.equal(
+    (await sb.control.snapshots()).map((s) => s.name),
+    ['one'],
+  );
   assert.equal(await mock.client.control.snapshots(), []);
-  assert.equal((await mock.client.control.sandboxes()).items.map((s) => s.id), [sb.sandbox.id]);
+  assert.equal(
+    (await mock.client.control.sandboxes()).items.map((s) => s.id),
+    [sb.sandbox.id],
+  );
   assert.equal(await mock.client.control.deleteSandbox(sb.sandbox.id), { deleted: true, id: sb.sandbox.id });
   const gone = await sb.control.clock().catch((e: ControlError) => e);
-  assert.equal([(gone as ControlError).status, ((gone as ControlError).body as { detail: { reason_code: string } }).detail.reason_code], [404, 'sandbox_not_found']);
+  assert.equal(
+    [(gone as ControlError).status, ((gone as ControlError).body as { detail: { reason_code: string } }).detail.reason_code],
+    [404, 'sandbox_not_found'],
+  );
 });
 
 test('docs/client.md lists every v3 and control method of the client', () => {
   const page = readFileSync(fileURLToPath(new URL('../docs/client.md', import.meta.url)), 'utf8');
   const v3 = [...page.matchAll(/^\| \d+ \| `(\w+)` \|/gm)].map((m) => m[1]);
-  assert.equal(v3.sort(), Object.keys(OPERATIONS).filter((id) => !id.startsWith('control')).sort());
+  assert.equal(
+    v3.sort(),
+    Object.keys(OPERATIONS)
+      .filter((id) => !id.startsWith('control'))
+      .sort(),
+  );
   const control = [...page.matchAll(/^\| `(\w+)\([^`]*\)` \| `(?:GET|POST|PUT|DELETE) \/_mock/gm)].map((m) => m[1]);
   assert.equal(control.sort(), Object.keys(mock.client.control).sort());
 });

@@ -14,7 +14,15 @@ import { TestDisk, tmpDataFile } from './helpers/disk.js';
 
 const P = DEMO.projects.support;
 const OWNER = DEMO.principals.owner;
-const RULE_NAMES = ['refresh_token_reused', 'code_reused', 'retry_after_ignored', 'expired_token_resent', 'retried_final_error', 'hot_polling', 'unbounded_concurrency'];
+const RULE_NAMES = [
+  'refresh_token_reused',
+  'code_reused',
+  'retry_after_ignored',
+  'expired_token_resent',
+  'retried_final_error',
+  'hot_polling',
+  'unbounded_concurrency',
+];
 
 async function call(mock: MockApp, method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const headers: Record<string, string> = {};
@@ -42,8 +50,14 @@ test('client report: the rules in one table, each with a description; a fresh mo
   const res = await http.get('/_mock/client-report');
   assert.is(res.status, 200);
   assert.equal(res.body.findings, []);
-  assert.equal(res.body.rules.map((r: { rule: string }) => r.rule), RULE_NAMES);
-  assert.equal(res.body.rules.map((r: { severity: string }) => r.severity), ['error', 'error', 'error', 'warning', 'warning', 'warning', 'warning']);
+  assert.equal(
+    res.body.rules.map((r: { rule: string }) => r.rule),
+    RULE_NAMES,
+  );
+  assert.equal(
+    res.body.rules.map((r: { severity: string }) => r.severity),
+    ['error', 'error', 'error', 'warning', 'warning', 'warning', 'warning'],
+  );
   for (const r of res.body.rules) assert.ok(r.description.length > 60 && r.checked === 0, r.rule);
   assert.equal(res.body.journal, { entries: 0, left: 0 });
 });
@@ -158,7 +172,11 @@ test('unbounded_concurrency: 33 requests of one principal in flight at once are 
 
 test('retry_after_ignored: the same operation before a 503 Retry-After passed (mock clock) is an error; after it, or another operation, is not', async () => {
   const disk = new TestDisk();
-  const mock = await createApp({ storage: new JsonFileAdapter(tmpDataFile('prm-judge-'), { fs: disk, report: {} }), fixtures: demoFixture(), onError: () => {} });
+  const mock = await createApp({
+    storage: new JsonFileAdapter(tmpDataFile('prm-judge-'), { fs: disk, report: {} }),
+    fixtures: demoFixture(),
+    onError: () => {},
+  });
   const setBudget = (n: number) => call(mock, 'PUT', `/api/v3/projects/${P}/budget`, DEMO.tokens.owner, { user_daily_usd: n });
   disk.fail = 'write';
   assert.is((await setBudget(1)).status, 503);
@@ -207,7 +225,10 @@ test('docs/debugging.md documents every rule with its severity and why it matter
   const page = readFileSync(fileURLToPath(new URL('../docs/debugging.md', import.meta.url)), 'utf8');
   const rows = [...page.matchAll(/^\| `(\w+)` \| (error|warning) \| (.+) \|$/gm)].map((m) => [m[1], m[2], m[3]]);
   const { rules } = (await demo()).control.clientReport();
-  assert.equal(rows, rules.map((r) => [r.rule, r.severity, r.description]));
+  assert.equal(
+    rows,
+    rules.map((r) => [r.rule, r.severity, r.description]),
+  );
 });
 
 test.run();

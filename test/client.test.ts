@@ -91,16 +91,26 @@ test('v3 writes: cancel, retry, budget, plan, deny, delete user, archive, transf
     mutation: { type: 'skill.upsert', skill_id: 'typed', display_name: 'Typed' } as never,
   });
   assert.is(plan.data?.api_version, 'svc.desired-state-plan/v3');
-  assert.equal(plan.data?.changes.map((c) => [c.category, c.action, c.subject_id]), [['skill', 'created', 'skill:typed']]);
+  assert.equal(
+    plan.data?.changes.map((c) => [c.category, c.action, c.subject_id]),
+    [['skill', 'created', 'skill:typed']],
+  );
 
   const deny = await mock.client.denyApproval(P, DEMO.approvals.pendingOther, { reason: 'no' });
   assert.is(deny.data?.approval.status, 'denied');
 
   const user = (await mock.client.listUsers(P, { limit: 1 })).data!.items[0];
   const deleted = await mock.client.deleteUser(P, user.id, { confirmation: 'delete-application-user' });
-  assert.equal({ ...deleted.data, deleted_memory_count: 0, deleted_trace_bundle_count: 0 }, {
-    project_id: P, user_id: user.id, status: 'deleted', deleted_memory_count: 0, deleted_trace_bundle_count: 0,
-  });
+  assert.equal(
+    { ...deleted.data, deleted_memory_count: 0, deleted_trace_bundle_count: 0 },
+    {
+      project_id: P,
+      user_id: user.id,
+      status: 'deleted',
+      deleted_memory_count: 0,
+      deleted_trace_bundle_count: 0,
+    },
+  );
   assert.is((await mock.client.getUser(P, user.id)).response.status, 404);
 
   const moved = await mock.client.transferProject(DEMO.projects.sandbox, { workspace_id: DEMO.workspaces.acmeLabs });
@@ -143,13 +153,22 @@ test('credentials go only where the document accepts them', async () => {
 });
 
 test('webhooks: the chat secret and the broker HMAC over the exact bytes sent', async () => {
-  const chat = await mock.client.chatWebhook(DEMO.connections.chatBinding, { update_id: 424242, message: { from: { id: 99, display_name: 'Typed' }, text: 'hi' } }, DEMO.chatSecret);
+  const chat = await mock.client.chatWebhook(
+    DEMO.connections.chatBinding,
+    { update_id: 424242, message: { from: { id: 99, display_name: 'Typed' }, text: 'hi' } },
+    DEMO.chatSecret,
+  );
   assert.equal({ ...chat.data, run_id: 'x' }, { accepted: true, run_id: 'x', duplicate: false });
   assert.not.ok('authorization' in (await sentHeaders('/api/v3/connections/*/chatapp/webhook')), 'no token to a webhook');
   const wrong = await mock.client.chatWebhook(DEMO.connections.chatBinding, { update_id: 1, message: { from: { id: 1 }, text: 'x' } }, 'wrong');
   assert.is(reasonCodeOf(wrong.error), 'webhook_secret_invalid');
 
-  const event = { event_id: 'evt_typed_1', event_type: 'connection.refreshed' as const, connection_resource_id: CRM_RESOURCE, occurred_at: '2026-11-20T11:59:30.000Z' };
+  const event = {
+    event_id: 'evt_typed_1',
+    event_type: 'connection.refreshed' as const,
+    connection_resource_id: CRM_RESOURCE,
+    occurred_at: '2026-11-20T11:59:30.000Z',
+  };
   const signed = await mock.client.brokerWebhook(event, { secret: DEMO.brokerSecret });
   assert.equal(signed.data, { accepted: true, stored: true });
   // A text body is sent byte for byte, so a signature computed elsewhere over it verifies.

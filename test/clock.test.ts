@@ -29,7 +29,9 @@ test('clock: an approval expires when the clock passes expires_at', async () => 
 
 test('clock: an access token expires by the mock clock', async () => {
   const { http } = await freshMock();
-  const tokens = await http.post('/api/v3/auth/token').send({ grant_type: 'authorization_code', code: DEMO.authorizationCode, code_verifier: DEMO.pkceVerifier });
+  const tokens = await http
+    .post('/api/v3/auth/token')
+    .send({ grant_type: 'authorization_code', code: DEMO.authorizationCode, code_verifier: DEMO.pkceVerifier });
   assert.is(tokens.body.expires_at, '2026-11-20T13:00:00.000Z');
   const get = () => http.get(`/api/v3/projects/${P}/jobs`).set(bearer(tokens.body.access_token));
   assert.is((await get()).status, 200);
@@ -42,7 +44,11 @@ test('clock: an access token expires by the mock clock', async () => {
 test('clock: a minted code expires by the mock clock', async () => {
   const { mock, http } = await freshMock();
   const verifier = 'v'.repeat(50);
-  const code = await mock.control.mintAuthorizationCode({ principal_id: DEMO.principals.owner, code_challenge: createHash('sha256').update(verifier).digest('base64url'), expires_in_ms: 1000 });
+  const code = await mock.control.mintAuthorizationCode({
+    principal_id: DEMO.principals.owner,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    expires_in_ms: 1000,
+  });
   assert.is(code.expires_at, '2026-11-20T12:00:01.000Z');
   await mock.control.advanceClock(1000);
   const res = await http.post('/api/v3/auth/token').send({ grant_type: 'authorization_code', code: code.code, code_verifier: verifier });

@@ -59,7 +59,10 @@ test('concurrency: a cancel racing a deny leaves run and approval consistent, in
       // A queued run is cancellable too, so the cancel always wins its part.
       assert.is(c.status, 200, JSON.stringify(c.body));
       assert.is(run.status, 'cancelled');
-      assert.ok(run.steps.every((s) => s.status !== 'pending'), 'no pending checkpoint survives a cancel');
+      assert.ok(
+        run.steps.every((s) => s.status !== 'pending'),
+        'no pending checkpoint survives a cancel',
+      );
       if (d.status === 200) {
         // Deny went first: the approval is denied, the run was re-queued, then cancelled.
         assert.is(approval.status, 'denied');
@@ -97,7 +100,10 @@ test('concurrency: 30 concurrent budget PUTs raise runtime_config_epoch by exact
     const results = await Promise.all(Array.from({ length: 30 }, (_, i) => call('PUT', url, { user_daily_usd: i % 5 })));
     assert.ok(results.every((r) => r.status === 200));
     const epochs = results.map((r) => (r.body as { runtime_config_epoch: number }).runtime_config_epoch).sort((a, b) => a - b);
-    assert.equal(epochs, Array.from({ length: 30 }, (_, i) => 8 + i));
+    assert.equal(
+      epochs,
+      Array.from({ length: 30 }, (_, i) => 8 + i),
+    );
     assert.is(mock.store.get('budgets', P)!.runtime_config_epoch, 37);
   } finally {
     await close(server);

@@ -23,16 +23,31 @@ test('consumer: the engines field is true: every package the tarball pulls in ru
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
   assert.is(pkg.engines.node, `>=${OLDEST_NODE}`);
   const tree = installedTree(join(dir, 'node_modules', 'project-runtime-mock'), dir);
-  assert.ok(tree.some((p) => p.name === 'light-my-request'), 'the tree is read');
+  assert.ok(
+    tree.some((p) => p.name === 'light-my-request'),
+    'the tree is read',
+  );
   const tooNew = tree.filter((p) => p.engines?.node !== undefined && !satisfies(OLDEST_NODE, p.engines.node));
-  assert.equal(tooNew.map((p) => `${p.name}@${p.version} wants node ${p.engines?.node}`), []);
+  assert.equal(
+    tooNew.map((p) => `${p.name}@${p.version} wants node ${p.engines?.node}`),
+    [],
+  );
 });
 
 test('consumer: the engines range check reads the forms packages use', () => {
   const cases: [string, string, boolean][] = [
-    ['>=22', '20.0.0', false], ['>= 18', '20.0.0', true], ['^18 || >=20', '20.0.0', true], ['^20.19.0 || >=22.12.0', '20.0.0', false],
-    ['^14.21.3 || >=16', '20.0.0', true], ['>= 10.x', '20.0.0', true], ['20.x', '20.5.1', true], ['~20.1.0', '20.0.0', false], ['>=0.4', '20.0.0', true],
-    ['^18.14.0 || ^20.0.0 || ^22.0.0 || >=24.0.0', '20.0.0', true], ['<20', '20.0.0', false], ['*', '20.0.0', true],
+    ['>=22', '20.0.0', false],
+    ['>= 18', '20.0.0', true],
+    ['^18 || >=20', '20.0.0', true],
+    ['^20.19.0 || >=22.12.0', '20.0.0', false],
+    ['^14.21.3 || >=16', '20.0.0', true],
+    ['>= 10.x', '20.0.0', true],
+    ['20.x', '20.5.1', true],
+    ['~20.1.0', '20.0.0', false],
+    ['>=0.4', '20.0.0', true],
+    ['^18.14.0 || ^20.0.0 || ^22.0.0 || >=24.0.0', '20.0.0', true],
+    ['<20', '20.0.0', false],
+    ['*', '20.0.0', true],
   ];
   for (const [range, version, expected] of cases) assert.is(satisfies(version, range), expected, `${version} in ${range}`);
 });
@@ -44,14 +59,25 @@ test('consumer: the type-checked file calls every public method of mock.control'
   const methods = [...new Set(declared)].filter((m) => m !== 'constructor');
   assert.ok(methods.length >= 30, `${methods.length} methods read`);
   const usage = readFileSync(join(dir, 'api.ts'), 'utf8');
-  assert.equal(methods.filter((m) => !new RegExp(`\\bc\\.${m}\\b`).test(usage)), [], 'methods test/consumer/project/api.ts does not call');
+  assert.equal(
+    methods.filter((m) => !new RegExp(`\\bc\\.${m}\\b`).test(usage)),
+    [],
+    'methods test/consumer/project/api.ts does not call',
+  );
 });
 
 // The compilers too (TypeScript 5.9 checking every declaration takes a while on a loaded machine): one at a time.
-const COMPILERS = [['typescript', 'TypeScript 5.9'], ['typescript-7', 'TypeScript 7']] as const;
+const COMPILERS = [
+  ['typescript', 'TypeScript 5.9'],
+  ['typescript-7', 'TypeScript 7'],
+] as const;
 const checks: { name: string; run: Run }[] = [];
 for (const [compiler, name] of COMPILERS) {
-  for (const skipLibCheck of [true, false]) checks.push({ name: `strict ${name} with skipLibCheck ${skipLibCheck}`, run: await timed(`${compiler} skipLibCheck=${skipLibCheck}`, typecheck(scratch, compiler, skipLibCheck)) });
+  for (const skipLibCheck of [true, false])
+    checks.push({
+      name: `strict ${name} with skipLibCheck ${skipLibCheck}`,
+      run: await timed(`${compiler} skipLibCheck=${skipLibCheck}`, typecheck(scratch, compiler, skipLibCheck)),
+    });
 }
 for (const check of checks) {
   test(`consumer: ${check.name} checks every public export`, () => {

@@ -27,7 +27,10 @@ test('GET desired-state answers the head identity and its normalized document, w
   assert.is(res.status, 200);
   assert.match(res.body.head.revision_id, /^[0-9a-f-]{36}$/);
   assert.match(res.body.head.fingerprint, /^[0-9a-f]{64}$/);
-  assert.equal(res.body.document.agents.map((a: { id: string }) => a.id), ['escalation-bot', 'support-bot']);
+  assert.equal(
+    res.body.document.agents.map((a: { id: string }) => a.id),
+    ['escalation-bot', 'support-bot'],
+  );
   const unknown = await http.get(statePath('00000000-0000-4000-8000-000000000000'));
   assert.is(unknown.status, 404);
   assert.is(unknown.body.detail.reason_code, 'project_not_found');
@@ -45,9 +48,10 @@ test('apply commits a new head at generation + 1 and answers the changes from th
   assert.equal(res.body.previous_head, before.head);
   assert.is(res.body.head.generation, before.head.generation + 1);
   assert.is.not(res.body.head.revision_id, before.head.revision_id);
-  assert.equal(res.body.changes.map((c: { subject_id: string; authority_effect: string }) => [c.subject_id, c.authority_effect]), [
-    ['agent:support-bot/capability:refund-issue', 'expanded'],
-  ]);
+  assert.equal(
+    res.body.changes.map((c: { subject_id: string; authority_effect: string }) => [c.subject_id, c.authority_effect]),
+    [['agent:support-bot/capability:refund-issue', 'expanded']],
+  );
   assert.ok(res.body.document.agents.find((a: { id: string }) => a.id === 'support-bot').capabilities.includes('refund-issue'));
   const after = (await http.get(statePath(SUPPORT))).body;
   assert.equal(after.head, res.body.head);
@@ -59,7 +63,9 @@ test('apply with a stale base is 409 and changes nothing', async () => {
   const before = (await http.get(statePath(SUPPORT))).body;
   await http.post(applyPath(SUPPORT)).send({ mutation: GRANT_REFUND }).expect(200);
   const snapshot = stateOf(mock);
-  const res = await http.post(applyPath(SUPPORT)).send({ base_revision_id: before.head.revision_id, mutation: { type: 'agent.delete', agent_id: 'support-bot' } });
+  const res = await http
+    .post(applyPath(SUPPORT))
+    .send({ base_revision_id: before.head.revision_id, mutation: { type: 'agent.delete', agent_id: 'support-bot' } });
   assert.is(res.status, 409);
   assert.is(res.body.detail.reason_code, 'stale_base_revision');
   assert.is(stateOf(mock), snapshot);
@@ -121,7 +127,12 @@ test('compile puts a new release first in endpoint 10 with desired_state_head = 
 
   const diff = await http.get(`/api/v3/projects/${SUPPORT}/releases/${res.body.id}/diff`).set(bearer(DEMO.tokens.viewer));
   assert.is(diff.body.baseline_release_id, DEMO.releases.gen4Candidate);
-  assert.ok(diff.body.changes.some((c: { subject_id: string; authority_effect: string }) => c.subject_id === 'agent:support-bot/capability:refund-issue' && c.authority_effect === 'expanded'));
+  assert.ok(
+    diff.body.changes.some(
+      (c: { subject_id: string; authority_effect: string }) =>
+        c.subject_id === 'agent:support-bot/capability:refund-issue' && c.authority_effect === 'expanded',
+    ),
+  );
 });
 
 test('compile without a body creates a release and moves no target; a bad target is 422', async () => {
@@ -139,7 +150,10 @@ test('releases never change after creation: later applies and compiles leave the
   const { mock, http } = await freshMock();
   const first = (await http.post(releasesPath(SUPPORT)).send({ target: 'live' })).body;
   const releasesBefore = JSON.stringify(mock.control.exportState().releases);
-  await http.post(applyPath(SUPPORT)).send({ mutation: { type: 'agent.delete', agent_id: 'escalation-bot' } }).expect(200);
+  await http
+    .post(applyPath(SUPPORT))
+    .send({ mutation: { type: 'agent.delete', agent_id: 'escalation-bot' } })
+    .expect(200);
   const second = (await http.post(releasesPath(SUPPORT)).send({ target: 'live' })).body;
   assert.is(second.generation, first.generation + 1);
   const releasesAfter = mock.control.exportState().releases;

@@ -66,7 +66,16 @@ test('control: a Host that is not loopback or allowed is 421 on every /_mock pat
   const { mock, http } = await freshMock();
   await dirty(http);
   const before = stateOf(mock);
-  for (const host of ['attacker.example', 'attacker.example:4010', 'localhost.attacker.example', 'evillocalhost', 'evillocalhost:4010', '10.0.0.1', '[::2]:80', '127.0.0.1.nip.io']) {
+  for (const host of [
+    'attacker.example',
+    'attacker.example:4010',
+    'localhost.attacker.example',
+    'evillocalhost',
+    'evillocalhost:4010',
+    '10.0.0.1',
+    '[::2]:80',
+    '127.0.0.1.nip.io',
+  ]) {
     const reset = await http.post('/_mock/reset').set('Host', host);
     assert.is(reset.status, 421, host);
     envelope('host_not_allowed')(reset.body);
@@ -99,7 +108,18 @@ test('control: /_mock in any letter case is control traffic: never journaled, ne
 
 test('control: loopback names and addresses in any spelling are accepted', async () => {
   const { http } = await freshMock();
-  for (const host of ['localhost', 'LOCALHOST:4010', 'localhost.', 'web.app.localhost:3000', '127.0.0.1', '127.1.2.3:9', '[::1]', '[::1]:4010', '[0:0:0:0:0:0:0:1]:80', '[::ffff:127.0.0.1]']) {
+  for (const host of [
+    'localhost',
+    'LOCALHOST:4010',
+    'localhost.',
+    'web.app.localhost:3000',
+    '127.0.0.1',
+    '127.1.2.3:9',
+    '[::1]',
+    '[::1]:4010',
+    '[0:0:0:0:0:0:0:1]:80',
+    '[::ffff:127.0.0.1]',
+  ]) {
     const res = await http.get('/_mock/health').set('Host', host);
     assert.is(res.status, 200, host);
     assert.is(res.body.status, 'ok');
@@ -111,11 +131,19 @@ test('control: allowedHosts adds names (port, case and trailing dot ignored); * 
   for (const host of ['mock.internal', 'Mock.Internal.:4010', 'mock2.internal', '192.168.1.5:4010', 'localhost']) {
     assert.is((await http.get('/_mock/health').set('Host', host)).status, 200, host);
   }
-  for (const [host, name] of [['other.internal', 'other.internal'], ['sub.mock.internal', 'sub.mock.internal'], ['192.168.1.6', '192.168.1.6'], ['MOCK.internal.evil:4010', 'mock.internal.evil']]) {
+  for (const [host, name] of [
+    ['other.internal', 'other.internal'],
+    ['sub.mock.internal', 'sub.mock.internal'],
+    ['192.168.1.6', '192.168.1.6'],
+    ['MOCK.internal.evil:4010', 'mock.internal.evil'],
+  ]) {
     const res = await http.get('/_mock/health').set('Host', host);
     assert.is(res.status, 421, host);
     assert.is(res.body.detail.reason_code, 'host_not_allowed');
-    assert.is(res.body.detail.message, `Host ${name} is not allowed on the control surface; allow it with --allowed-host ${name} (createApp({ allowedHosts }))`);
+    assert.is(
+      res.body.detail.message,
+      `Host ${name} is not allowed on the control surface; allow it with --allowed-host ${name} (createApp({ allowedHosts }))`,
+    );
   }
   const any = await freshMock({ allowedHosts: ['*'] });
   assert.is((await any.http.get('/_mock/health').set('Host', 'whatever.example')).status, 200);
@@ -199,7 +227,9 @@ test('control: PUT /_mock/state needs a complete document (422 per missing key);
   const empty = await http.put('/_mock/state').send({});
   assert.is(empty.status, 422);
   // Every exported key is required, but simulated_runs: added later, a document exported before it still imports.
-  const keys = Object.keys(mock.control.exportState()).filter((k) => k !== 'simulated_runs').sort();
+  const keys = Object.keys(mock.control.exportState())
+    .filter((k) => k !== 'simulated_runs')
+    .sort();
   assert.equal(empty.body.detail.map((i: { loc: string[] }) => i.loc[1]).sort(), keys);
   for (const item of empty.body.detail) assert.is(item.type, 'missing');
   assert.is(stateOf(mock), before);
@@ -257,10 +287,16 @@ test('control: in absolute form the request target names the host (RFC 9112 3.2.
     assert.is(evil.status, 421);
     const body = JSON.parse(evil.body);
     assert.is(body.detail.reason_code, 'host_not_allowed');
-    assert.is(body.detail.message, 'Host evil.example is not allowed on the control surface; allow it with --allowed-host evil.example (createApp({ allowedHosts }))');
+    assert.is(
+      body.detail.message,
+      'Host evil.example is not allowed on the control surface; allow it with --allowed-host evil.example (createApp({ allowedHosts }))',
+    );
     assert.not.ok(evil.body.includes('"projects"'), 'no state in the answer');
     // userinfo does not hide the host; a write in absolute form changes nothing.
-    assert.is((await rawExchange(port, 'GET http://127.0.0.1@evil.example:80/_mock/state HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')).status, 421);
+    assert.is(
+      (await rawExchange(port, 'GET http://127.0.0.1@evil.example:80/_mock/state HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')).status,
+      421,
+    );
     const reset = await rawExchange(port, 'POST http://evil.example/_mock/reset HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
     assert.is(reset.status, 421);
     assert.is(stateOf(mock), before);

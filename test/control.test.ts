@@ -60,7 +60,9 @@ test('fixtures: a bad field is 422 with its loc, and nothing changes', async () 
 test('fixtures: a dangling reference is 422 located at the field', async () => {
   const { mock, http } = await freshMock();
   const before = stateOf(mock);
-  const res = await http.post('/_mock/fixtures').send({ projects: [{ id: P, name: 'x', slug: 'x', status: 'active', workspace_id: DEMO.workspaces.globex, created_at: DEMO.now, updated_at: DEMO.now }] });
+  const res = await http
+    .post('/_mock/fixtures')
+    .send({ projects: [{ id: P, name: 'x', slug: 'x', status: 'active', workspace_id: DEMO.workspaces.globex, created_at: DEMO.now, updated_at: DEMO.now }] });
   assert.is(res.status, 422);
   assert.equal(res.body.detail[0].loc, ['body', 'projects', 0, 'workspace_id']);
   assert.is(stateOf(mock), before);
@@ -79,7 +81,8 @@ test('state: GET seals every secret, PUT of the same document restores them', as
   const res = await http.get('/_mock/state');
   assert.is(res.status, 200);
   const text = JSON.stringify(res.body);
-  for (const secret of [DEMO.adminKey, DEMO.brokerSecret, DEMO.chatSecret, 'sk_live_demo_9f8e7d6c5b4a', 'pm_1Q2w3E4r5T6y']) assert.not.ok(text.includes(secret), secret);
+  for (const secret of [DEMO.adminKey, DEMO.brokerSecret, DEMO.chatSecret, 'sk_live_demo_9f8e7d6c5b4a', 'pm_1Q2w3E4r5T6y'])
+    assert.not.ok(text.includes(secret), secret);
   assert.ok(res.body.settings.admin_key.$sealed);
   assert.ok(res.body.approvals[0].tool_arguments.$sealed);
   await http.post(`/api/v3/projects/${P}/runs/${DEMO.runs.waitingApproval}/cancel`).set(owner).send({});
@@ -201,7 +204,11 @@ test('faults: neither status nor delay, body without status, or a bad status is 
   for (const [body, loc] of cases) {
     const res = await http.post('/_mock/faults').send(body);
     assert.is(res.status, 422, JSON.stringify(body));
-    assert.equal(res.body.detail.map((i: { loc: unknown }) => i.loc), [loc], JSON.stringify(body));
+    assert.equal(
+      res.body.detail.map((i: { loc: unknown }) => i.loc),
+      [loc],
+      JSON.stringify(body),
+    );
   }
   assert.equal((await http.get('/_mock/faults')).body.items, []);
 });
@@ -264,10 +271,22 @@ test('coverage: GET answers the report', async () => {
 test('control: false: every control route is 404', async () => {
   const { http } = await freshMock({ control: false });
   const routes: [string, string][] = [
-    ['get', '/_mock/health'], ['post', '/_mock/reset'], ['post', '/_mock/fixtures'], ['get', '/_mock/state'], ['put', '/_mock/state'],
-    ['get', '/_mock/requests'], ['delete', '/_mock/requests'], ['get', '/_mock/clock'], ['post', '/_mock/clock'], ['get', '/_mock/faults'],
-    ['post', '/_mock/faults'], ['delete', '/_mock/faults'], ['get', '/_mock/coverage'], ['post', `/_mock/projects/${P}/runs`],
-    ['post', `/_mock/projects/${P}/runs/${DEMO.runs.failedApi}/transition`], ['post', '/_mock/auth/codes'],
+    ['get', '/_mock/health'],
+    ['post', '/_mock/reset'],
+    ['post', '/_mock/fixtures'],
+    ['get', '/_mock/state'],
+    ['put', '/_mock/state'],
+    ['get', '/_mock/requests'],
+    ['delete', '/_mock/requests'],
+    ['get', '/_mock/clock'],
+    ['post', '/_mock/clock'],
+    ['get', '/_mock/faults'],
+    ['post', '/_mock/faults'],
+    ['delete', '/_mock/faults'],
+    ['get', '/_mock/coverage'],
+    ['post', `/_mock/projects/${P}/runs`],
+    ['post', `/_mock/projects/${P}/runs/${DEMO.runs.failedApi}/transition`],
+    ['post', '/_mock/auth/codes'],
   ];
   for (const [method, path] of routes) {
     const res = await (http as unknown as Record<string, (p: string) => Promise<{ status: number; body: { detail: { reason_code: string } } }>>)[method](path);
@@ -288,13 +307,17 @@ test('GET /_mock/state is streamed: exactly the bytes of the sealed export, in c
   const { mock } = await freshMock({ seed: 3 });
   // Some thousand runs make the document larger than one chunk.
   await mock.store.transact((tx) => {
-    for (let i = 0; i < 3_000; i++) tx.put('runs', { ...mock.store.get('runs', DEMO.runs.waitingApproval)!, id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` });
+    for (let i = 0; i < 3_000; i++)
+      tx.put('runs', { ...mock.store.get('runs', DEMO.runs.waitingApproval)!, id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` });
   });
-  const res = await request(mock.callback()).get('/_mock/state').buffer(true).parse((r, done) => {
-    const parts: Buffer[] = [];
-    r.on('data', (c: Buffer) => parts.push(c));
-    r.on('end', () => done(null, { parts: parts.length, text: Buffer.concat(parts).toString('utf8') }));
-  });
+  const res = await request(mock.callback())
+    .get('/_mock/state')
+    .buffer(true)
+    .parse((r, done) => {
+      const parts: Buffer[] = [];
+      r.on('data', (c: Buffer) => parts.push(c));
+      r.on('end', () => done(null, { parts: parts.length, text: Buffer.concat(parts).toString('utf8') }));
+    });
   assert.is(res.status, 200);
   assert.match(res.headers['content-type'], /^application\/json/);
   const { parts, text } = res.body as { parts: number; text: string };

@@ -15,7 +15,11 @@ import { CLI, startCli } from './helpers/cli.js';
 
 const P = DEMO.projects.support;
 const cancel = (mock: MockApp, runId: string) =>
-  mock.fetch(`/api/v3/projects/${P}/runs/${runId}/cancel`, { method: 'POST', headers: { Authorization: `Bearer ${DEMO.tokens.operator}`, 'Content-Type': 'application/json' }, body: '{}' });
+  mock.fetch(`/api/v3/projects/${P}/runs/${runId}/cancel`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${DEMO.tokens.operator}`, 'Content-Type': 'application/json' },
+    body: '{}',
+  });
 const demo = () => createApp({ storage: 'memory', fixtures: demoFixture() });
 
 function thrown(fn: () => unknown): AssertionError {
@@ -33,9 +37,12 @@ test('assertCoverage: a requirement never met throws, naming it with calls that,
   assert.is((await cancel(mock, DEMO.runs.waitingApproval)).status, 200);
   const err = thrown(() => mock.control.assertCoverage({ require: ['cancelRun:200', 'cancelRun:409:run_not_cancellable'] }));
   const gaps = err.actual as Gap[];
-  assert.equal(gaps.map((g) => g.what), ['cancelRun:409:run_not_cancellable']);
+  assert.equal(
+    gaps.map((g) => g.what),
+    ['cancelRun:409:run_not_cancellable'],
+  );
   assert.match(err.message, 'cancelRun never answered status 409');
-  assert.match(err.message, 'mock.control.transitionRun(PROJECT, run.id, { to: \'succeeded\' })');
+  assert.match(err.message, "mock.control.transitionRun(PROJECT, run.id, { to: 'succeeded' })");
   // Paste the calls: they make a terminal run; cancelling it then answers 409 run_not_cancellable.
   const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor;
   const run = await new AsyncFunction('mock', 'PROJECT', `${gaps[0].calls.join('\n')}\nreturn run;`)(mock, P);
@@ -56,7 +63,10 @@ test('assertCoverage: a threshold over the coverage throws with hints; at or und
   assert.match(gaps[0].message, `coverage ${percent}% is under ${percent + 0.1}%`);
   assert.match(gaps[0].message, 'never called: POST /api/v3/auth/token');
   assert.ok(gaps.length > 1 && gaps.length <= 11, 'hints for the first missing reason codes');
-  assert.ok(gaps.slice(1).every((g) => g.what.startsWith('cancelRun:')), 'hints come from the operations called');
+  assert.ok(
+    gaps.slice(1).every((g) => g.what.startsWith('cancelRun:')),
+    'hints come from the operations called',
+  );
   assert.is(mock.control.assertCoverage({ failUnder: percent }).ok, true);
   for (const bad of [{ failUnder: 101 }, { require: ['nope:200'] }, { require: ['cancelRun:4xx'] }]) {
     try {

@@ -32,7 +32,11 @@ test('table: method, path and statuses of each operation agree with the OpenAPI 
     assert.is(doc!.method.toUpperCase(), c.method, c.operation);
     assert.is(doc!.path, c.path, c.operation);
     const documented = [...new Set([...doc!.success.map((x) => x.status), ...doc!.errors])].sort((a, b) => Number(a) - Number(b));
-    assert.equal([...c.statuses].sort((a, b) => a - b), documented, c.operation);
+    assert.equal(
+      [...c.statuses].sort((a, b) => a - b),
+      documented,
+      c.operation,
+    );
   }
 });
 
@@ -83,7 +87,11 @@ test('report: retry and token exchange record creations', async () => {
   const ops = mock.control.coverage().operations;
   assert.equal(entry(ops, 'retryRun').exercised.transitions, ['run: none -> queued']);
   assert.equal(entry(ops, 'retryRun').missing.transitions, []);
-  assert.equal(entry(ops, 'exchangeToken').exercised.transitions, ['access_token: none -> active', 'authorization_code: unused -> used', 'refresh_token: none -> active']);
+  assert.equal(entry(ops, 'exchangeToken').exercised.transitions, [
+    'access_token: none -> active',
+    'authorization_code: unused -> used',
+    'refresh_token: none -> active',
+  ]);
 });
 
 test('report: webhooks that read their body first still attribute their writes', async () => {
@@ -108,7 +116,11 @@ test('report: concurrent requests keep their transitions apart', async () => {
   const server = mock.app.listen(0);
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v3/projects/${P}`;
   const post = (path: string) => fetch(base + path, { method: 'POST', headers: { ...owner, 'Content-Type': 'application/json' }, body: '{}' });
-  await Promise.all([post(`/runs/${DEMO.runs.failedBackground}/retry`), post(`/approvals/${DEMO.approvals.pendingOther}/deny`), post(`/runs/${DEMO.runs.waitingApproval}/cancel`)]);
+  await Promise.all([
+    post(`/runs/${DEMO.runs.failedBackground}/retry`),
+    post(`/approvals/${DEMO.approvals.pendingOther}/deny`),
+    post(`/runs/${DEMO.runs.waitingApproval}/cancel`),
+  ]);
   server.close();
   const ops = mock.control.coverage().operations;
   assert.equal(entry(ops, 'retryRun').exercised.transitions, ['run: none -> queued']);

@@ -33,7 +33,11 @@ test('crash safety: SIGKILL mid-burst, restart on the same file: every acknowled
   const worker = async (w: number) => {
     while (!killed) {
       try {
-        const retry = await fetch(`${cli.url}/api/v3/projects/${P}/runs/${FAILED_BACKGROUND[w % 2]}/retry`, { method: 'POST', headers, body: '{"reason":"crash test"}' });
+        const retry = await fetch(`${cli.url}/api/v3/projects/${P}/runs/${FAILED_BACKGROUND[w % 2]}/retry`, {
+          method: 'POST',
+          headers,
+          body: '{"reason":"crash test"}',
+        });
         if (retry.status !== 201) throw new Error(`retry answered ${retry.status}`);
         const run = (await retry.json()) as { id: string };
         created.add(run.id);
@@ -82,7 +86,11 @@ test('crash safety: SIGKILL while the log is being compacted, restart: every ack
   const worker = async () => {
     while (!killed) {
       try {
-        const res = await fetch(`${cli.url}/_mock/projects/${P}/runs`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ status: 'queued', request_metadata: metadata }) });
+        const res = await fetch(`${cli.url}/_mock/projects/${P}/runs`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ status: 'queued', request_metadata: metadata }),
+        });
         if (res.status !== 200) throw new Error(`create answered ${res.status}`);
         acked.push(((await res.json()) as { id: string }).id);
       } catch (err) {

@@ -21,7 +21,9 @@ test('demo state: the built package answers with it (createApp on the demo, one 
   const { createApp, demoFixture } = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('../src/index.js');
   const mock = await createApp({ storage: 'memory', fixtures: demoFixture() });
   assert.equal(mock.control.exportState(), pre.state);
-  const res = await mock.fetch('/api/v3/projects/fe1868ee-d60e-4ce6-8db0-f4a764225229/runs/391206e3-21b8-4eae-b109-2fe71e9c7b14', { headers: { authorization: 'Bearer demo-owner-token' } });
+  const res = await mock.fetch('/api/v3/projects/fe1868ee-d60e-4ce6-8db0-f4a764225229/runs/391206e3-21b8-4eae-b109-2fe71e9c7b14', {
+    headers: { authorization: 'Bearer demo-owner-token' },
+  });
   assert.is(((await res.json()) as { status: string }).status, 'waiting_approval');
 });
 

@@ -23,8 +23,12 @@ import { MUTATION_TYPES, PlanResponseSchema, SemanticChangeSchema } from '../src
 import { fingerprintOf } from './helpers/jcs.js';
 
 const IDENTITY = {
-  mode: 'app_backend', issuer_url: 'https://id.example/', jwks_url: 'https://id.example/jwks.json',
-  audience: 'demo', tenant_id_claim: 'tid', user_id_claim: 'sub',
+  mode: 'app_backend',
+  issuer_url: 'https://id.example/',
+  jwks_url: 'https://id.example/jwks.json',
+  audience: 'demo',
+  tenant_id_claim: 'tid',
+  user_id_claim: 'sub',
 };
 
 const BASE: DesiredState = normalizeDesiredState({
@@ -33,16 +37,32 @@ const BASE: DesiredState = normalizeDesiredState({
   policy: { data_retention_days: 30 },
   agents: [
     {
-      id: 'helper', display_name: 'Helper', soul: 'Be brief.', model: 'small-1', limits: { max_steps: 8 },
-      skills: ['triage'], capabilities: ['crm-read'], memory: [{ namespace: 'notes', access: 'read' }],
-      connections: ['support-chat'], delegations: [{ to: 'other' }],
+      id: 'helper',
+      display_name: 'Helper',
+      soul: 'Be brief.',
+      model: 'small-1',
+      limits: { max_steps: 8 },
+      skills: ['triage'],
+      capabilities: ['crm-read'],
+      memory: [{ namespace: 'notes', access: 'read' }],
+      connections: ['support-chat'],
+      delegations: [{ to: 'other' }],
     },
     { id: 'other', display_name: 'Other' },
   ],
-  skills: [{ id: 'triage', display_name: 'Triage' }, { id: 'summarize', display_name: 'Summarize' }],
-  capabilities: [{ id: 'crm-read', display_name: 'CRM read' }, { id: 'crm-write', display_name: 'CRM write' }],
+  skills: [
+    { id: 'triage', display_name: 'Triage' },
+    { id: 'summarize', display_name: 'Summarize' },
+  ],
+  capabilities: [
+    { id: 'crm-read', display_name: 'CRM read' },
+    { id: 'crm-write', display_name: 'CRM write' },
+  ],
   credential_requirements: [{ id: 'crm-token', display_name: 'CRM token' }],
-  memory_namespaces: [{ id: 'notes', display_name: 'Notes' }, { id: 'archive', display_name: 'Archive' }],
+  memory_namespaces: [
+    { id: 'notes', display_name: 'Notes' },
+    { id: 'archive', display_name: 'Archive' },
+  ],
   connections: [
     { id: 'support-chat', kind: 'chatapp', display_name: 'Support chat' },
     { id: 'email', name: 'email', kind: 'email', display_name: 'Email' },
@@ -62,15 +82,43 @@ function validationLocs(fn: () => unknown): (string | number)[][] {
 }
 
 type Expect = [category: string, action: string, subject: string, authority: string];
-interface Row { name: string; mutation: Mutation; expect: Expect[] }
+interface Row {
+  name: string;
+  mutation: Mutation;
+  expect: Expect[];
+}
 
 const ROWS: Row[] = [
-  { name: 'project.identity.set: identity modified, authority changed', mutation: { type: 'project.identity.set', identity: { ...IDENTITY, audience: 'demo-2' } }, expect: [['identity', 'modified', 'project:identity', 'changed']] },
-  { name: 'project.metadata.update: project metadata modified, no authority effect', mutation: { type: 'project.metadata.update', metadata: { owner: 'team' } }, expect: [['project', 'modified', 'project:metadata', 'none']] },
-  { name: 'project.policy.set: policy modified, authority changed', mutation: { type: 'project.policy.set', policy: { data_retention_days: 7 } }, expect: [['policy', 'modified', 'project:policy', 'changed']] },
-  { name: 'agent.create: agent created', mutation: { type: 'agent.create', agent_id: 'fresh', display_name: 'Fresh' }, expect: [['agent', 'created', 'agent:fresh', 'none']] },
-  { name: 'agent.update: agent modified', mutation: { type: 'agent.update', agent_id: 'helper', display_name: 'Helper 2' }, expect: [['agent', 'modified', 'agent:helper', 'none']] },
-  { name: 'agent.configure: agent modified', mutation: { type: 'agent.configure', agent_id: 'helper', config: { temperature: 0 } }, expect: [['agent', 'modified', 'agent:helper', 'none']] },
+  {
+    name: 'project.identity.set: identity modified, authority changed',
+    mutation: { type: 'project.identity.set', identity: { ...IDENTITY, audience: 'demo-2' } },
+    expect: [['identity', 'modified', 'project:identity', 'changed']],
+  },
+  {
+    name: 'project.metadata.update: project metadata modified, no authority effect',
+    mutation: { type: 'project.metadata.update', metadata: { owner: 'team' } },
+    expect: [['project', 'modified', 'project:metadata', 'none']],
+  },
+  {
+    name: 'project.policy.set: policy modified, authority changed',
+    mutation: { type: 'project.policy.set', policy: { data_retention_days: 7 } },
+    expect: [['policy', 'modified', 'project:policy', 'changed']],
+  },
+  {
+    name: 'agent.create: agent created',
+    mutation: { type: 'agent.create', agent_id: 'fresh', display_name: 'Fresh' },
+    expect: [['agent', 'created', 'agent:fresh', 'none']],
+  },
+  {
+    name: 'agent.update: agent modified',
+    mutation: { type: 'agent.update', agent_id: 'helper', display_name: 'Helper 2' },
+    expect: [['agent', 'modified', 'agent:helper', 'none']],
+  },
+  {
+    name: 'agent.configure: agent modified',
+    mutation: { type: 'agent.configure', agent_id: 'helper', config: { temperature: 0 } },
+    expect: [['agent', 'modified', 'agent:helper', 'none']],
+  },
   {
     name: 'agent.clone: agent created with copies of every edge, authority expanded',
     mutation: { type: 'agent.clone', source_agent_id: 'helper', agent_id: 'helper-2' },
@@ -86,51 +134,141 @@ const ROWS: Row[] = [
   {
     name: 'agent.delete: agent removed and delegations pointing at it removed, authority reduced',
     mutation: { type: 'agent.delete', agent_id: 'other' },
-    expect: [['agent', 'removed', 'agent:other', 'none'], ['delegation', 'removed', 'agent:helper/delegation:other', 'reduced']],
+    expect: [
+      ['agent', 'removed', 'agent:other', 'none'],
+      ['delegation', 'removed', 'agent:helper/delegation:other', 'reduced'],
+    ],
   },
-  { name: 'agent.soul.set: agent modified', mutation: { type: 'agent.soul.set', agent_id: 'helper', soul: 'Be kind.' }, expect: [['agent', 'modified', 'agent:helper', 'none']] },
-  { name: 'skill.upsert: skill created', mutation: { type: 'skill.upsert', skill_id: 'search', display_name: 'Search' }, expect: [['skill', 'created', 'skill:search', 'none']] },
+  {
+    name: 'agent.soul.set: agent modified',
+    mutation: { type: 'agent.soul.set', agent_id: 'helper', soul: 'Be kind.' },
+    expect: [['agent', 'modified', 'agent:helper', 'none']],
+  },
+  {
+    name: 'skill.upsert: skill created',
+    mutation: { type: 'skill.upsert', skill_id: 'search', display_name: 'Search' },
+    expect: [['skill', 'created', 'skill:search', 'none']],
+  },
   {
     name: 'skill.remove: referenced skill removed (reduced) and detached from agents',
     mutation: { type: 'skill.remove', skill_id: 'triage' },
-    expect: [['skill', 'removed', 'agent:helper/skill:triage', 'none'], ['skill', 'removed', 'skill:triage', 'reduced']],
+    expect: [
+      ['skill', 'removed', 'agent:helper/skill:triage', 'none'],
+      ['skill', 'removed', 'skill:triage', 'reduced'],
+    ],
   },
-  { name: 'agent.skill.attach: skill edge created, no authority effect', mutation: { type: 'agent.skill.attach', agent_id: 'helper', skill_id: 'summarize' }, expect: [['skill', 'created', 'agent:helper/skill:summarize', 'none']] },
-  { name: 'agent.skill.detach: skill edge removed, no authority effect', mutation: { type: 'agent.skill.detach', agent_id: 'helper', skill_id: 'triage' }, expect: [['skill', 'removed', 'agent:helper/skill:triage', 'none']] },
-  { name: 'capability.upsert: existing capability modified', mutation: { type: 'capability.upsert', capability_id: 'crm-read', display_name: 'CRM read-only' }, expect: [['capability', 'modified', 'capability:crm-read', 'none']] },
+  {
+    name: 'agent.skill.attach: skill edge created, no authority effect',
+    mutation: { type: 'agent.skill.attach', agent_id: 'helper', skill_id: 'summarize' },
+    expect: [['skill', 'created', 'agent:helper/skill:summarize', 'none']],
+  },
+  {
+    name: 'agent.skill.detach: skill edge removed, no authority effect',
+    mutation: { type: 'agent.skill.detach', agent_id: 'helper', skill_id: 'triage' },
+    expect: [['skill', 'removed', 'agent:helper/skill:triage', 'none']],
+  },
+  {
+    name: 'capability.upsert: existing capability modified',
+    mutation: { type: 'capability.upsert', capability_id: 'crm-read', display_name: 'CRM read-only' },
+    expect: [['capability', 'modified', 'capability:crm-read', 'none']],
+  },
   {
     name: 'capability.remove: granted capability removed and revoked, authority reduced',
     mutation: { type: 'capability.remove', capability_id: 'crm-read' },
-    expect: [['capability', 'removed', 'agent:helper/capability:crm-read', 'reduced'], ['capability', 'removed', 'capability:crm-read', 'reduced']],
+    expect: [
+      ['capability', 'removed', 'agent:helper/capability:crm-read', 'reduced'],
+      ['capability', 'removed', 'capability:crm-read', 'reduced'],
+    ],
   },
-  { name: 'agent.capability.grant: capability edge created, authority expanded', mutation: { type: 'agent.capability.grant', agent_id: 'helper', capability_id: 'crm-write' }, expect: [['capability', 'created', 'agent:helper/capability:crm-write', 'expanded']] },
-  { name: 'agent.capability.revoke: capability edge removed, authority reduced', mutation: { type: 'agent.capability.revoke', agent_id: 'helper', capability_id: 'crm-read' }, expect: [['capability', 'removed', 'agent:helper/capability:crm-read', 'reduced']] },
-  { name: 'credential_requirement.upsert: credential requirement created', mutation: { type: 'credential_requirement.upsert', credential_requirement_id: 'crm-key', display_name: 'CRM key' }, expect: [['credential_requirement', 'created', 'credential_requirement:crm-key', 'none']] },
-  { name: 'credential_requirement.remove: credential requirement removed', mutation: { type: 'credential_requirement.remove', credential_requirement_id: 'crm-token' }, expect: [['credential_requirement', 'removed', 'credential_requirement:crm-token', 'none']] },
-  { name: 'memory_namespace.upsert: namespace created', mutation: { type: 'memory_namespace.upsert', namespace_id: 'scratch', display_name: 'Scratch' }, expect: [['memory_namespace', 'created', 'memory_namespace:scratch', 'none']] },
+  {
+    name: 'agent.capability.grant: capability edge created, authority expanded',
+    mutation: { type: 'agent.capability.grant', agent_id: 'helper', capability_id: 'crm-write' },
+    expect: [['capability', 'created', 'agent:helper/capability:crm-write', 'expanded']],
+  },
+  {
+    name: 'agent.capability.revoke: capability edge removed, authority reduced',
+    mutation: { type: 'agent.capability.revoke', agent_id: 'helper', capability_id: 'crm-read' },
+    expect: [['capability', 'removed', 'agent:helper/capability:crm-read', 'reduced']],
+  },
+  {
+    name: 'credential_requirement.upsert: credential requirement created',
+    mutation: { type: 'credential_requirement.upsert', credential_requirement_id: 'crm-key', display_name: 'CRM key' },
+    expect: [['credential_requirement', 'created', 'credential_requirement:crm-key', 'none']],
+  },
+  {
+    name: 'credential_requirement.remove: credential requirement removed',
+    mutation: { type: 'credential_requirement.remove', credential_requirement_id: 'crm-token' },
+    expect: [['credential_requirement', 'removed', 'credential_requirement:crm-token', 'none']],
+  },
+  {
+    name: 'memory_namespace.upsert: namespace created',
+    mutation: { type: 'memory_namespace.upsert', namespace_id: 'scratch', display_name: 'Scratch' },
+    expect: [['memory_namespace', 'created', 'memory_namespace:scratch', 'none']],
+  },
   {
     name: 'memory_namespace.remove: granted namespace removed and its grants revoked, authority reduced',
     mutation: { type: 'memory_namespace.remove', namespace_id: 'notes' },
-    expect: [['memory_namespace', 'removed', 'agent:helper/memory:notes', 'reduced'], ['memory_namespace', 'removed', 'memory_namespace:notes', 'reduced']],
+    expect: [
+      ['memory_namespace', 'removed', 'agent:helper/memory:notes', 'reduced'],
+      ['memory_namespace', 'removed', 'memory_namespace:notes', 'reduced'],
+    ],
   },
-  { name: 'agent.memory.grant: read -> write is a modified memory edge, authority expanded', mutation: { type: 'agent.memory.grant', agent_id: 'helper', namespace_id: 'notes', access: 'write' }, expect: [['memory_namespace', 'modified', 'agent:helper/memory:notes', 'expanded']] },
-  { name: 'agent.memory.revoke: memory edge removed, authority reduced', mutation: { type: 'agent.memory.revoke', agent_id: 'helper', namespace_id: 'notes' }, expect: [['memory_namespace', 'removed', 'agent:helper/memory:notes', 'reduced']] },
-  { name: 'connection.upsert: connection created', mutation: { type: 'connection.upsert', connection_name: 'sms', kind: 'sms', display_name: 'SMS' }, expect: [['connection', 'created', 'connection:sms', 'none']] },
+  {
+    name: 'agent.memory.grant: read -> write is a modified memory edge, authority expanded',
+    mutation: { type: 'agent.memory.grant', agent_id: 'helper', namespace_id: 'notes', access: 'write' },
+    expect: [['memory_namespace', 'modified', 'agent:helper/memory:notes', 'expanded']],
+  },
+  {
+    name: 'agent.memory.revoke: memory edge removed, authority reduced',
+    mutation: { type: 'agent.memory.revoke', agent_id: 'helper', namespace_id: 'notes' },
+    expect: [['memory_namespace', 'removed', 'agent:helper/memory:notes', 'reduced']],
+  },
+  {
+    name: 'connection.upsert: connection created',
+    mutation: { type: 'connection.upsert', connection_name: 'sms', kind: 'sms', display_name: 'SMS' },
+    expect: [['connection', 'created', 'connection:sms', 'none']],
+  },
   {
     name: 'connection.remove: attached connection removed and detached, authority reduced',
     mutation: { type: 'connection.remove', connection_name: 'support-chat' },
-    expect: [['connection', 'removed', 'agent:helper/connection:support-chat', 'reduced'], ['connection', 'removed', 'connection:support-chat', 'reduced']],
+    expect: [
+      ['connection', 'removed', 'agent:helper/connection:support-chat', 'reduced'],
+      ['connection', 'removed', 'connection:support-chat', 'reduced'],
+    ],
   },
-  { name: 'agent.connection.attach: connection edge created, authority expanded', mutation: { type: 'agent.connection.attach', agent_id: 'helper', connection_name: 'email' }, expect: [['connection', 'created', 'agent:helper/connection:email', 'expanded']] },
-  { name: 'agent.connection.detach: connection edge removed, authority reduced', mutation: { type: 'agent.connection.detach', agent_id: 'helper', connection_name: 'support-chat' }, expect: [['connection', 'removed', 'agent:helper/connection:support-chat', 'reduced']] },
-  { name: 'agent.model.set: agent modified', mutation: { type: 'agent.model.set', agent_id: 'helper', model: 'large-2' }, expect: [['agent', 'modified', 'agent:helper', 'none']] },
-  { name: 'agent.limits.set: agent modified', mutation: { type: 'agent.limits.set', agent_id: 'helper', limits: { max_steps: 2 } }, expect: [['agent', 'modified', 'agent:helper', 'none']] },
-  { name: 'agent.delegation.add: delegation edge created, authority expanded', mutation: { type: 'agent.delegation.add', agent_id: 'other', target_agent_id: 'helper' }, expect: [['delegation', 'created', 'agent:other/delegation:helper', 'expanded']] },
-  { name: 'agent.delegation.remove: delegation edge removed, authority reduced', mutation: { type: 'agent.delegation.remove', agent_id: 'helper', target_agent_id: 'other' }, expect: [['delegation', 'removed', 'agent:helper/delegation:other', 'reduced']] },
+  {
+    name: 'agent.connection.attach: connection edge created, authority expanded',
+    mutation: { type: 'agent.connection.attach', agent_id: 'helper', connection_name: 'email' },
+    expect: [['connection', 'created', 'agent:helper/connection:email', 'expanded']],
+  },
+  {
+    name: 'agent.connection.detach: connection edge removed, authority reduced',
+    mutation: { type: 'agent.connection.detach', agent_id: 'helper', connection_name: 'support-chat' },
+    expect: [['connection', 'removed', 'agent:helper/connection:support-chat', 'reduced']],
+  },
+  {
+    name: 'agent.model.set: agent modified',
+    mutation: { type: 'agent.model.set', agent_id: 'helper', model: 'large-2' },
+    expect: [['agent', 'modified', 'agent:helper', 'none']],
+  },
+  {
+    name: 'agent.limits.set: agent modified',
+    mutation: { type: 'agent.limits.set', agent_id: 'helper', limits: { max_steps: 2 } },
+    expect: [['agent', 'modified', 'agent:helper', 'none']],
+  },
+  {
+    name: 'agent.delegation.add: delegation edge created, authority expanded',
+    mutation: { type: 'agent.delegation.add', agent_id: 'other', target_agent_id: 'helper' },
+    expect: [['delegation', 'created', 'agent:other/delegation:helper', 'expanded']],
+  },
+  {
+    name: 'agent.delegation.remove: delegation edge removed, authority reduced',
+    mutation: { type: 'agent.delegation.remove', agent_id: 'helper', target_agent_id: 'other' },
+    expect: [['delegation', 'removed', 'agent:helper/delegation:other', 'reduced']],
+  },
 ];
 
-const summary = (changes: ReturnType<typeof diffStates>): Expect[] =>
-  changes.map((c) => [c.category, c.action, c.subject_id, c.authority_effect]);
+const summary = (changes: ReturnType<typeof diffStates>): Expect[] => changes.map((c) => [c.category, c.action, c.subject_id, c.authority_effect]);
 
 test('the mutation table covers all 31 mutation types exactly once', () => {
   assert.is(MUTATION_TYPES.length, 31);
@@ -252,45 +390,85 @@ test('soul_asset resolves to the content of the named asset', () => {
   assert.is(stateFromBundle(BUNDLE).agents.find((a) => a.id === 'helper')!.soul, SOUL);
 });
 
-
 test('bundle: an asset whose sha256 does not match its content is rejected at that asset', () => {
   const assets = [BUNDLE.assets[0], { path: 'b.md', content: 'x', sha256: sha('y') }];
-  assert.equal(validationLocs(() => stateFromBundle({ ...BUNDLE, assets })), [['body', 'bundle', 'assets', 1, 'sha256']]);
+  assert.equal(
+    validationLocs(() => stateFromBundle({ ...BUNDLE, assets })),
+    [['body', 'bundle', 'assets', 1, 'sha256']],
+  );
 });
 
 test('bundle: duplicate asset paths are rejected at the repeated path', () => {
   const assets = [BUNDLE.assets[0], { ...BUNDLE.assets[0] }];
-  assert.equal(validationLocs(() => stateFromBundle({ ...BUNDLE, assets })), [['body', 'bundle', 'assets', 1, 'path']]);
+  assert.equal(
+    validationLocs(() => stateFromBundle({ ...BUNDLE, assets })),
+    [['body', 'bundle', 'assets', 1, 'path']],
+  );
 });
 
 test('bundle: soul_asset naming no asset is rejected at soul_asset', () => {
-  assert.equal(validationLocs(() => stateFromBundle({ ...BUNDLE, assets: [] })), [['body', 'bundle', 'manifest', 'agents', 0, 'soul_asset']]);
+  assert.equal(
+    validationLocs(() => stateFromBundle({ ...BUNDLE, assets: [] })),
+    [['body', 'bundle', 'manifest', 'agents', 0, 'soul_asset']],
+  );
 });
 
 test('bundle: a YAML syntax error is rejected at the manifest', () => {
-  assert.equal(validationLocs(() => stateFromBundle({ manifest: 'agents: [', assets: [] })), [['body', 'bundle', 'manifest']]);
+  assert.equal(
+    validationLocs(() => stateFromBundle({ manifest: 'agents: [', assets: [] })),
+    [['body', 'bundle', 'manifest']],
+  );
 });
 
 test('bundle: manifest schema errors are located inside the manifest', () => {
   const manifest = 'agents: [{id: a}]\ncapabilities: [{id: c, display_name: C}, {id: c, display_name: D}]';
-  assert.equal(validationLocs(() => stateFromBundle({ manifest, assets: [] })), [['body', 'bundle', 'manifest', 'agents', 0, 'display_name']]);
+  assert.equal(
+    validationLocs(() => stateFromBundle({ manifest, assets: [] })),
+    [['body', 'bundle', 'manifest', 'agents', 0, 'display_name']],
+  );
   const dup = 'capabilities: [{id: c, display_name: C}, {id: c, display_name: D}]';
-  assert.equal(validationLocs(() => stateFromBundle({ manifest: dup, assets: [] })), [['body', 'bundle', 'manifest', 'capabilities', 1, 'id']]);
+  assert.equal(
+    validationLocs(() => stateFromBundle({ manifest: dup, assets: [] })),
+    [['body', 'bundle', 'manifest', 'capabilities', 1, 'id']],
+  );
   const unknownRef = 'agents: [{id: a, display_name: A, capabilities: [ghost]}]';
-  assert.equal(validationLocs(() => stateFromBundle({ manifest: unknownRef, assets: [] })), [['body', 'bundle', 'manifest', 'agents', 0, 'capabilities', 0]]);
-  assert.equal(validationLocs(() => stateFromBundle({ manifest: 'policy: {x: .inf}', assets: [] })), [['body', 'bundle', 'manifest', 'policy', 'x']]);
+  assert.equal(
+    validationLocs(() => stateFromBundle({ manifest: unknownRef, assets: [] })),
+    [['body', 'bundle', 'manifest', 'agents', 0, 'capabilities', 0]],
+  );
+  assert.equal(
+    validationLocs(() => stateFromBundle({ manifest: 'policy: {x: .inf}', assets: [] })),
+    [['body', 'bundle', 'manifest', 'policy', 'x']],
+  );
 });
 
 // ---- normalization ----
 
 test('normalize: lists sorted by id, edges sorted and deduped, connection name filled', () => {
   const s = normalizeDesiredState({
-    agents: [{ id: 'b', display_name: 'B', skills: ['y', 'x', 'y'], memory: [{ namespace: 'n', access: 'read' }, { namespace: 'n', access: 'write' }] }, { id: 'a', display_name: 'A' }],
-    skills: [{ id: 'y', display_name: 'Y' }, { id: 'x', display_name: 'X' }],
+    agents: [
+      {
+        id: 'b',
+        display_name: 'B',
+        skills: ['y', 'x', 'y'],
+        memory: [
+          { namespace: 'n', access: 'read' },
+          { namespace: 'n', access: 'write' },
+        ],
+      },
+      { id: 'a', display_name: 'A' },
+    ],
+    skills: [
+      { id: 'y', display_name: 'Y' },
+      { id: 'x', display_name: 'X' },
+    ],
     memory_namespaces: [{ id: 'n', display_name: 'N' }],
     connections: [{ id: 'c', kind: 'chatapp', display_name: 'C' }],
   });
-  assert.equal(s.agents.map((a) => a.id), ['a', 'b']);
+  assert.equal(
+    s.agents.map((a) => a.id),
+    ['a', 'b'],
+  );
   assert.equal(s.agents[1].skills, ['x', 'y']);
   assert.equal(s.agents[1].memory, [{ namespace: 'n', access: 'write' }]);
   assert.is(s.connections[0].name, 'c');
@@ -299,7 +477,10 @@ test('normalize: lists sorted by id, edges sorted and deduped, connection name f
 
 test('normalize: a connection name different from its id is rejected', () => {
   const doc = { connections: [{ id: 'c', name: 'd', kind: 'chatapp', display_name: 'C' }] };
-  assert.equal(validationLocs(() => normalizeDesiredState(doc)), [['body', 'connections', 0, 'name']]);
+  assert.equal(
+    validationLocs(() => normalizeDesiredState(doc)),
+    [['body', 'connections', 0, 'name']],
+  );
 });
 
 // ---- reference errors ----
@@ -319,10 +500,25 @@ const REFERENCE_CASES: [string, Mutation, string, string][] = [
   ['grant to a missing agent', { type: 'agent.capability.grant', agent_id: 'ghost', capability_id: 'crm-read' }, 'unknown_reference', 'agent:ghost'],
   ['grant of a missing capability', { type: 'agent.capability.grant', agent_id: 'helper', capability_id: 'ghost' }, 'unknown_reference', 'capability:ghost'],
   ['delegation to a missing agent', { type: 'agent.delegation.add', agent_id: 'helper', target_agent_id: 'ghost' }, 'unknown_reference', 'agent:ghost'],
-  ['revoke of a capability never granted', { type: 'agent.capability.revoke', agent_id: 'helper', capability_id: 'crm-write' }, 'unknown_reference', 'agent:helper/capability:crm-write'],
-  ['memory grant of a missing namespace', { type: 'agent.memory.grant', agent_id: 'helper', namespace_id: 'ghost', access: 'read' }, 'unknown_reference', 'memory_namespace:ghost'],
+  [
+    'revoke of a capability never granted',
+    { type: 'agent.capability.revoke', agent_id: 'helper', capability_id: 'crm-write' },
+    'unknown_reference',
+    'agent:helper/capability:crm-write',
+  ],
+  [
+    'memory grant of a missing namespace',
+    { type: 'agent.memory.grant', agent_id: 'helper', namespace_id: 'ghost', access: 'read' },
+    'unknown_reference',
+    'memory_namespace:ghost',
+  ],
   ['removal of a missing skill', { type: 'skill.remove', skill_id: 'ghost' }, 'unknown_reference', 'skill:ghost'],
-  ['attach of a missing connection', { type: 'agent.connection.attach', agent_id: 'helper', connection_name: 'ghost' }, 'unknown_reference', 'connection:ghost'],
+  [
+    'attach of a missing connection',
+    { type: 'agent.connection.attach', agent_id: 'helper', connection_name: 'ghost' },
+    'unknown_reference',
+    'connection:ghost',
+  ],
   ['clone of a missing source', { type: 'agent.clone', source_agent_id: 'ghost', agent_id: 'new' }, 'unknown_reference', 'agent:ghost'],
   ['create of an existing agent', { type: 'agent.create', agent_id: 'helper', display_name: 'Again' }, 'duplicate_reference', 'agent:helper'],
   ['clone onto an existing agent', { type: 'agent.clone', source_agent_id: 'helper', agent_id: 'other' }, 'duplicate_reference', 'agent:other'],
@@ -363,8 +559,14 @@ test('buildPlan: a stale base is stale_base_revision; zero or two sources are a 
   const mutation: Mutation = { type: 'agent.delete', agent_id: 'other' };
   const stale = apiError(() => buildPlan(HEAD, BASE, { base_revision_id: '00000000-0000-4000-8000-000000000002', mutation }));
   assert.is(stale.reason_code, 'stale_base_revision');
-  assert.equal(validationLocs(() => buildPlan(HEAD, BASE, { base_revision_id: HEAD.revision_id })), [['body']]);
-  assert.equal(validationLocs(() => buildPlan(HEAD, BASE, { base_revision_id: HEAD.revision_id, mutation, bundle: BUNDLE })), [['body']]);
+  assert.equal(
+    validationLocs(() => buildPlan(HEAD, BASE, { base_revision_id: HEAD.revision_id })),
+    [['body']],
+  );
+  assert.equal(
+    validationLocs(() => buildPlan(HEAD, BASE, { base_revision_id: HEAD.revision_id, mutation, bundle: BUNDLE })),
+    [['body']],
+  );
 });
 
 // ---- release compilation ----
@@ -377,7 +579,10 @@ test('compileRelease: each execution plan holds only its own agent edges (least 
   const other = doc.execution_plans.find((p) => p.agent_id === 'other')!;
   assert.equal(helper.capabilities, [{ id: 'crm-read', display_name: 'CRM read' }]);
   assert.equal(helper.memory_grants, [{ namespace: 'notes', access: 'read' }]);
-  assert.equal(helper.connections.map((c) => c.name), ['support-chat']);
+  assert.equal(
+    helper.connections.map((c) => c.name),
+    ['support-chat'],
+  );
   assert.equal(helper.delegations, [{ to: 'other', mode: 'as_tool' }]);
   // SHA-256 of the soul's canonical JSON: the JSON string literal.
   assert.is(helper.soul_fingerprint, createHash('sha256').update(JSON.stringify(SOUL)).digest('hex'));
@@ -447,7 +652,10 @@ const stateArb = fc.array(mutationArb, { minLength: 5, maxLength: 30 }).map((ms)
 );
 
 test('property: diffStates(a, a) is empty', () => {
-  fc.assert(fc.property(stateArb, (a) => assert.equal(diffStates(a, a), [])), { numRuns: 100 });
+  fc.assert(
+    fc.property(stateArb, (a) => assert.equal(diffStates(a, a), [])),
+    { numRuns: 100 },
+  );
 });
 
 test('property: diff(a, b) and diff(b, a) mirror actions over the same subjects', () => {

@@ -42,7 +42,13 @@ test('docs examples: every code block of the recipe pages that uses the package 
 
 test('docs examples: the recipe for each runner is shown, and examples/ ships in the package', () => {
   const all = RECIPE_PAGES.flatMap(shown);
-  for (const recipe of ['examples/embedding.test.mjs', 'examples/vitest.test.ts', 'examples/jest.test.mjs', 'examples/node-test.test.mjs', 'examples/uvu.test.mjs']) {
+  for (const recipe of [
+    'examples/embedding.test.mjs',
+    'examples/vitest.test.ts',
+    'examples/jest.test.mjs',
+    'examples/node-test.test.mjs',
+    'examples/uvu.test.mjs',
+  ]) {
     assert.ok(all.includes(recipe), `${recipe} is not shown`);
   }
   assert.ok(readdirSync(join(root, 'examples')).length >= 7);

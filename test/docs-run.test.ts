@@ -28,7 +28,13 @@ interface Block {
   commands: Command[];
 }
 
-export const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+export const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 const SHELL = new Set(['sh', 'bash', 'shell']);
 const SHOWN = /^#\s*(?:->\s*)?([[{].*)$/;
 
@@ -196,7 +202,10 @@ for (const page of PAGES) {
           if (c.raw) {
             const shownLines = c.shown.split('\n');
             const got = out.trimEnd().split('\n');
-            assert.ok(got.length === shownLines.length && shownLines.every((l, k) => l === '…' || l === got[k]), `${where}: command ${i + 1} printed ${JSON.stringify(got)}, shown ${JSON.stringify(shownLines)}`);
+            assert.ok(
+              got.length === shownLines.length && shownLines.every((l, k) => l === '…' || l === got[k]),
+              `${where}: command ${i + 1} printed ${JSON.stringify(got)}, shown ${JSON.stringify(shownLines)}`,
+            );
             return;
           }
           let actual: unknown;
@@ -216,8 +225,13 @@ for (const page of PAGES) {
 }
 
 test('the conventions: commands and shown outputs are told apart; "…" matches anything; every key counts', () => {
-  const [block] = curlBlocks(['```sh', '# a comment', 'X=$(curl -s $M/a | jq -r .id)', 'curl -s $M/b \\', '  -d "{}"', '# -> {"a":"…","b":[1]}   (again: 2)', '```'].join('\n'));
-  assert.equal(block.commands, [{ lines: ['X=$(curl -s $M/a | jq -r .id)'] }, { lines: ['curl -s $M/b \\', '  -d "{}"'], shown: '{"a":"…","b":[1]}   (again: 2)' }]);
+  const [block] = curlBlocks(
+    ['```sh', '# a comment', 'X=$(curl -s $M/a | jq -r .id)', 'curl -s $M/b \\', '  -d "{}"', '# -> {"a":"…","b":[1]}   (again: 2)', '```'].join('\n'),
+  );
+  assert.equal(block.commands, [
+    { lines: ['X=$(curl -s $M/a | jq -r .id)'] },
+    { lines: ['curl -s $M/b \\', '  -d "{}"'], shown: '{"a":"…","b":[1]}   (again: 2)' },
+  ]);
   assert.equal(leadingJson('{"a":"}"} (x)'), { a: '}' });
   assert.equal(differences({ a: '…', b: [1] }, { a: 'x7', b: [1] }), []);
   assert.equal(differences({ a: 1 }, { a: 1, b: 2 }), ['$.b: not shown, but answered 2']);

@@ -13,7 +13,12 @@ import { runCliToExit } from './helpers/cli.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const read = (rel: string) => readFileSync(join(root, rel), 'utf8');
 const readme = read('README.md');
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 test('README is a front page of at most 300 lines', () => {
   const lines = readme.split('\n').length;
@@ -56,7 +61,14 @@ function anchors(markdown: string): Set<string> {
   for (const line of markdown.split('\n')) {
     if (line.startsWith('```')) fenced = !fenced;
     const m = !fenced && /^#{1,6} (.*)$/.exec(line);
-    if (m) out.add(m[1].trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-'));
+    if (m)
+      out.add(
+        m[1]
+          .trim()
+          .toLowerCase()
+          .replace(/[^\p{L}\p{N} _-]/gu, '')
+          .replace(/ /g, '-'),
+      );
   }
   return out;
 }

@@ -118,9 +118,7 @@ test(
       assert.is(approval.status, 'denied');
       assert.is(approval.decision_reason, 'no');
       // The epoch proves the budget write itself was kept: a second PUT continues from it.
-      const again = await json(
-        await fetch(`${second.base}/api/v3/projects/${P}/budget`, { method: 'PUT', headers: HEADERS, body: JSON.stringify({}) })
-      );
+      const again = await json(await fetch(`${second.base}/api/v3/projects/${P}/budget`, { method: 'PUT', headers: HEADERS, body: JSON.stringify({}) }));
       assert.is(again.runtime_config_epoch, 9);
       assert.is(again.limits.user_daily_usd, 2);
     } finally {

@@ -42,7 +42,11 @@ test('JSON that is not an object: 422 model_attributes_type at ["body"] with the
 test('__proto__ key anywhere in the body: 422, state unchanged', async () => {
   const { mock, http } = await freshMock();
   const before = stateOf(mock);
-  const res = await http.delete(deletePath).set(owner).set('Content-Type', 'application/json').send('{"confirmation": "support-desk", "x": {"__proto__": {"admin": true}}}');
+  const res = await http
+    .delete(deletePath)
+    .set(owner)
+    .set('Content-Type', 'application/json')
+    .send('{"confirmation": "support-desk", "x": {"__proto__": {"admin": true}}}');
   assert.is(res.status, 422);
   assert.equal(res.body.detail[0].loc, ['body']);
   assert.is(stateOf(mock), before);
@@ -111,7 +115,11 @@ test('known route, wrong method: 405 method_not_allowed with Allow', async () =>
 test('body over the limit: 413 payload_too_large, state unchanged', async () => {
   const { mock, http } = await freshMock({ bodyLimit: 1024 });
   const before = stateOf(mock);
-  const res = await http.post(cancelPath).set(owner).set('Content-Type', 'application/json').send(JSON.stringify({ reason: 'x'.repeat(4096) }));
+  const res = await http
+    .post(cancelPath)
+    .set(owner)
+    .set('Content-Type', 'application/json')
+    .send(JSON.stringify({ reason: 'x'.repeat(4096) }));
   assert.is(res.status, 413);
   assert.is(res.body.detail.reason_code, 'payload_too_large');
   assert.is(stateOf(mock), before);
@@ -133,7 +141,10 @@ test('a JSON array where an object is expected: 422 (top level and nested free-f
   assert.is(top.status, 422);
   assert.equal(top.body.detail[0].loc, ['body']);
   assert.is(top.body.detail[0].type, 'model_attributes_type');
-  const nested = await http.post(`/api/v3/projects/${P}/runs/${DEMO.runs.failedBackground}/retry`).set(owner).send({ metadata: [1] });
+  const nested = await http
+    .post(`/api/v3/projects/${P}/runs/${DEMO.runs.failedBackground}/retry`)
+    .set(owner)
+    .send({ metadata: [1] });
   assert.is(nested.status, 422);
   assert.equal(nested.body.detail[0].loc, ['body', 'metadata']);
   assert.is(stateOf(mock), before);
@@ -149,14 +160,22 @@ test('body limit: 1 MiB by default (413 one byte above it, accepted at it), on J
     return JSON.stringify({ reason: 'x'.repeat(size - frame.length) });
   };
   assert.is(Buffer.byteLength(sized(LIMIT + 1)), LIMIT + 1);
-  const over = await http.post(cancelPath).set(owner).set('Content-Type', 'application/json').send(sized(LIMIT + 1));
+  const over = await http
+    .post(cancelPath)
+    .set(owner)
+    .set('Content-Type', 'application/json')
+    .send(sized(LIMIT + 1));
   assert.is(over.status, 413);
   assert.is(over.body.detail.reason_code, 'payload_too_large');
   assert.is(stateOf(mock), before);
   const at = await http.post(cancelPath).set(owner).set('Content-Type', 'application/json').send(sized(LIMIT));
   assert.is(at.status, 200, JSON.stringify(at.body).slice(0, 200));
   assert.is(at.body.status, 'cancelled');
-  const raw = await http.post('/api/v3/webhooks/broker').set('Content-Type', 'application/json').set('X-Broker-Hmac-Sha256', '0'.repeat(64)).send(sized(LIMIT + 1));
+  const raw = await http
+    .post('/api/v3/webhooks/broker')
+    .set('Content-Type', 'application/json')
+    .set('X-Broker-Hmac-Sha256', '0'.repeat(64))
+    .send(sized(LIMIT + 1));
   assert.is(raw.status, 413);
   assert.is(raw.body.detail.reason_code, 'payload_too_large');
 });

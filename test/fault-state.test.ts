@@ -15,7 +15,13 @@ test('snapshot: the faults with their remaining counts; restore brings them back
   const snap = a.mock.control.faultRegistry.snapshot();
   assert.equal(JSON.parse(JSON.stringify(snap)), snap, 'plain JSON');
   assert.is(snap.next_id, 3);
-  assert.equal(snap.faults.map((f) => [f.id, f.remaining, f.hits]), [['flt_1', 2, 1], ['flt_2', null, 0]]);
+  assert.equal(
+    snap.faults.map((f) => [f.id, f.remaining, f.hits]),
+    [
+      ['flt_1', 2, 1],
+      ['flt_2', null, 0],
+    ],
+  );
 
   const b = await freshMock();
   b.mock.control.addFault({ method: 'GET', path: '/other', status: 500 });

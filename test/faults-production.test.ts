@@ -59,7 +59,11 @@ test('match.body: a JSON subset of the request body; the handler still reads the
   const ok = await post(mock, RETRY, { reason: 'fine' });
   assert.is(ok.status, 201, 'the body read for matching is the body the handler validates');
   assert.is(((await ok.json()) as { status: string }).status, 'queued');
-  assert.is((await mock.fetch(RETRY, { method: 'POST', headers: { ...owner, 'content-type': 'application/json' }, body: '{not json' })).status, 422, 'not JSON: no match, the handler answers');
+  assert.is(
+    (await mock.fetch(RETRY, { method: 'POST', headers: { ...owner, 'content-type': 'application/json' }, body: '{not json' })).status,
+    422,
+    'not JSON: no match, the handler answers',
+  );
 });
 
 test('match.principal: the principal behind the bearer token', async () => {
@@ -82,7 +86,10 @@ test('after without times: every match past the first n', async () => {
   const { mock } = await freshMock();
   mock.control.addFault({ method: 'GET', path: RUN, after: 1, status: 500 });
   assert.equal(await statuses(3, () => get(mock)), [200, 500, 500]);
-  assert.equal(mock.control.faults().map((f) => [f.matched, f.hits, f.remaining]), [[3, 2, null]]);
+  assert.equal(
+    mock.control.faults().map((f) => [f.matched, f.hits, f.remaining]),
+    [[3, 2, null]],
+  );
 });
 
 test('probability: seeded mocks fail the same requests; 0 never fires, 1 always does', async () => {
@@ -112,11 +119,17 @@ test('delay distributions: drawn from the seed, within bounds, shown in the jour
     return mock.control.requests().map((e) => e.fault!.delay_ms!);
   };
   const uniform = await draw({ distribution: 'uniform', min_ms: 2, max_ms: 12 });
-  assert.ok(uniform.every((d) => Number.isInteger(d) && d >= 2 && d <= 12), String(uniform));
+  assert.ok(
+    uniform.every((d) => Number.isInteger(d) && d >= 2 && d <= 12),
+    String(uniform),
+  );
   assert.equal(await draw({ distribution: 'uniform', min_ms: 2, max_ms: 12 }), uniform);
   assert.ok(new Set(uniform).size > 1, 'drawn, not fixed');
   const lognormal = await draw({ distribution: 'lognormal', median_ms: 5, p99_ms: 20 });
-  assert.ok(lognormal.every((d) => Number.isInteger(d) && d >= 0 && d <= 300_000), String(lognormal));
+  assert.ok(
+    lognormal.every((d) => Number.isInteger(d) && d >= 0 && d <= 300_000),
+    String(lognormal),
+  );
   assert.equal(await draw({ distribution: 'lognormal', median_ms: 5, p99_ms: 20 }), lognormal);
   assert.equal(await draw({ distribution: 'uniform', min_ms: 3, max_ms: 3 }), Array(6).fill(3));
 });
@@ -149,7 +162,10 @@ test('rate_limit: 429 with a correct Retry-After past the limit, lifted when the
   assert.equal([last.status, last.headers.get('retry-after')], [429, '1'], '1 ms left rounds up to a second');
   await mock.control.advanceClock(1);
   assert.equal(await statuses(3, () => get(mock)), [200, 200, 429], 'the window passed: two more');
-  assert.equal(mock.control.faults().map((x) => [x.hits, x.matched]), [[4, 8]]);
+  assert.equal(
+    mock.control.faults().map((x) => [x.hits, x.matched]),
+    [[4, 8]],
+  );
   assert.is((await get(mock, USERS)).status, 200, 'other requests are not counted');
 });
 
@@ -177,7 +193,9 @@ test('times under 50 concurrent requests fires exactly times times (JSON file, w
   const mock = await createApp({ storage: new JsonFileAdapter(tmpDataFile('prm-faults-')), fixtures: demoFixture() });
   try {
     mock.control.addFault({ method: 'PUT', path: BUDGET, match: { body: { funding_mode: 'invoiced' } }, status: 503, times: 5, after: 3 });
-    const s = await concurrent(mock, () => mock.fetch(BUDGET, { method: 'PUT', headers: { ...owner, 'content-type': 'application/json' }, body: JSON.stringify({ funding_mode: 'invoiced' }) }));
+    const s = await concurrent(mock, () =>
+      mock.fetch(BUDGET, { method: 'PUT', headers: { ...owner, 'content-type': 'application/json' }, body: JSON.stringify({ funding_mode: 'invoiced' }) }),
+    );
     assert.is(s.filter((x) => x === 503).length, 5, String(s));
     assert.is(s.filter((x) => x === 200).length, 45, String(s));
     assert.equal(mock.control.faults(), []);

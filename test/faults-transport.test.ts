@@ -112,7 +112,10 @@ test('hang: no answer until the client gives up (its AbortSignal, axios timeout)
       const err = (await rejection(call(50))) as AxiosError;
       assert.is(err.code, 'ECONNABORTED', name);
     }
-    const pending = await Promise.race([d.mock.inject({ url: RUN, headers: owner }).then(() => 'answered'), new Promise((r) => setTimeout(() => r('still waiting'), 80))]);
+    const pending = await Promise.race([
+      d.mock.inject({ url: RUN, headers: owner }).then(() => 'answered'),
+      new Promise((r) => setTimeout(() => r('still waiting'), 80)),
+    ]);
     assert.is(pending, 'still waiting', 'inject: no answer');
     await journaled(d.mock, 4);
     const entries = d.mock.control.requests();

@@ -10,7 +10,9 @@ const RUN = `/api/v3/projects/${P}/runs/${DEMO.runs.failedApi}`;
 
 test('fault: status and body answer instead of the handler', async () => {
   const { http } = await freshMock();
-  await http.post('/_mock/faults').send({ method: 'GET', path: '/api/v3/projects/*/runs/*', status: 503, body: { detail: { reason_code: 'upstream_down', message: 'try later' } } });
+  await http
+    .post('/_mock/faults')
+    .send({ method: 'GET', path: '/api/v3/projects/*/runs/*', status: 503, body: { detail: { reason_code: 'upstream_down', message: 'try later' } } });
   const res = await http.get(RUN).set(owner);
   assert.is(res.status, 503);
   assert.equal(res.body, { detail: { reason_code: 'upstream_down', message: 'try later' } });
@@ -133,7 +135,10 @@ test('fault: when several faults match, the first one added answers (and only it
   await http.post('/_mock/faults').send({ method: 'GET', path: RUN, status: 503, times: 1 });
   await http.post('/_mock/faults').send({ method: '*', path: '/api/**', status: 429, times: 1 });
   assert.is((await http.get(RUN).set(owner)).status, 503);
-  assert.equal(mock.control.faults().map((f) => [f.status, f.remaining]), [[429, 1]]);
+  assert.equal(
+    mock.control.faults().map((f) => [f.status, f.remaining]),
+    [[429, 1]],
+  );
   assert.is((await http.get(RUN).set(owner)).status, 429);
   const real = await http.get(RUN).set(owner);
   assert.is(real.status, 200);

@@ -35,7 +35,13 @@ function heldStorage() {
 }
 
 const template = (): Approval => structuredClone(stateFromFixture(demoFixture()).approvals[0]) as Approval;
-const approval = (n: number, runId: string | null, status: Approval['status'] = 'pending'): Approval => ({ ...template(), id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, approval_id: `appr_${n}`, run_id: runId, status });
+const approval = (n: number, runId: string | null, status: Approval['status'] = 'pending'): Approval => ({
+  ...template(),
+  id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+  approval_id: `appr_${n}`,
+  run_id: runId,
+  status,
+});
 const sortedIds = (list: { id: string }[]) => list.map((a) => a.id).sort();
 
 /** What `where` finds must be what a scan finds, for every run id (and for null). */
@@ -101,19 +107,30 @@ test('where: a whole state replaced (records in a new order, as a restore can) i
   const demo = stateFromFixture(demoFixture());
   const next = { ...demo, approvals: [approval(9, 'run-b'), ...[...demo.approvals].reverse()] }; // records that move: stored as a whole new state
   await store.replace(next);
-  assert.equal(store.apply((tx) => tx.where('approvals', 'run_id', 'run-a')), []);
+  assert.equal(
+    store.apply((tx) => tx.where('approvals', 'run_id', 'run-a')),
+    [],
+  );
   assert.equal(sortedIds(store.apply((tx) => tx.where('approvals', 'run_id', 'run-b'))), [approval(9, 'run-b').id]);
   agree(store);
 });
 
 test('property: where agrees with a scan after any sequence of puts, moves and deletes, pending or stored', async () => {
-  const op = fc.record({ n: fc.integer({ min: 1, max: 8 }), run: fc.constantFrom(...RUNS, null), del: fc.boolean(), status: fc.constantFrom('pending', 'approved'), release: fc.boolean() });
+  const op = fc.record({
+    n: fc.integer({ min: 1, max: 8 }),
+    run: fc.constantFrom(...RUNS, null),
+    del: fc.boolean(),
+    status: fc.constantFrom('pending', 'approved'),
+    release: fc.boolean(),
+  });
   await fc.assert(
     fc.asyncProperty(fc.array(op, { maxLength: 30 }), async (ops) => {
       const held = heldStorage();
       const store = new Store(held.adapter, stateFromFixture(demoFixture()), 1);
       for (const o of ops) {
-        store.apply((tx) => (o.del ? tx.delete('approvals', approval(o.n, null).id) : tx.put('approvals', approval(o.n, o.run, o.status as Approval['status']))));
+        store.apply((tx) =>
+          o.del ? tx.delete('approvals', approval(o.n, null).id) : tx.put('approvals', approval(o.n, o.run, o.status as Approval['status'])),
+        );
         if (o.release) held.release();
         agree(store);
       }

@@ -15,17 +15,34 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
 
 test('jcs helper: the RFC 8785 section 3.2.3 example and number vectors (appendix B)', () => {
   // 3.2.3: the sample input (as parsed) and its canonical form.
-  const input = JSON.parse('{"numbers":[333333333.33333329,1E30,4.50,2e-3,0.000000000000000000000000001],"string":"\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/","literals":[null,true,false]}');
+  const input = JSON.parse(
+    '{"numbers":[333333333.33333329,1E30,4.50,2e-3,0.000000000000000000000000001],"string":"\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/","literals":[null,true,false]}',
+  );
   assert.is(jcs(input), '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}');
   const numbers: [number, string][] = [
-    [0, '0'], [-0, '0'], [5e-324, '5e-324'], [-5e-324, '-5e-324'], [1.7976931348623157e308, '1.7976931348623157e+308'],
-    [9007199254740992, '9007199254740992'], [-9007199254740992, '-9007199254740992'], [295147905179352830000, '295147905179352830000'],
-    [9.999999999999997e22, '9.999999999999997e+22'], [1e23, '1e+23'], [1e21, '1e+21'], [999999999999999700000, '999999999999999700000'],
-    [0.000001, '0.000001'], [1e-7, '1e-7'], [4.5, '4.5'], [0.002, '0.002'],
+    [0, '0'],
+    [-0, '0'],
+    [5e-324, '5e-324'],
+    [-5e-324, '-5e-324'],
+    [1.7976931348623157e308, '1.7976931348623157e+308'],
+    [9007199254740992, '9007199254740992'],
+    [-9007199254740992, '-9007199254740992'],
+    [295147905179352830000, '295147905179352830000'],
+    [9.999999999999997e22, '9.999999999999997e+22'],
+    [1e23, '1e+23'],
+    [1e21, '1e+21'],
+    [999999999999999700000, '999999999999999700000'],
+    [0.000001, '0.000001'],
+    [1e-7, '1e-7'],
+    [4.5, '4.5'],
+    [0.002, '0.002'],
   ];
   for (const [n, text] of numbers) assert.is(jcs(n), text, String(n));
   // 3.2.3 sorting: by UTF-16 code units, so U+1F600 (surrogates D83D...) sorts before U+FB33 and after U+00FC.
-  assert.is(jcs({ '\ufb33': 1, '\ud83d\ude00': 2, '\u00fc': 3, '1': 4, '\r': 5, '\u20ac': 6, '\u0080': 7 }), '{"\\r":5,"1":4,"\u0080":7,"\u00fc":3,"\u20ac":6,"\ud83d\ude00":2,"\ufb33":1}');
+  assert.is(
+    jcs({ '\ufb33': 1, '\ud83d\ude00': 2, '\u00fc': 3, '1': 4, '\r': 5, '\u20ac': 6, '\u0080': 7 }),
+    '{"\\r":5,"1":4,"\u0080":7,"\u00fc":3,"\u20ac":6,"\ud83d\ude00":2,"\ufb33":1}',
+  );
   assert.throws(() => jcs({ a: NaN }));
   assert.throws(() => jcs('\ud800'));
   assert.is(fingerprintOf({ b: 1, a: [true, null, 'é'] }), sha256('{"a":[true,null,"é"],"b":1}'));
@@ -42,7 +59,17 @@ test('fingerprints: a desired-state head is the SHA-256 of the canonical documen
   // A project with no desired state has the empty document's fingerprint.
   const empty = await http.get(`/_mock/projects/${DEMO.projects.sandbox}/desired-state`);
   assert.is(empty.body.head.fingerprint, fingerprintOf(empty.body.document));
-  assert.equal(Object.keys(empty.body.document).sort(), ['agents', 'capabilities', 'connections', 'credential_requirements', 'identity', 'memory_namespaces', 'metadata', 'policy', 'skills']);
+  assert.equal(Object.keys(empty.body.document).sort(), [
+    'agents',
+    'capabilities',
+    'connections',
+    'credential_requirements',
+    'identity',
+    'memory_namespaces',
+    'metadata',
+    'policy',
+    'skills',
+  ]);
   // Releases carry the head they were compiled from.
   const releases = await http.get(`/api/v3/projects/${P}/releases`).set(AS.owner);
   const head = releases.body.items.find((r: { id: string }) => r.id === DEMO.releases.gen4Candidate).desired_state_head;
@@ -67,7 +94,21 @@ test('fingerprints: plan and apply: proposed_fingerprint and the new head are th
 
 /** Sorts changes as the contract fingerprints them: (category, subject_id, action), by UTF-16 code units. */
 const contractOrder = <T extends { category: string; subject_id: string; action: string }>(changes: T[]) =>
-  [...changes].sort((x, y) => (x.category !== y.category ? (x.category < y.category ? -1 : 1) : x.subject_id !== y.subject_id ? (x.subject_id < y.subject_id ? -1 : 1) : x.action < y.action ? -1 : x.action > y.action ? 1 : 0));
+  [...changes].sort((x, y) =>
+    x.category !== y.category
+      ? x.category < y.category
+        ? -1
+        : 1
+      : x.subject_id !== y.subject_id
+        ? x.subject_id < y.subject_id
+          ? -1
+          : 1
+        : x.action < y.action
+          ? -1
+          : x.action > y.action
+            ? 1
+            : 0,
+  );
 
 test('fingerprints: a release diff with several changes: semantic_diff_fingerprint hashes them in (category, subject_id, action) order', async () => {
   const { http } = await freshMock();
@@ -95,13 +136,14 @@ test('fingerprints: a release diff with several changes: semantic_diff_fingerpri
 
 test('fingerprints: an approval binding_fingerprint is the canonical hash of {tool_id, tool_arguments}; deny checks it', async () => {
   const { http } = await freshMock();
-  const tool_arguments = { z: [1e21, 0.5, -0], a: { 'é': 'x', b: null }, amount: 12 };
+  const tool_arguments = { z: [1e21, 0.5, -0], a: { é: 'x', b: null }, amount: 12 };
   const run = await http.post(`/_mock/projects/${P}/runs`).send({ status: 'waiting_approval', approval: { tool_id: 'crm.refund', tool_arguments } });
   assert.is(run.status, 200, JSON.stringify(run.body));
   const expected = sha256('{"tool_arguments":{"a":{"b":null,"é":"x"},"amount":12,"z":[1e+21,0.5,0]},"tool_id":"crm.refund"}');
   assert.is(expected, fingerprintOf({ tool_id: 'crm.refund', tool_arguments }));
   assert.is(run.body.approval.binding_fingerprint, expected);
-  const deny = (binding_fingerprint: string) => http.post(`/api/v3/projects/${P}/approvals/${run.body.approval.approval_id}/deny`).set(AS.operator).send({ binding_fingerprint });
+  const deny = (binding_fingerprint: string) =>
+    http.post(`/api/v3/projects/${P}/approvals/${run.body.approval.approval_id}/deny`).set(AS.operator).send({ binding_fingerprint });
   const wrong = await deny(fingerprintOf({ tool_id: 'crm.refund', tool_arguments: { ...tool_arguments, amount: 13 } }));
   assert.is(wrong.status, 409);
   assert.is(wrong.body.detail.reason_code, 'approval_binding_mismatch');

@@ -30,7 +30,10 @@ test('demo fixture: validates and describes every collection', () => {
   const statuses = new Set(state.runs.map((r) => r.status));
   for (const s of ['queued', 'running', 'waiting_approval', 'succeeded', 'failed', 'cancelled']) assert.ok(statuses.has(s as never), s);
   assert.is(state.clock.frozen_at, '2026-11-20T12:00:00.000Z');
-  assert.ok(state.projects.every((p) => p.head_revision_id), 'every project has a desired-state head');
+  assert.ok(
+    state.projects.every((p) => p.head_revision_id),
+    'every project has a desired-state head',
+  );
 });
 
 const broken: [string, (f: Record<string, any>) => void, RegExp][] = [
@@ -39,8 +42,16 @@ const broken: [string, (f: Record<string, any>) => void, RegExp][] = [
   ['a non-UUID id', (f) => (f.jobs[0].id = 'job-1'), /^jobs\[0\]\.id: /],
   ['a wrong type deep inside', (f) => (f.runs[0].steps[1].sequence = 'two'), /^runs\[0\]\.steps\[1\]\.sequence: /],
   ['an unknown project reference', (f) => (f.runs[1].project_id = '00000000-0000-4000-8000-000000000000'), /^runs\[1\]\.project_id: unknown project/],
-  ['an unknown workspace reference', (f) => (f.projects[0].workspace_id = '00000000-0000-4000-8000-000000000000'), /^projects\[0\]\.workspace_id: unknown workspace/],
-  ['a target pointing at another project\'s release', (f) => (f.targets[0].release_id = f.releases.find((r: any) => r.project_id !== f.targets[0].project_id).id), /^targets\[0\]\.release_id: /],
+  [
+    'an unknown workspace reference',
+    (f) => (f.projects[0].workspace_id = '00000000-0000-4000-8000-000000000000'),
+    /^projects\[0\]\.workspace_id: unknown workspace/,
+  ],
+  [
+    "a target pointing at another project's release",
+    (f) => (f.targets[0].release_id = f.releases.find((r: any) => r.project_id !== f.targets[0].project_id).id),
+    /^targets\[0\]\.release_id: /,
+  ],
   ['a duplicate id', (f) => (f.users[1].id = f.users[0].id), /^users\[1\]\.id: duplicate id/],
   ['an invalid desired state in a release', (f) => (f.releases[0].desired_state.agents = 'nope'), /^releases\[0\]\.desired_state: /],
   ['a non-object top level', (f) => (f.runs = {}), /^runs: /],
@@ -51,7 +62,10 @@ for (const [what, breakIt, line] of broken) {
     const f = demoCopy();
     breakIt(f);
     const problems = problemsOf(f);
-    assert.ok(problems.some((p) => line.test(p)), problems.join('\n'));
+    assert.ok(
+      problems.some((p) => line.test(p)),
+      problems.join('\n'),
+    );
   });
 }
 

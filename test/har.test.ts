@@ -41,8 +41,14 @@ test('har: a HAR 1.2 document that har-schema accepts, one entry per journal ent
   assert.is(har.log.version, '1.2');
   assert.is(har.log.creator.name, 'project-runtime-mock');
   const journal = mock.control.requests();
-  assert.equal(har.log.entries.map((e) => (e as unknown as { _journal_id: number })._journal_id), journal.map((e) => e.id));
-  assert.equal(har.log.entries.map((e) => [e.request.method, new URL(e.request.url).pathname, e.response.status]), journal.map((e) => [e.method, e.path, e.status]));
+  assert.equal(
+    har.log.entries.map((e) => (e as unknown as { _journal_id: number })._journal_id),
+    journal.map((e) => e.id),
+  );
+  assert.equal(
+    har.log.entries.map((e) => [e.request.method, new URL(e.request.url).pathname, e.response.status]),
+    journal.map((e) => [e.method, e.path, e.status]),
+  );
   const [get, token, fault, missing] = har.log.entries;
   assert.equal(get.request.queryString, [{ name: 'expand', value: 'steps' }]);
   assert.match(get.request.url, `/api/v3/projects/${P}/runs/${RUN}?expand=steps`);
@@ -61,13 +67,17 @@ test('har: redacted as the journal is (headers, body fields)', async () => {
   const text = (await http.get('/_mock/requests.har')).text;
   for (const secret of [DEMO.tokens.owner, 'stolen-refresh-token']) assert.not.ok(text.includes(secret), secret);
   const har = JSON.parse(text) as Har;
-  assert.equal(har.log.entries[0].request.headers.find((h) => h.name === 'authorization'), { name: 'authorization', value: '[redacted]' });
+  assert.equal(
+    har.log.entries[0].request.headers.find((h) => h.name === 'authorization'),
+    { name: 'authorization', value: '[redacted]' },
+  );
   assert.equal(JSON.parse(har.log.entries[1].request.postData!.text!), { grant_type: 'refresh_token', refresh_token: '[redacted]' });
 });
 
 test('har: takes the journal filters (status class, path glob, method, after, limit)', async () => {
   const { http } = await session();
-  const ids = async (q: string) => ((await http.get(`/_mock/requests.har?${q}`)).body as Har).log.entries.map((e) => (e as unknown as { _journal_id: number })._journal_id);
+  const ids = async (q: string) =>
+    ((await http.get(`/_mock/requests.har?${q}`)).body as Har).log.entries.map((e) => (e as unknown as { _journal_id: number })._journal_id);
   assert.equal(await ids('status=4xx'), [2, 4]);
   assert.equal(await ids('status=503'), [3]);
   assert.equal(await ids('path=/api/v3/projects/*/runs/*'), [1, 4]);

@@ -45,20 +45,27 @@ const answerHeaders = (res: Response) => [...res.headers].filter(([k]) => !CONNE
 for (const [n, method, template] of ENDPOINTS) {
   test(`in process: endpoint ${n} ${method} ${template} answers through mock.fetch exactly as over a socket`, async () => {
     await fc.assert(
-      fc.asyncProperty(path(template), query, headers, body, fc.oneof({ weight: 9, arbitrary: fc.constant(method) }, { weight: 1, arbitrary: any(...METHODS) }), async (p, q, h, b, m) => {
-        await overSocket.control.restore(snaps[0]);
-        await inProcess.control.restore(snaps[1]);
-        if (h['x-broker-hmac-sha256'] === 'sign') h['x-broker-hmac-sha256'] = signBrokerPayload(asSigned(b), DEMO.brokerSecret).signature;
-        const init = { method: m, headers: h, body: m === 'GET' ? undefined : b };
-        const wire = await fetch(base + p + q, init);
-        const local = await inProcess.fetch(p + q, init);
-        const [wireText, localText] = [await wire.text(), await local.text()];
-        const what = `${m} ${p}${q}`;
-        assert.is(local.status, wire.status, `${what}: ${localText.slice(0, 200)} vs ${wireText.slice(0, 200)}`);
-        assert.is(localText, wireText, what);
-        assert.equal(answerHeaders(local), answerHeaders(wire), what);
-        assert.is(JSON.stringify(inProcess.store.toData()), JSON.stringify(overSocket.store.toData()), `${what}: the stored states differ`);
-      }),
+      fc.asyncProperty(
+        path(template),
+        query,
+        headers,
+        body,
+        fc.oneof({ weight: 9, arbitrary: fc.constant(method) }, { weight: 1, arbitrary: any(...METHODS) }),
+        async (p, q, h, b, m) => {
+          await overSocket.control.restore(snaps[0]);
+          await inProcess.control.restore(snaps[1]);
+          if (h['x-broker-hmac-sha256'] === 'sign') h['x-broker-hmac-sha256'] = signBrokerPayload(asSigned(b), DEMO.brokerSecret).signature;
+          const init = { method: m, headers: h, body: m === 'GET' ? undefined : b };
+          const wire = await fetch(base + p + q, init);
+          const local = await inProcess.fetch(p + q, init);
+          const [wireText, localText] = [await wire.text(), await local.text()];
+          const what = `${m} ${p}${q}`;
+          assert.is(local.status, wire.status, `${what}: ${localText.slice(0, 200)} vs ${wireText.slice(0, 200)}`);
+          assert.is(localText, wireText, what);
+          assert.equal(answerHeaders(local), answerHeaders(wire), what);
+          assert.is(JSON.stringify(inProcess.store.toData()), JSON.stringify(overSocket.store.toData()), `${what}: the stored states differ`);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -118,7 +125,10 @@ test('mock.fetch: a plain-object headers whose names are not lower case is sent 
   assert.is(e.request.headers['content-type'], 'application/json');
   assert.is(e.request.headers['x-trace-id'], 'abc');
   assert.is(e.request.headers.authorization, '[redacted]');
-  assert.equal(Object.keys(e.request.headers).filter((k) => k !== k.toLowerCase()), []);
+  assert.equal(
+    Object.keys(e.request.headers).filter((k) => k !== k.toLowerCase()),
+    [],
+  );
   assert.equal(e.request.body, { reason: 'mixed case' });
   // Without a type, the string body is text/plain, whatever the case of the other names.
   const plain = await mock.fetch('/api/v3/auth/token', { method: 'POST', headers: { 'X-Other': '1' }, body: '{}' });
@@ -162,7 +172,10 @@ test('mock.fetch: the answer is a real Response: every body reader, bodyUsed, cl
   const copy = res.clone();
   const text = await res.text();
   assert.is(res.bodyUsed, true);
-  await res.text().then(() => assert.unreachable('a body reads once'), (e: Error) => assert.instance(e, TypeError));
+  await res.text().then(
+    () => assert.unreachable('a body reads once'),
+    (e: Error) => assert.instance(e, TypeError),
+  );
   assert.throws(() => res.clone(), TypeError);
   assert.equal(await copy.json(), JSON.parse(text));
   const bytes = new Uint8Array(await (await mock.fetch(runPath, { headers: owner })).arrayBuffer());
@@ -196,14 +209,25 @@ test('mock.inject: the raw form answers with light-my-request responses', async 
 
 /** One request through each in-process path. */
 const PATHS: [string, (mock: MockApp, url: string, init?: RequestInit) => Promise<{ status: number; text: string; fault?: string }>][] = [
-  ['fetch', async (mock, url, init) => {
-    const r = await mock.fetch(url, init);
-    return { status: r.status, text: await r.text(), fault: r.headers.get('x-mock-fault') ?? undefined };
-  }],
-  ['inject', async (mock, url, init) => {
-    const r = await mock.inject({ method: (init?.method ?? 'GET') as 'GET', url, headers: init?.headers as Record<string, string>, payload: init?.body as string });
-    return { status: r.statusCode, text: r.payload, fault: r.headers['x-mock-fault'] as string | undefined };
-  }],
+  [
+    'fetch',
+    async (mock, url, init) => {
+      const r = await mock.fetch(url, init);
+      return { status: r.status, text: await r.text(), fault: r.headers.get('x-mock-fault') ?? undefined };
+    },
+  ],
+  [
+    'inject',
+    async (mock, url, init) => {
+      const r = await mock.inject({
+        method: (init?.method ?? 'GET') as 'GET',
+        url,
+        headers: init?.headers as Record<string, string>,
+        payload: init?.body as string,
+      });
+      return { status: r.statusCode, text: r.payload, fault: r.headers['x-mock-fault'] as string | undefined };
+    },
+  ],
 ];
 
 for (const [name, send] of PATHS) {

@@ -33,7 +33,8 @@ const urls: string[] = [];
 /** When the page started each journal poll (ms, performance clock of this process). */
 const polls: number[] = [];
 
-const v3 = (path: string, init: RequestInit = {}) => fetch(`${cli.url}${path}`, { ...init, headers: { ...bearer(DEMO.tokens.owner), ...(init.headers ?? {}) } });
+const v3 = (path: string, init: RequestInit = {}) =>
+  fetch(`${cli.url}${path}`, { ...init, headers: { ...bearer(DEMO.tokens.owner), ...(init.headers ?? {}) } });
 const control = async (method: string, path: string, body?: unknown) => {
   const res = await fetch(`${cli.url}${path}`, {
     method,
@@ -57,7 +58,16 @@ test.before(async () => {
     headless: true,
     viewport: { width: 1280, height: 900 },
     // A closed network: no QUIC, no background fetches, no component or sync traffic, no first-run UI (as test/browser/docs-check.mjs).
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (err) => pageErrors.push(err.message));
@@ -86,7 +96,10 @@ test('with a control token the page asks for it, keeps it in sessionStorage and 
   assert.is(await page.evaluate(() => sessionStorage.getItem('project-runtime-mock.control-token')), TOKEN);
   // The header clock is read with the token: the demo's frozen time.
   await page.getByText('2026-11-20 12:00:00 UTC').first().waitFor();
-  assert.ok(urls.every((u) => !u.includes(TOKEN)), 'the token appeared in a URL');
+  assert.ok(
+    urls.every((u) => !u.includes(TOKEN)),
+    'the token appeared in a URL',
+  );
 });
 
 test('journal: a v3 request appears by the next poll (polled at least once a second), and opens redacted', async () => {
@@ -103,7 +116,10 @@ test('journal: a v3 request appears by the next poll (polled at least once a sec
   assert.ok(pollsBetween <= 2, `${pollsBetween} journal polls started before the entry showed (${Math.round(seen - sent)} ms)`);
   await page.waitForTimeout(2500);
   const recent = polls.filter((t) => t > sent - 1200);
-  const gaps = recent.slice(1).map((t, i) => t - recent[i]).sort((a, b) => a - b);
+  const gaps = recent
+    .slice(1)
+    .map((t, i) => t - recent[i])
+    .sort((a, b) => a - b);
   const median = gaps[Math.floor(gaps.length / 2)];
   assert.ok(gaps.length >= 3 && median <= 1000, `journal polls every ${Math.round(median)} ms (median of ${gaps.length} gaps)`);
   console.log(`  journal: entry shown ${Math.round(seen - sent)} ms after the request; polls every ${Math.round(median)} ms (median)`);
@@ -164,7 +180,13 @@ test('faults: one added from the form answers the next matching request, once', 
   const listed = await control('GET', '/_mock/faults');
   assert.is(listed.body.items.length, 1);
   assert.equal(
-    { method: listed.body.items[0].method, path: listed.body.items[0].path, status: listed.body.items[0].status, times: listed.body.items[0].times, body: listed.body.items[0].body },
+    {
+      method: listed.body.items[0].method,
+      path: listed.body.items[0].path,
+      status: listed.body.items[0].status,
+      times: listed.body.items[0].times,
+      body: listed.body.items[0].body,
+    },
     { method: 'GET', path: '/api/v3/projects/*/runs/*', status: 503, times: 1, body: { detail: { reason_code: 'unavailable', message: 'try later' } } },
   );
   await page.locator('table[data-kind="faults"] tbody tr', { hasText: '/api/v3/projects/*/runs/*' }).waitFor();
@@ -263,7 +285,10 @@ test('coverage: a table per operation with what is missing highlighted', async (
   assert.ok(missing.includes('404') && missing.includes('run_not_found'), missing.join(','));
   assert.not.ok(missing.includes('200'));
   assert.is(await getRun.locator('td.num').innerText(), '2');
-  const bg = await getRun.locator('ul.missing li').first().evaluate((el) => getComputedStyle(el).backgroundColor);
+  const bg = await getRun
+    .locator('ul.missing li')
+    .first()
+    .evaluate((el) => getComputedStyle(el).backgroundColor);
   assert.is.not(bg, 'rgba(0, 0, 0, 0)', 'missing items have a background');
   assert.match(await page.locator('tr[data-operation="cancelRun"]').innerText(), 'never called');
   assert.is(await page.locator('table.coverage tbody tr').count(), 20);
@@ -297,9 +322,16 @@ test('the README screenshot: a few requests, one opened (test/browser/.output/in
     await v3(`/api/v3/projects/${P}/approvals?status=pending`),
     await v3(`/api/v3/projects/${P}/runs/${DEMO.runs.failedApi}/retry`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }),
     await fetch(`${cli.url}/api/v3/projects/${P}/jobs`),
-    await v3(`/api/v3/projects/${P}/approvals/${DEMO.approvals.pendingOther}/deny`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"reason": "not today"}' }),
+    await v3(`/api/v3/projects/${P}/approvals/${DEMO.approvals.pendingOther}/deny`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"reason": "not today"}',
+    }),
   ];
-  assert.equal(sent.map((r) => r.status), [200, 200, 409, 401, 200]);
+  assert.equal(
+    sent.map((r) => r.status),
+    [200, 200, 409, 401, 200],
+  );
   const deny = page.locator(`table.journal tbody tr[data-path$="/deny"]`);
   await deny.waitFor({ timeout: 15_000 });
   assert.match(await page.locator(`table.journal tbody tr[data-path$="/retry"]`).innerText(), '409');
@@ -353,7 +385,15 @@ test('keyboard: real buttons in order, labelled controls, a visible focus ring',
     await page.keyboard.press('Tab');
     order.push(await page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent?.trim()}`));
   }
-  assert.equal(order.slice(0, 7), ['BUTTON Requests', 'BUTTON State', 'BUTTON Clock & simulation', 'BUTTON Faults', 'BUTTON Coverage', 'BUTTON Client report', 'BUTTON Reset & fixtures']);
+  assert.equal(order.slice(0, 7), [
+    'BUTTON Requests',
+    'BUTTON State',
+    'BUTTON Clock & simulation',
+    'BUTTON Faults',
+    'BUTTON Coverage',
+    'BUTTON Client report',
+    'BUTTON Reset & fixtures',
+  ]);
   // Back to "Faults" and activate it with the keyboard.
   await page.keyboard.press('Shift+Tab');
   await page.keyboard.press('Shift+Tab');
@@ -384,7 +424,8 @@ test('a narrow window (375 px): no sideways page scroll in any section', async (
     await page.waitForTimeout(300);
     const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
     assert.ok(scroll <= width, `${label}: the page is ${scroll} px wide in a ${width} px window`);
-    if (label === 'State' || label === 'Clock & simulation') await page.screenshot({ path: join(OUT, `inspector-narrow-${label === 'State' ? 'state' : 'clock'}.png`), fullPage: true });
+    if (label === 'State' || label === 'Clock & simulation')
+      await page.screenshot({ path: join(OUT, `inspector-narrow-${label === 'State' ? 'state' : 'clock'}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 });

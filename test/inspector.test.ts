@@ -21,7 +21,8 @@ test('GET /_mock/ui: the HTML shell loads only its own files, cannot be framed, 
   assert.is(res.status, 200);
   assert.is(res.headers['content-type'], 'text/html; charset=utf-8');
   const csp = res.headers['content-security-policy'];
-  for (const rule of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'", "form-action 'none'"]) assert.match(csp, rule);
+  for (const rule of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'", "form-action 'none'"])
+    assert.match(csp, rule);
   assert.is(res.headers['x-frame-options'], 'DENY');
   assert.is(res.headers['referrer-policy'], 'no-referrer');
   assert.is(res.headers['x-content-type-options'], 'nosniff');
@@ -35,11 +36,14 @@ test('GET /_mock/ui: the HTML shell loads only its own files, cannot be framed, 
 
 test('GET /_mock/ui/page.js and page.css: the built bundle, byte for byte; anything else is 404', async () => {
   const { http } = await freshMock();
-  const js = await http.get('/_mock/ui/page.js').buffer(true).parse((r, cb) => {
-    const chunks: Buffer[] = [];
-    r.on('data', (c: Buffer) => chunks.push(c));
-    r.on('end', () => cb(null, Buffer.concat(chunks)));
-  });
+  const js = await http
+    .get('/_mock/ui/page.js')
+    .buffer(true)
+    .parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => cb(null, Buffer.concat(chunks)));
+    });
   assert.is(js.status, 200);
   assert.is(js.headers['content-type'], 'text/javascript; charset=utf-8');
   assert.ok(Buffer.compare(js.body as Buffer, built('page.js')) === 0, 'page.js is served as built');
@@ -96,7 +100,8 @@ test('journal polling: after an id, the newest N, summaries without bodies', asy
   for (let i = 0; i < 5; i++) await http.get(`/api/v3/projects/${P}/jobs?limit=${i + 1}`).set(owner);
   await http.get(`/api/v3/projects/${P}/users`).set(owner);
   await http.get(`/api/v3/projects/${P}/jobs`);
-  const ids = (q: string) => http.get(`/_mock/requests${q}`).then((r) => (assert.is(r.status, 200, JSON.stringify(r.body)), r.body.items.map((e: Json) => e.id)));
+  const ids = (q: string) =>
+    http.get(`/_mock/requests${q}`).then((r) => (assert.is(r.status, 200, JSON.stringify(r.body)), r.body.items.map((e: Json) => e.id)));
   assert.equal(await ids(''), [1, 2, 3, 4, 5, 6, 7]);
   assert.equal(await ids('?after=4'), [5, 6, 7]);
   assert.equal(await ids('?after=7'), []);
@@ -110,10 +115,13 @@ test('journal polling: after an id, the newest N, summaries without bodies', asy
   assert.equal(await ids('?status=401&after=6'), [7]);
 
   const summaries = (await http.get('/_mock/requests?summary=true&after=5')).body.items;
-  assert.equal(summaries.map((e: Json) => Object.keys(e).sort()), [
-    ['at', 'duration_ms', 'id', 'method', 'operation', 'path', 'status'],
-    ['at', 'duration_ms', 'id', 'method', 'operation', 'path', 'status'],
-  ]);
+  assert.equal(
+    summaries.map((e: Json) => Object.keys(e).sort()),
+    [
+      ['at', 'duration_ms', 'id', 'method', 'operation', 'path', 'status'],
+      ['at', 'duration_ms', 'id', 'method', 'operation', 'path', 'status'],
+    ],
+  );
   const full = mock.control.requests({ after: 5 });
   assert.equal(
     summaries,
@@ -122,7 +130,10 @@ test('journal polling: after an id, the newest N, summaries without bodies', asy
   assert.equal(summaries[1], { ...summaries[1], id: 7, method: 'GET', path: `/api/v3/projects/${P}/jobs`, status: 401, operation: 'listJobs', at: DEMO.now });
   // In process, the same filters.
   assert.equal(mock.control.requests({ summary: true, after: 5 }), summaries);
-  assert.equal(mock.control.requests({ limit: 1 }).map((e) => e.id), [7]);
+  assert.equal(
+    mock.control.requests({ limit: 1 }).map((e) => e.id),
+    [7],
+  );
 
   // Ids never repeat: after clearing, a poller that passes its last id sees only what came since.
   await http.delete('/_mock/requests');
@@ -132,11 +143,14 @@ test('journal polling: after an id, the newest N, summaries without bodies', asy
 
   const bad = await http.get('/_mock/requests?after=-1&limit=0&summary=maybe');
   assert.is(bad.status, 422);
-  assert.equal(bad.body.detail.map((i: Json) => [i.loc.join('.'), i.type]), [
-    ['query.after', 'greater_than_equal'],
-    ['query.limit', 'greater_than_equal'],
-    ['query.summary', 'bool_parsing'],
-  ]);
+  assert.equal(
+    bad.body.detail.map((i: Json) => [i.loc.join('.'), i.type]),
+    [
+      ['query.after', 'greater_than_equal'],
+      ['query.limit', 'greater_than_equal'],
+      ['query.summary', 'bool_parsing'],
+    ],
+  );
   assert.is((await http.get('/_mock/requests?limit=1001')).body.detail[0].type, 'less_than_equal');
 });
 
@@ -183,7 +197,8 @@ test('the journal records API requests, not the documentation pages: /docs, its 
   const { mock } = await freshMock();
   // Plain supertest: the document-checking client knows only the paths as the document spells them.
   const http = request(mock.callback());
-  for (const path of ['/docs', '/docs/', '/DOCS', '/docs/swagger-ui.css', '/docs/swagger-ui-bundle.js', '/docs/nope.js', '/openapi.json', '/OpenAPI.json']) await http.get(path);
+  for (const path of ['/docs', '/docs/', '/DOCS', '/docs/swagger-ui.css', '/docs/swagger-ui-bundle.js', '/docs/nope.js', '/openapi.json', '/OpenAPI.json'])
+    await http.get(path);
   assert.equal(mock.control.requests(), []);
   await http.get(`/api/v3/projects/${P}/users`).set(owner);
   await http.get('/docsx');

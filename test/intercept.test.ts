@@ -28,7 +28,11 @@ test.before(async () => {
 test.after(() => new Promise<void>((r) => real.close(() => r())));
 
 /** node:http(s).request, collected as status and text. */
-function nodeRequest(url: string, options: http.RequestOptions = {}, body?: string): Promise<{ status: number; text: string; headers: http.IncomingHttpHeaders }> {
+function nodeRequest(
+  url: string,
+  options: http.RequestOptions = {},
+  body?: string,
+): Promise<{ status: number; text: string; headers: http.IncomingHttpHeaders }> {
   const mod = url.startsWith('https:') ? https : http;
   return new Promise((resolve, reject) => {
     const req = mod.request(url, options, (res) => {
@@ -64,7 +68,17 @@ test('intercept: global fetch, node:https, node:http and axios all reach the moc
   assert.is(refused.status, 401);
   assert.is(refused.data.detail.reason_code, 'authentication_required');
   // Every one of them is in the mock's journal (after the mock.fetch above).
-  assert.equal(mock.control.requests().map((e) => [e.method, e.status]), [['GET', 200], ['GET', 200], ['GET', 200], ['GET', 200], ['POST', 200], ['GET', 401]]);
+  assert.equal(
+    mock.control.requests().map((e) => [e.method, e.status]),
+    [
+      ['GET', 200],
+      ['GET', 200],
+      ['GET', 200],
+      ['GET', 200],
+      ['POST', 200],
+      ['GET', 401],
+    ],
+  );
   assert.equal(mock.control.requests()[4].request.body, { reason: 'axios' });
 });
 
@@ -186,11 +200,16 @@ test('intercept: a client timeout fires while a delay fault holds the answer (th
 test('intercept: origins are checked', () => {
   const mock = { intercept: (o: string) => createApp({ storage: 'memory' }).then((m: MockApp) => m.intercept(o)) };
   return Promise.all([
-    mock.intercept('https://x.test/api').then(() => assert.unreachable(), (e: Error) => assert.match(e.message, /not a URL with a path/)),
-    mock.intercept('ftp://x.test').then(() => assert.unreachable(), (e: Error) => assert.match(e.message, /not an http\(s\) origin/)),
+    mock.intercept('https://x.test/api').then(
+      () => assert.unreachable(),
+      (e: Error) => assert.match(e.message, /not a URL with a path/),
+    ),
+    mock.intercept('ftp://x.test').then(
+      () => assert.unreachable(),
+      (e: Error) => assert.match(e.message, /not an http\(s\) origin/),
+    ),
   ]).then(() => undefined);
 });
-
 
 test('intercept: the typed client reaches the intercept whether it was created before or after it', async () => {
   const mock = await fresh();
@@ -205,7 +224,13 @@ test('intercept: the typed client reaches the intercept whether it was created b
       assert.is(response.status, 200);
       assert.is(data?.id, RUN);
     }
-    assert.equal(mock.control.requests().map((e) => [e.operation, e.status]), [['getRun', 200], ['getRun', 200]]);
+    assert.equal(
+      mock.control.requests().map((e) => [e.operation, e.status]),
+      [
+        ['getRun', 200],
+        ['getRun', 200],
+      ],
+    );
     // An origin nobody handles is refused with onUnhandled 'error', whichever client sends it; nothing reaches the real server.
     for (const stray of [strayBefore, strayAfter]) {
       await stray.getRun(P, RUN).then(

@@ -26,17 +26,42 @@ async function writeEverything({ mock, http }: TestMock): Promise<void> {
   ok(await http.delete(`/api/v3/projects/${P}/users/7eeec0cc-4c09-4d7b-bb90-476a4c5f5f61`).set(AS.owner).send({ confirmation: 'delete-application-user' }));
   ok(await http.post(`/api/v3/projects/${DEMO.projects.sandbox}/transfer`).set(AS.owner).send({ workspace_id: DEMO.workspaces.acmeLabs }));
   ok(await http.delete(`/api/v3/projects/${DEMO.projects.sales}`).set(AS.owner).send({ confirmation: 'sales-assistant' }));
-  const tokens = await http.post('/api/v3/auth/token').send({ grant_type: 'authorization_code', code: DEMO.authorizationCode, code_verifier: DEMO.pkceVerifier });
+  const tokens = await http
+    .post('/api/v3/auth/token')
+    .send({ grant_type: 'authorization_code', code: DEMO.authorizationCode, code_verifier: DEMO.pkceVerifier });
   ok(tokens);
-  ok(await http.post(`/api/v3/connections/${DEMO.connections.chatBinding}/chatapp/webhook`).set('X-Chatapp-Secret-Token', DEMO.chatSecret).send({ update_id: 1, message: { from: { id: 5 }, text: 'hi' } }));
-  const event = JSON.stringify({ event_id: 'evt_iso', event_type: 'connection.revoked', connection_resource_id: 'a6a48f50-71c5-4c54-a80a-0b8eaf0d93e0', occurred_at: DEMO.now });
-  ok(await http.post('/api/v3/webhooks/broker').set({ 'Content-Type': 'application/json', 'X-Broker-Hmac-Sha256': createHmac('sha256', DEMO.brokerSecret).update(event).digest('hex') }).send(event));
+  ok(
+    await http
+      .post(`/api/v3/connections/${DEMO.connections.chatBinding}/chatapp/webhook`)
+      .set('X-Chatapp-Secret-Token', DEMO.chatSecret)
+      .send({ update_id: 1, message: { from: { id: 5 }, text: 'hi' } }),
+  );
+  const event = JSON.stringify({
+    event_id: 'evt_iso',
+    event_type: 'connection.revoked',
+    connection_resource_id: 'a6a48f50-71c5-4c54-a80a-0b8eaf0d93e0',
+    occurred_at: DEMO.now,
+  });
+  ok(
+    await http
+      .post('/api/v3/webhooks/broker')
+      .set({ 'Content-Type': 'application/json', 'X-Broker-Hmac-Sha256': createHmac('sha256', DEMO.brokerSecret).update(event).digest('hex') })
+      .send(event),
+  );
   const run = await http.post(`/_mock/projects/${P}/runs`).send({ status: 'running' });
   ok(run);
   ok(await http.post(`/_mock/projects/${P}/runs/${run.body.id}/transition`).send({ to: 'waiting_approval' }));
-  ok(await http.post(`/_mock/projects/${P}/desired-state/apply`).send({ mutation: { type: 'skill.upsert', skill_id: 'isolation-skill', display_name: 'Isolation' } }));
+  ok(
+    await http
+      .post(`/_mock/projects/${P}/desired-state/apply`)
+      .send({ mutation: { type: 'skill.upsert', skill_id: 'isolation-skill', display_name: 'Isolation' } }),
+  );
   ok(await http.post(`/_mock/projects/${P}/releases`).send({ target: 'candidate' }));
-  ok(await http.post('/_mock/auth/codes').send({ principal_id: DEMO.principals.viewer, code_challenge: createHash('sha256').update('w'.repeat(43)).digest('base64url'), code: 'isolation-code' }));
+  ok(
+    await http
+      .post('/_mock/auth/codes')
+      .send({ principal_id: DEMO.principals.viewer, code_challenge: createHash('sha256').update('w'.repeat(43)).digest('base64url'), code: 'isolation-code' }),
+  );
   ok(await http.post('/_mock/clock').send({ advance_ms: 60_000 }));
   // The writes did land: the access token works, the clock moved.
   ok(await http.get(`/api/v3/projects/${P}/users?limit=1`).set(bearer(tokens.body.access_token)));
@@ -53,7 +78,9 @@ test('isolation: restore(snapshot) undoes every kind of write, clock included', 
   assert.equal(exported(m), before);
   assert.is(m.mock.control.now(), DEMO.now);
   // Behaviour is back too: the code is unused again, the cancelled run is waiting again.
-  const again = await m.http.post('/api/v3/auth/token').send({ grant_type: 'authorization_code', code: DEMO.authorizationCode, code_verifier: DEMO.pkceVerifier });
+  const again = await m.http
+    .post('/api/v3/auth/token')
+    .send({ grant_type: 'authorization_code', code: DEMO.authorizationCode, code_verifier: DEMO.pkceVerifier });
   assert.is(again.status, 200);
   assert.is((await m.http.get(`/api/v3/projects/${P}/runs/${DEMO.runs.waitingApproval}`).set(AS.owner)).body.status, 'waiting_approval');
 });
@@ -122,7 +149,10 @@ test('isolation: lists read after restore, reset and PUT /_mock/state are the re
   const snap = m.mock.control.snapshot();
   const state = (await m.http.get('/_mock/state')).body;
   const write = async () => {
-    await m.http.post(`/api/v3/connections/${DEMO.connections.chatBinding}/chatapp/webhook`).set('X-Chatapp-Secret-Token', DEMO.chatSecret).send({ update_id: Math.floor(Math.random() * 1e9), message: { from: { id: 'list-cache' }, text: 'x' } });
+    await m.http
+      .post(`/api/v3/connections/${DEMO.connections.chatBinding}/chatapp/webhook`)
+      .set('X-Chatapp-Secret-Token', DEMO.chatSecret)
+      .send({ update_id: Math.floor(Math.random() * 1e9), message: { from: { id: 'list-cache' }, text: 'x' } });
     await m.mock.control.compileRelease(P);
     assert.is((await list()).length, users0.length + 1);
     assert.is((await releases()).length, releases0.length + 1);

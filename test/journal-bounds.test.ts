@@ -13,12 +13,25 @@ import { DEMO } from './helpers/demo.js';
 const KiB = 1024;
 const MiB = 1024 * KiB;
 /** A hostile body: about 1 MiB of `{}` in one array (a million tiny objects to hold), with a secret up front. */
-const hostile = (bytes = MiB) => `{"client_secret":"cs-LEAK","x":[${Array(Math.floor((bytes - 40) / 3)).fill('{}').join(',')}]}`;
+const hostile = (bytes = MiB) =>
+  `{"client_secret":"cs-LEAK","x":[${Array(Math.floor((bytes - 40) / 3))
+    .fill('{}')
+    .join(',')}]}`;
 const json = { 'content-type': 'application/json' };
 
 const record = (over: Partial<JournalRecord> = {}): JournalRecord => ({
-  atMs: 0, method: 'POST', path: '/api/v3/auth/token', querystring: '', status: 422, duration_ms: 0, operation: 'exchangeToken',
-  requestHeaders: {}, requestBody: null, responseHeaders: {}, responseBody: null, ...over,
+  atMs: 0,
+  method: 'POST',
+  path: '/api/v3/auth/token',
+  querystring: '',
+  status: 422,
+  duration_ms: 0,
+  operation: 'exchangeToken',
+  requestHeaders: {},
+  requestBody: null,
+  responseHeaders: {},
+  responseBody: null,
+  ...over,
 });
 
 test('journal bounds: a 1 MiB token request is kept as a 16 KiB redacted prefix with a marker and its size', async () => {
@@ -60,7 +73,13 @@ test('journal bounds: a small raw broker body stays whole (parsed and redacted w
   const sig = createHmac('sha256', DEMO.brokerSecret).update(raw).digest('hex');
   await mock.fetch('/api/v3/webhooks/broker', { method: 'POST', headers: { ...json, 'x-broker-hmac-sha256': sig }, body: raw });
   const [e] = mock.control.requests();
-  assert.equal(e.request.body, { event_id: 'e1', event_type: 'connection.refreshed', connection_resource_id: 'x', occurred_at: DEMO.now, api_key: '[redacted]' });
+  assert.equal(e.request.body, {
+    event_id: 'e1',
+    event_type: 'connection.refreshed',
+    connection_resource_id: 'x',
+    occurred_at: DEMO.now,
+    api_key: '[redacted]',
+  });
   assert.is(e.request.truncated, undefined);
 });
 
@@ -94,9 +113,13 @@ test('journal bounds: 1,000 requests of 1 MiB stay within the byte budget, each 
 
 test('journal bounds: a smaller budget and body limit are honoured (createApp({ journal }))', async () => {
   const mock = await createApp({ storage: 'memory', fixtures: demoFixture(), journal: { entries: 5, bytes: 64 * KiB, bodyBytes: 100 } });
-  for (let i = 0; i < 8; i++) await mock.fetch(`/api/v3/projects/${DEMO.projects.support}/jobs?i=${i}`, { headers: { authorization: `Bearer ${DEMO.tokens.owner}` } });
+  for (let i = 0; i < 8; i++)
+    await mock.fetch(`/api/v3/projects/${DEMO.projects.support}/jobs?i=${i}`, { headers: { authorization: `Bearer ${DEMO.tokens.owner}` } });
   const all = mock.control.requests();
-  assert.equal(all.map((e) => e.query.i), ['3', '4', '5', '6', '7']);
+  assert.equal(
+    all.map((e) => e.query.i),
+    ['3', '4', '5', '6', '7'],
+  );
   for (const e of all) {
     assert.is(e.status, 200);
     assert.ok((e.response.body as string).endsWith(' bytes in all]'));
@@ -129,7 +152,10 @@ test('journal bounds: hostile requests through the app leave memory bounded (chi
   const child = fileURLToPath(new URL('./helpers/journal-rss.ts', import.meta.url));
   // Each 1 MiB body parses into ~20 MB of objects: held by reference, 60 of them need 1.2 GB. 128 MB of heap must do.
   // (1,000 requests are covered by the byte accounting above; parsing 1,000 MiB here would take a minute.)
-  const out = spawnSync(process.execPath, ['--max-old-space-size=128', '--expose-gc', '--import', 'tsx', child, '60'], { encoding: 'utf8', cwd: fileURLToPath(new URL('..', import.meta.url)) });
+  const out = spawnSync(process.execPath, ['--max-old-space-size=128', '--expose-gc', '--import', 'tsx', child, '60'], {
+    encoding: 'utf8',
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+  });
   assert.is(out.status, 0, out.stderr.slice(-2000));
   const r = JSON.parse(out.stdout) as { requests: number; statuses: number[]; heapMB: number; externalMB: number; journalBytes: number; entries: number };
   assert.is(r.requests, 60);

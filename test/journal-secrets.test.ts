@@ -72,11 +72,18 @@ test('journal secrets: a form-encoded token request (as OAuth clients send it) k
   const res = await s.http.post('/api/v3/auth/token').set('Content-Type', FORM).send(sent);
   // The client's answer keeps pydantic's input, as FastAPI does.
   assert.is(res.status, 422);
-  assert.equal(res.body.detail, [{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: sent }]);
+  assert.equal(res.body.detail, [
+    { type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: sent },
+  ]);
   const [e] = s.mock.control.requests();
   assert.is(e.request.body, 'grant_type=refresh_token&refresh_token=[redacted]');
   assert.equal((e.response.body as { detail: unknown[] }).detail, [
-    { type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: 'grant_type=refresh_token&refresh_token=[redacted]' },
+    {
+      type: 'model_attributes_type',
+      loc: ['body'],
+      msg: 'Input should be a valid dictionary or object to extract fields from',
+      input: 'grant_type=refresh_token&refresh_token=[redacted]',
+    },
   ]);
   const code = `grant_type=authorization_code&code=${s.secrets.code}&code_verifier=${s.secrets.verifier}`;
   await s.http.post('/api/v3/auth/token').set('Content-Type', `${FORM}; charset=utf-8`).send(code);
@@ -98,7 +105,9 @@ test('journal secrets: a wrongly typed refresh_token, code or code_verifier is k
     const item = res.body.detail.find((d: { loc: unknown[] }) => JSON.stringify(d.loc) === JSON.stringify(loc));
     assert.equal(item.input, body[loc[1] as string], 'the client sees what it sent');
     const shown = s.mock.control.requests().at(-1)!;
-    const journaled = (shown.response.body as { detail: { loc: unknown[]; input: unknown }[] }).detail.find((d) => JSON.stringify(d.loc) === JSON.stringify(loc))!;
+    const journaled = (shown.response.body as { detail: { loc: unknown[]; input: unknown }[] }).detail.find(
+      (d) => JSON.stringify(d.loc) === JSON.stringify(loc),
+    )!;
     assert.is(journaled.input, '[redacted]');
     assert.is((shown.request.body as Record<string, unknown>)[loc[1] as string], '[redacted]');
     assert.is((shown.request.body as Record<string, unknown>).grant_type, body.grant_type, 'what is not secret stays');
@@ -112,12 +121,31 @@ test('journal secrets: every credential, sent every wrong way, is never shown', 
   // A broker signature is a credential only with its body: it is tested below, named or sent with that body.
   const { brokerSignature, ...credentials } = s.secrets;
   for (const [what, value] of Object.entries(credentials)) {
-    const names = ['refresh_token', 'refreshToken', 'code', 'code_verifier', 'access_token', 'token', 'client_secret', 'admin_key', 'broker_secret', 'webhook_secret'];
+    const names = [
+      'refresh_token',
+      'refreshToken',
+      'code',
+      'code_verifier',
+      'access_token',
+      'token',
+      'client_secret',
+      'admin_key',
+      'broker_secret',
+      'webhook_secret',
+    ];
     const name = names[value.length % names.length];
     const sends: (() => request.Test)[] = [
       // Bodies of every type.
-      () => s.http.post(tokenPath).set('Content-Type', FORM).send(`grant_type=refresh_token&${name}=${encodeURIComponent(value)}`),
-      () => s.http.post(tokenPath).set('Content-Type', 'text/plain').send(JSON.stringify({ grant_type: 'refresh_token', [name]: value })),
+      () =>
+        s.http
+          .post(tokenPath)
+          .set('Content-Type', FORM)
+          .send(`grant_type=refresh_token&${name}=${encodeURIComponent(value)}`),
+      () =>
+        s.http
+          .post(tokenPath)
+          .set('Content-Type', 'text/plain')
+          .send(JSON.stringify({ grant_type: 'refresh_token', [name]: value })),
       () => s.http.post(tokenPath).set('Content-Type', 'text/plain').send(value),
       () => s.http.post(tokenPath).set('Content-Type', 'application/json').send(`{"grant_type":"refresh_token","${name}":"${value}",}`),
       () => s.http.post(tokenPath).set('Content-Type', 'application/json').send(`{"grant_type":"refresh_token","${name}":["${value}"`),
@@ -126,17 +154,36 @@ test('journal secrets: every credential, sent every wrong way, is never shown', 
       () => s.http.post(tokenPath).field('grant_type', 'refresh_token').field(name, value),
       () => s.http.post(tokenPath).send({ grantType: 'refresh_token', [name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase())]: value }),
       () => s.http.post(tokenPath).send({ grant_type: 'refresh_token', refresh_token: 42, note: value }),
-      () => s.http.post(`/api/v3/projects/${P}/runs/${DEMO.runs.waitingApproval}/cancel`).set('Authorization', `Bearer ${DEMO.tokens.owner}`).send({ reason: value }),
+      () =>
+        s.http
+          .post(`/api/v3/projects/${P}/runs/${DEMO.runs.waitingApproval}/cancel`)
+          .set('Authorization', `Bearer ${DEMO.tokens.owner}`)
+          .send({ reason: value }),
       // The query, the path, headers.
-      () => s.http.get(`/api/v3/projects/${P}/runs?${name}=${encodeURIComponent(value)}&q=${encodeURIComponent(value)}`).set('Authorization', `Bearer ${value}`),
+      () =>
+        s.http.get(`/api/v3/projects/${P}/runs?${name}=${encodeURIComponent(value)}&q=${encodeURIComponent(value)}`).set('Authorization', `Bearer ${value}`),
       () => s.http.get(`/api/v3/projects/${encodeURIComponent(value)}/runs`).set('Authorization', `Bearer ${DEMO.tokens.owner}`),
       () => s.http.get(`/api/v3/projects/${P}/runs/${encodeURIComponent(value)}`).set('Authorization', `Token ${value}`),
       () =>
+        s.http.get(`/api/v3/projects/${P}/jobs`).set({
+          'X-Access-Token': value,
+          'X-Refresh-Token': value,
+          'X-Mock-Control-Token': value,
+          Cookie: `session=${value}`,
+          'X-Custom': value,
+          Referer: `http://app.example/cb?code=${value}`,
+        }),
+      () =>
         s.http
-          .get(`/api/v3/projects/${P}/jobs`)
-          .set({ 'X-Access-Token': value, 'X-Refresh-Token': value, 'X-Mock-Control-Token': value, Cookie: `session=${value}`, 'X-Custom': value, Referer: `http://app.example/cb?code=${value}` }),
-      () => s.http.post(`/api/v3/connections/${DEMO.connections.chatBinding}/chatapp/webhook`).set('X-Chatapp-Secret-Token', value).send({ update_id: 1, message: { from: { id: 1 }, text: value } }),
-      () => s.http.post('/api/v3/webhooks/broker').set('Content-Type', 'application/json').set('X-Signature', value).send(`{"event_id":"e-${what}","token":"${value}"}`),
+          .post(`/api/v3/connections/${DEMO.connections.chatBinding}/chatapp/webhook`)
+          .set('X-Chatapp-Secret-Token', value)
+          .send({ update_id: 1, message: { from: { id: 1 }, text: value } }),
+      () =>
+        s.http
+          .post('/api/v3/webhooks/broker')
+          .set('Content-Type', 'application/json')
+          .set('X-Signature', value)
+          .send(`{"event_id":"e-${what}","token":"${value}"}`),
     ];
     for (const send of sends) await send();
   }
@@ -145,7 +192,11 @@ test('journal secrets: every credential, sent every wrong way, is never shown', 
   assert.is(signed.signature, brokerSignature);
   await s.http.post('/api/v3/webhooks/broker').set(signed.headers).set('X-Copy', signed.signature).send(signed.body);
   await s.http.post(`/api/v3/webhooks/broker?q=${signed.signature}`).set('Content-Type', 'application/json').send(signed.body);
-  await s.http.post(`/api/v3/webhooks/broker?signature=${signed.signature}`).set('X-Signature', signed.signature).set('Content-Type', 'application/json').send('{}');
+  await s.http
+    .post(`/api/v3/webhooks/broker?signature=${signed.signature}`)
+    .set('X-Signature', signed.signature)
+    .set('Content-Type', 'application/json')
+    .send('{}');
   const shown = await everythingShown(s);
   assert.is(s.mock.control.requests().length, Object.keys(credentials).length * 17 + 3, 'every send was journaled');
   assertNoSecret(shown, s.secrets);
@@ -167,12 +218,21 @@ test('journal secrets: a large form body is cut and still redacted; the redactor
 
 test('redaction of text: pairs in forms, JSON, YAML and multipart; values after an auth scheme; the values found are reported', () => {
   const found: string[] = [];
-  const out = redactSecretPairs('a=1&refresh%5Ftoken=abc123&Code=x9&reason_code=keep&"code_verifier" : "v e r",\nclient-secret: s3\nAuthorization: Bearer tok.en', (v) => found.push(v));
-  assert.is(out, 'a=1&refresh%5Ftoken=[redacted]&Code=[redacted]&reason_code=keep&"code_verifier" : "[redacted]",\nclient-secret: [redacted]\nAuthorization: Bearer [redacted]');
+  const out = redactSecretPairs(
+    'a=1&refresh%5Ftoken=abc123&Code=x9&reason_code=keep&"code_verifier" : "v e r",\nclient-secret: s3\nAuthorization: Bearer tok.en',
+    (v) => found.push(v),
+  );
+  assert.is(
+    out,
+    'a=1&refresh%5Ftoken=[redacted]&Code=[redacted]&reason_code=keep&"code_verifier" : "[redacted]",\nclient-secret: [redacted]\nAuthorization: Bearer [redacted]',
+  );
   assert.equal(found, ['abc123', 'x9', 'v e r', 's3', 'tok.en']);
   assert.is(redactSecretPairs('{"refresh_token": ["a", {"b": "c"}], "keep": 1}'), '{"refresh_token": [redacted], "keep": 1}');
   assert.is(redactSecretPairs('{"refresh_token": ["a", "b'), '{"refresh_token": [redacted]');
-  assert.is(redactSecretPairs('--b\r\nContent-Disposition: form-data; name="code"\r\n\r\nsecret-code\r\n--b--'), '--b\r\nContent-Disposition: form-data; name="code"\r\n\r\n[redacted]\r\n--b--');
+  assert.is(
+    redactSecretPairs('--b\r\nContent-Disposition: form-data; name="code"\r\n\r\nsecret-code\r\n--b--'),
+    '--b\r\nContent-Disposition: form-data; name="code"\r\n\r\n[redacted]\r\n--b--',
+  );
   assert.is(redactSecretPairs('max_tokens=5&token_type=Bearer&input_tokens: 3'), 'max_tokens=5&token_type=Bearer&input_tokens: 3');
 });
 
@@ -196,13 +256,16 @@ test('redaction: a validation item hides its input when its loc names a secret; 
     ],
   });
   // Header names in any spelling.
-  assert.equal(new Redactor().headers({ 'X-Mock-Control-Token': 'a', 'x-refresh-token': 'b', 'proxy-authorization': 'c', 'x-hub-signature-256': 'd', accept: 'e' }), {
-    'X-Mock-Control-Token': '[redacted]',
-    'x-refresh-token': '[redacted]',
-    'proxy-authorization': '[redacted]',
-    'x-hub-signature-256': '[redacted]',
-    accept: 'e',
-  });
+  assert.equal(
+    new Redactor().headers({ 'X-Mock-Control-Token': 'a', 'x-refresh-token': 'b', 'proxy-authorization': 'c', 'x-hub-signature-256': 'd', accept: 'e' }),
+    {
+      'X-Mock-Control-Token': '[redacted]',
+      'x-refresh-token': '[redacted]',
+      'proxy-authorization': '[redacted]',
+      'x-hub-signature-256': '[redacted]',
+      accept: 'e',
+    },
+  );
 });
 
 test.run();

@@ -38,7 +38,9 @@ test('journal: errors are recorded with their envelope', async () => {
 test('journal: no secret reaches it (headers, bodies, queries, responses)', async () => {
   const { mock, http } = await freshMock();
   // Token exchange: code and verifier in, tokens out.
-  const tokens = await http.post('/api/v3/auth/token?refresh_token=leak-me-query').send({ grant_type: 'authorization_code', code: DEMO.authorizationCode, code_verifier: DEMO.pkceVerifier });
+  const tokens = await http
+    .post('/api/v3/auth/token?refresh_token=leak-me-query')
+    .send({ grant_type: 'authorization_code', code: DEMO.authorizationCode, code_verifier: DEMO.pkceVerifier });
   assert.is(tokens.status, 200);
   const refreshed = await http.post('/api/v3/auth/token').send({ grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token });
   assert.is(refreshed.status, 200);
@@ -53,15 +55,32 @@ test('journal: no secret reaches it (headers, bodies, queries, responses)', asyn
     .set('X-Chatapp-Secret-Token', DEMO.chatSecret)
     .send({ update_id: 424242, message: { from: { id: 77 }, text: 'hello' } });
   // Broker signature, and a body with secret-ish fields.
-  const raw = JSON.stringify({ event_id: 'evt-1', event_type: 'connection.refreshed', connection_resource_id: 'nope', occurred_at: DEMO.now, client_secret: 'cs-leak' });
+  const raw = JSON.stringify({
+    event_id: 'evt-1',
+    event_type: 'connection.refreshed',
+    connection_resource_id: 'nope',
+    occurred_at: DEMO.now,
+    client_secret: 'cs-leak',
+  });
   const sig = createHmac('sha256', DEMO.brokerSecret).update(raw).digest('hex');
   await http.post('/api/v3/webhooks/broker').set('Content-Type', 'application/json').set('X-Broker-Hmac-Sha256', sig).send(raw);
 
   const text = JSON.stringify(mock.control.requests());
   assert.is(mock.control.requests().length, 7);
   const secrets = [
-    DEMO.tokens.owner, DEMO.adminKey, DEMO.chatSecret, DEMO.brokerSecret, DEMO.authorizationCode, DEMO.pkceVerifier, sig, 'cs-leak', 'leak-me-query',
-    tokens.body.access_token, tokens.body.refresh_token, refreshed.body.access_token, refreshed.body.refresh_token,
+    DEMO.tokens.owner,
+    DEMO.adminKey,
+    DEMO.chatSecret,
+    DEMO.brokerSecret,
+    DEMO.authorizationCode,
+    DEMO.pkceVerifier,
+    sig,
+    'cs-leak',
+    'leak-me-query',
+    tokens.body.access_token,
+    tokens.body.refresh_token,
+    refreshed.body.access_token,
+    refreshed.body.refresh_token,
     'sk_live_demo_9f8e7d6c5b4a',
   ];
   for (const s of secrets) assert.not.ok(text.includes(s), `journal leaks ${s}`);
@@ -72,8 +91,20 @@ test('journal: no secret reaches it (headers, bodies, queries, responses)', asyn
 });
 
 test('redaction: secret fields at any depth, and secret-ish names', () => {
-  const out = redactDeep({ a: [{ b: { webhook_secret: 's', tool_arguments: { x: 1 }, keep: 'k' } }], signing_secret: 'x', code: 'c', reason_code: 'r', password: null });
-  assert.equal(out, { a: [{ b: { webhook_secret: '[redacted]', tool_arguments: '[redacted]', keep: 'k' } }], signing_secret: '[redacted]', code: '[redacted]', reason_code: 'r', password: null });
+  const out = redactDeep({
+    a: [{ b: { webhook_secret: 's', tool_arguments: { x: 1 }, keep: 'k' } }],
+    signing_secret: 'x',
+    code: 'c',
+    reason_code: 'r',
+    password: null,
+  });
+  assert.equal(out, {
+    a: [{ b: { webhook_secret: '[redacted]', tool_arguments: '[redacted]', keep: 'k' } }],
+    signing_secret: '[redacted]',
+    code: '[redacted]',
+    reason_code: 'r',
+    password: null,
+  });
 });
 
 test('journal: filters by method, path substring or glob, and status or class', async () => {
@@ -120,13 +151,28 @@ test('journal: clear empties it; ids keep counting', async () => {
   await http.get(`/api/v3/projects/${P}/jobs`).set(owner);
   assert.is(mock.control.clearRequests(), 1);
   await http.get(`/api/v3/projects/${P}/jobs`).set(owner);
-  assert.equal(mock.control.requests().map((e) => e.id), [2]);
+  assert.equal(
+    mock.control.requests().map((e) => e.id),
+    [2],
+  );
 });
 
 test('journal: bounded to the newest 1000 entries', () => {
   const j = new Journal();
   for (let i = 0; i < 2600; i++) {
-    j.add({ atMs: 0, method: 'GET', path: `/p/${i}`, querystring: '', status: 200, duration_ms: 0, operation: null, requestHeaders: {}, requestBody: null, responseHeaders: {}, responseBody: null });
+    j.add({
+      atMs: 0,
+      method: 'GET',
+      path: `/p/${i}`,
+      querystring: '',
+      status: 200,
+      duration_ms: 0,
+      operation: null,
+      requestHeaders: {},
+      requestBody: null,
+      responseHeaders: {},
+      responseBody: null,
+    });
   }
   const all = j.list();
   assert.is(all.length, 1000);
@@ -137,7 +183,19 @@ test('journal: bounded to the newest 1000 entries', () => {
 test('journal: `after` counts from the oldest entry still held (ids 4..8 of 8 held): exact ids at each boundary', () => {
   const j = new Journal({ entries: 5 });
   for (let i = 1; i <= 8; i++) {
-    j.add({ atMs: 0, method: 'GET', path: `/p/${i}`, querystring: '', status: 200, duration_ms: 0, operation: null, requestHeaders: {}, requestBody: null, responseHeaders: {}, responseBody: null });
+    j.add({
+      atMs: 0,
+      method: 'GET',
+      path: `/p/${i}`,
+      querystring: '',
+      status: 200,
+      duration_ms: 0,
+      operation: null,
+      requestHeaders: {},
+      requestBody: null,
+      responseHeaders: {},
+      responseBody: null,
+    });
   }
   const ids = (filter: Parameters<Journal['list']>[0]) => j.list(filter).map((e) => e.id);
   assert.equal(ids({}), [4, 5, 6, 7, 8]);
@@ -152,10 +210,19 @@ test('journal: `after` counts from the oldest entry still held (ids 4..8 of 8 he
   assert.equal(ids({ after: 4, limit: 2 }), [7, 8]);
   assert.equal(ids({ after: 6, limit: 5 }), [7, 8]);
   assert.equal(ids({ after: 4, limit: 4 }), [5, 6, 7, 8]);
-  assert.equal(j.summaries({ after: 4 }).map((e) => e.id), [5, 6, 7, 8]);
-  assert.equal(j.summaries({ after: 3 }).map((e) => e.id), [4, 5, 6, 7, 8]);
+  assert.equal(
+    j.summaries({ after: 4 }).map((e) => e.id),
+    [5, 6, 7, 8],
+  );
+  assert.equal(
+    j.summaries({ after: 3 }).map((e) => e.id),
+    [4, 5, 6, 7, 8],
+  );
   // One entry by id: held from 4 to 8.
-  assert.equal([3, 4, 8, 9].map((id) => j.get(id)?.path ?? null), [null, '/p/4', '/p/8', null]);
+  assert.equal(
+    [3, 4, 8, 9].map((id) => j.get(id)?.path ?? null),
+    [null, '/p/4', '/p/8', null],
+  );
 });
 
 test('journal: per instance', async () => {

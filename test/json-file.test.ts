@@ -24,7 +24,9 @@ test('a new data file is a version 2 snapshot: one record per line, readable as 
   assert.is(doc.seq, 1, 'seeding from the fixtures is the first change');
   assert.match(doc.log_id, /^[0-9a-f-]{36}$/);
   assert.equal(doc.state, JSON.parse(JSON.stringify(mock.store.toData())));
-  const records = Object.values(doc.state).filter(Array.isArray).reduce((n: number, l) => n + (l as unknown[]).length, 0);
+  const records = Object.values(doc.state)
+    .filter(Array.isArray)
+    .reduce((n: number, l) => n + (l as unknown[]).length, 0);
   const recordLines = text.split('\n').filter((l) => l.startsWith('{"') && !l.startsWith('{"format"'));
   assert.is(recordLines.length, records);
   assert.equal(filesBeside(file), ['db.json']);
@@ -46,8 +48,14 @@ test('each group of change sets is appended as JSON lines with consecutive seqs,
   disk.datasyncs = 0;
   await Promise.all(made.map((w) => mock.store.transact((tx) => tx.put('workspaces', w))));
   const lines = logLines(file);
-  assert.equal(lines.map((l) => l.seq), Array.from({ length: 30 }, (_, i) => i + 2));
-  assert.equal(lines.map((l) => l.changes), made.map((w) => [['workspaces', w.id, w]]));
+  assert.equal(
+    lines.map((l) => l.seq),
+    Array.from({ length: 30 }, (_, i) => i + 2),
+  );
+  assert.equal(
+    lines.map((l) => l.changes),
+    made.map((w) => [['workspaces', w.id, w]]),
+  );
   assert.ok(disk.datasyncs >= 1 && disk.datasyncs <= 3, `30 concurrent writes took ${disk.datasyncs} fdatasyncs`);
   assert.is(disk.dirSyncs >= 1, true, 'the created log got a directory fsync');
   const header = JSON.parse(readFileSync(`${file}.log`, 'utf8').split('\n')[0]);
@@ -90,7 +98,10 @@ test('a version 1 data file loads; the first write moves it to version 2 with a 
   assert.is(mock.store.seq, 0);
   await mock.store.transact((tx) => tx.delete('projects', SALES));
   assert.is(JSON.parse(readFileSync(file, 'utf8')).format_version, 2);
-  assert.equal(logLines(file).map((l) => l.seq), [1]);
+  assert.equal(
+    logLines(file).map((l) => l.seq),
+    [1],
+  );
   assert.is(await stateJson(file), JSON.stringify(mock.store.toData()));
 });
 
@@ -113,7 +124,11 @@ const refusals: [string, string, RegExp][] = [
   ['a wrong format version', '{"format": "project-runtime-mock", "format_version": 99, "state": {}}', /format_version 99 is not supported/],
   ['invalid content', '{"format": "project-runtime-mock", "format_version": 1, "state": {"runs": [{"id": 1}]}}', /invalid content: state\.runs\[0\]/],
   ['trailing garbage', '{"format": "project-runtime-mock", "format_version": 1, "state": {}} {}', /not valid JSON/],
-  ['nesting deeper than the limit', `{"format": "project-runtime-mock", "format_version": 1, "state": {"runs": [${'['.repeat(300)}${']'.repeat(300)}]}}`, /nested deeper than 256 levels/],
+  [
+    'nesting deeper than the limit',
+    `{"format": "project-runtime-mock", "format_version": 1, "state": {"runs": [${'['.repeat(300)}${']'.repeat(300)}]}}`,
+    /nested deeper than 256 levels/,
+  ],
 ];
 
 for (const [what, content, reason] of refusals) {
@@ -149,19 +164,29 @@ test('load = snapshot + log replay; a torn last line is ignored with one warning
   assert.match(lines.warn[0], /torn end of .*db\.json\.log/);
   const later = workspace('after the crash');
   await again.store.transact((tx) => tx.put('workspaces', later));
-  assert.equal(logLines(file).map((l) => l.seq), [2, 3, 4, 5]);
+  assert.equal(
+    logLines(file).map((l) => l.seq),
+    [2, 3, 4, 5],
+  );
   const third = await createApp({ storage: open(file), fixtures: {} });
   assert.equal(third.store.get('workspaces', later.id), later);
   for (const w of made) assert.equal(third.store.get('workspaces', w.id), w);
 });
 
-test('replay: a log whose first change set has the snapshot\'s own seq (a compaction stopped before it shortened the log) skips it and loads the rest', async () => {
+test("replay: a log whose first change set has the snapshot's own seq (a compaction stopped before it shortened the log) skips it and loads the rest", async () => {
   const { file, mock, made } = await withLog();
   const full = JSON.stringify(mock.store.toData());
-  const snapshotSeq = JSON.parse(readFileSync(file, 'utf8').split('\n')[0].replace(/,"state":\{$/, '}')).seq as number;
+  const snapshotSeq = JSON.parse(
+    readFileSync(file, 'utf8')
+      .split('\n')[0]
+      .replace(/,"state":\{$/, '}'),
+  ).seq as number;
   assert.is(snapshotSeq, 1);
   const lines = readFileSync(`${file}.log`, 'utf8').split('\n');
-  assert.equal(lines.slice(1, -1).map((l) => JSON.parse(l).seq), [2, 3, 4]);
+  assert.equal(
+    lines.slice(1, -1).map((l) => JSON.parse(l).seq),
+    [2, 3, 4],
+  );
   // Change set 1 is already in the snapshot; were it applied again, this stale record would replace the stored one.
   const stale = { ...made[0], name: 'stale copy that must not come back' };
   lines.splice(1, 0, JSON.stringify({ seq: snapshotSeq, changes: [['workspaces', stale.id, stale]] }));
@@ -174,7 +199,10 @@ test('replay: a log whose first change set has the snapshot\'s own seq (a compac
   assert.equal(said.warn, []);
   // The next write follows the last replayed change set.
   await again.store.transact((tx) => tx.put('workspaces', workspace('after')));
-  assert.equal(logLines(file).map((l) => l.seq), [1, 2, 3, 4, 5]);
+  assert.equal(
+    logLines(file).map((l) => l.seq),
+    [1, 2, 3, 4, 5],
+  );
 });
 
 test('a log damaged before its last line is refused naming the log and the line, and nothing is overwritten', async () => {
@@ -227,7 +255,10 @@ test('compaction: a log that outgrows its threshold is folded into a fresh snaps
   assert.ok(doc.seq > 0, 'the snapshot moved on');
   assert.is(await stateJson(file), JSON.stringify(mock.store.toData()));
   assert.equal(lines.warn, []);
-  assert.not.ok(filesBeside(file).some((f) => f.endsWith('.tmp')), 'no temp file is left');
+  assert.not.ok(
+    filesBeside(file).some((f) => f.endsWith('.tmp')),
+    'no temp file is left',
+  );
   assert.ok(made.every((w) => mock.store.get('workspaces', w.id)));
 });
 
@@ -249,7 +280,10 @@ test('a whole new state written while a compaction streams (a reset) wins; the c
   assert.is(JSON.stringify(mock.store.toData()), before);
   disk.slowOn = null;
   await (mock.store as unknown as { adapter: JsonFileAdapter }).adapter.idle();
-  assert.not.ok(filesBeside(file).some((f) => f.endsWith('.tmp')), 'a temp file is left');
+  assert.not.ok(
+    filesBeside(file).some((f) => f.endsWith('.tmp')),
+    'a temp file is left',
+  );
   assert.is(await stateJson(file), before);
   await mock.store.transact((tx) => tx.put('workspaces', workspace('after')));
   assert.is(await stateJson(file), JSON.stringify(mock.store.toData()));
@@ -261,7 +295,12 @@ test('a change set larger than one log part is written in parts and replayed who
   await mock.store.transact((tx) => big.forEach((w) => tx.put('workspaces', w)));
   const lines = logLines(file);
   assert.ok(lines.filter((l) => l.seq === 5).length >= 2, 'one line only');
-  assert.ok(lines.filter((l) => l.seq === 5).slice(0, -1).every((l) => l.more === true));
+  assert.ok(
+    lines
+      .filter((l) => l.seq === 5)
+      .slice(0, -1)
+      .every((l) => l.more === true),
+  );
   assert.is(await stateJson(file), JSON.stringify(mock.store.toData()));
   // Cut inside the last part: the unfinished change set is ignored as a torn tail.
   const size = statSync(`${file}.log`).size;

@@ -85,7 +85,13 @@ test('record check: every stored demo record is complete and valid', () => {
 
 const mutation = fc.oneof(
   fc.constant({ kind: 'drop' as const }),
-  fc.record({ kind: fc.constant('set' as const), value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(null, '', 'queued', 0, -1, 1.5, '2026-01-01T00:00:00.000Z', 'b0000001-0000-4000-8000-000000000001')) }),
+  fc.record({
+    kind: fc.constant('set' as const),
+    value: fc.oneof(
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.constantFrom(null, '', 'queued', 0, -1, 1.5, '2026-01-01T00:00:00.000Z', 'b0000001-0000-4000-8000-000000000001'),
+    ),
+  }),
   fc.record({ kind: fc.constant('add' as const), key: fc.string({ maxLength: 8 }) }),
 );
 

@@ -61,7 +61,9 @@ test('advance_ms 9007199254740991 on a running clock is 422 less_than_equal (the
   const res = await http.post('/_mock/clock').send({ advance_ms: MAX_SAFE });
   assert.is(res.status, 422);
   const le = Date.parse('9999-01-01T00:00:00.000Z') - now;
-  assert.equal(res.body.detail, [{ type: 'less_than_equal', loc: ['body', 'advance_ms'], msg: `Input should be less than or equal to ${le}`, input: MAX_SAFE, ctx: { le } }]);
+  assert.equal(res.body.detail, [
+    { type: 'less_than_equal', loc: ['body', 'advance_ms'], msg: `Input should be less than or equal to ${le}`, input: MAX_SAFE, ctx: { le } },
+  ]);
   assert.is(stateOf(mock), before);
   assert.is((await http.get(`/api/v3/projects/${P}/users?limit=1`).set({ Authorization: `Bearer ${DEMO.tokens.owner}` })).status, 200);
   // The largest step that fits is taken, and the clock then reads a valid four-digit-year date.
@@ -78,7 +80,10 @@ test('a frozen clock cannot be set or moved outside 0001-01-01 .. 9999-01-01', a
   assert.is((await http.post('/_mock/clock').send({ advance_ms: -MAX_SAFE })).status, 422);
   assert.is(stateOf(mock), before);
   for (const ms of [Infinity, 1.5, NaN]) {
-    const refused = await mock.control.advanceClock(ms).then(() => false, (err) => err instanceof ValidationError);
+    const refused = await mock.control.advanceClock(ms).then(
+      () => false,
+      (err) => err instanceof ValidationError,
+    );
     assert.ok(refused, String(ms));
   }
 });
@@ -88,12 +93,21 @@ test('expires_in_ms 1e300 (codes) and a lifetime past year 9999 (approvals) are 
   const before = stateOf(mock);
   const code = await http.post('/_mock/auth/codes').send({ principal_id: DEMO.principals.owner, code_challenge: 'x'.repeat(43), expires_in_ms: 1e300 });
   assert.is(code.status, 422);
-  assert.equal(code.body.detail.map((i: { loc: unknown; type: string }) => [i.loc, i.type]), [[['body', 'expires_in_ms'], 'less_than_equal']]);
+  assert.equal(
+    code.body.detail.map((i: { loc: unknown; type: string }) => [i.loc, i.type]),
+    [[['body', 'expires_in_ms'], 'less_than_equal']],
+  );
   const nowMs = Date.parse(DEMO.now);
   const run = await http.post(`/_mock/projects/${P}/runs`).send({ status: 'waiting_approval', approval: { expires_in_ms: LAST_INSTANT - nowMs + 1 } });
   assert.is(run.status, 422);
   assert.equal(run.body.detail, [
-    { type: 'less_than_equal', loc: ['body', 'approval', 'expires_in_ms'], msg: `Input should be less than or equal to ${LAST_INSTANT - nowMs}`, input: LAST_INSTANT - nowMs + 1, ctx: { le: LAST_INSTANT - nowMs } },
+    {
+      type: 'less_than_equal',
+      loc: ['body', 'approval', 'expires_in_ms'],
+      msg: `Input should be less than or equal to ${LAST_INSTANT - nowMs}`,
+      input: LAST_INSTANT - nowMs + 1,
+      ctx: { le: LAST_INSTANT - nowMs },
+    },
   ]);
   assert.is(stateOf(mock), before);
   const edge = await http.post(`/_mock/projects/${P}/runs`).send({ status: 'waiting_approval', approval: { expires_in_ms: LAST_INSTANT - nowMs } });
@@ -110,9 +124,22 @@ const number = fc.oneof(
   fc.constantFrom('12', ' 7 ', '1e400', 'inf', 'NaN', '1_000', '-3', 'x', true, null),
 );
 const op = fc.oneof(
-  fc.record({ kind: fc.constant('run' as const), cost_usd: number, input_tokens: number, latency_ms: number, timing: fc.record({ model_ms: number }), expires: number }),
+  fc.record({
+    kind: fc.constant('run' as const),
+    cost_usd: number,
+    input_tokens: number,
+    latency_ms: number,
+    timing: fc.record({ model_ms: number }),
+    expires: number,
+  }),
   fc.record({ kind: fc.constant('advance' as const), ms: number }),
-  fc.record({ kind: fc.constant('now' as const), at: fc.oneof(fc.date({ min: new Date(-62135596800000), max: new Date(LAST_INSTANT) }).map((d) => (Number.isNaN(d.getTime()) ? 'x' : d.toISOString())), fc.constantFrom('9999-12-31T23:59:59Z', '0001-01-01T00:00:00Z', 'garbage', '1700000000')) }),
+  fc.record({
+    kind: fc.constant('now' as const),
+    at: fc.oneof(
+      fc.date({ min: new Date(-62135596800000), max: new Date(LAST_INSTANT) }).map((d) => (Number.isNaN(d.getTime()) ? 'x' : d.toISOString())),
+      fc.constantFrom('9999-12-31T23:59:59Z', '0001-01-01T00:00:00Z', 'garbage', '1700000000'),
+    ),
+  }),
   fc.record({ kind: fc.constant('code' as const), expires: number }),
 );
 
@@ -120,7 +147,14 @@ async function apply(mock: Awaited<ReturnType<typeof createApp>>, o: { kind: str
   const x = o as Record<string, unknown>;
   try {
     if (o.kind === 'run') {
-      await mock.control.createRun(P, { status: 'waiting_approval', cost_usd: x.cost_usd, input_tokens: x.input_tokens, latency_ms: x.latency_ms, timing: x.timing, approval: { expires_in_ms: x.expires } } as never);
+      await mock.control.createRun(P, {
+        status: 'waiting_approval',
+        cost_usd: x.cost_usd,
+        input_tokens: x.input_tokens,
+        latency_ms: x.latency_ms,
+        timing: x.timing,
+        approval: { expires_in_ms: x.expires },
+      } as never);
     } else if (o.kind === 'advance') await mock.control.advanceClock(x.ms as number);
     else if (o.kind === 'now') await mock.control.setClock(x.at as string);
     else await mock.control.mintAuthorizationCode({ principal_id: DEMO.principals.owner, code_challenge: 'c'.repeat(43), expires_in_ms: x.expires as number });

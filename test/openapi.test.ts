@@ -78,7 +78,11 @@ test('the document is built once per process and control setting', () => {
   // independently above), and only the control one has /_mock paths.
   const fresh = buildOpenApi({ control: true });
   assert.is.not(fresh, openApiDocument(true));
-  const v3 = (doc: Json) => operations(doc).filter((o) => o.path.startsWith('/api/v3/')).map((o) => `${o.id} ${o.method} ${o.path}`).sort();
+  const v3 = (doc: Json) =>
+    operations(doc)
+      .filter((o) => o.path.startsWith('/api/v3/'))
+      .map((o) => `${o.id} ${o.method} ${o.path}`)
+      .sort();
   const expected = V3.map(([id, m, p]) => `${id} ${m} ${p}`).sort();
   for (const doc of [fresh, openApiDocument(true), openApiDocument(false)]) assert.equal(v3(doc), expected);
   const hasControl = (doc: Json) => Object.keys(doc.paths).some((p) => p.startsWith('/_mock/'));
@@ -130,8 +134,15 @@ test('credentials: security schemes, and the accepted alternatives of each opera
   // CONTRACT section 3: bearer everywhere but 1, 16, 19; the admin key also on 2, 3, 13, 18 and 20.
   const adminKey = new Set(['getConnection', 'diffRelease', 'transferProject', 'getUser', 'deleteUser']);
   const expected = (id: string) =>
-    id === 'exchangeToken' ? [] : id === 'chatWebhook' ? [{ chatSecret: [] }] : id === 'brokerWebhook' ? [{ brokerSignature: [] }]
-    : adminKey.has(id) ? [{ bearerAuth: [] }, { adminKey: [] }] : [{ bearerAuth: [] }];
+    id === 'exchangeToken'
+      ? []
+      : id === 'chatWebhook'
+        ? [{ chatSecret: [] }]
+        : id === 'brokerWebhook'
+          ? [{ brokerSignature: [] }]
+          : adminKey.has(id)
+            ? [{ bearerAuth: [] }, { adminKey: [] }]
+            : [{ bearerAuth: [] }];
   for (const [id] of V3) assert.equal(byId(doc, id).op.security, expected(id), id);
 
   // Control routes: public unless the mock runs with a control token; then every one requires it.
@@ -139,14 +150,17 @@ test('credentials: security schemes, and the accepted alternatives of each opera
   for (const { id, op } of control(doc)) assert.equal(op.security, [], id);
   const guarded = buildOpenApi({ control: true, controlToken: true });
   assert.equal((guarded.components as Json).securitySchemes.controlToken, {
-    type: 'apiKey', in: 'header', name: 'X-Mock-Control-Token', description: (guarded.components as Json).securitySchemes.controlToken.description,
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Mock-Control-Token',
+    description: (guarded.components as Json).securitySchemes.controlToken.description,
   });
   assert.ok(control(guarded).length > 0);
   for (const { id, op } of control(guarded)) assert.equal(op.security, [{ controlToken: [] }], id);
   for (const [id] of V3) assert.equal(byId(guarded, id).op.security, expected(id), id);
   assert.is(openApiDocument(true, true), openApiDocument(true, true));
   assert.equal(openApiDocument(true, true), guarded);
-  assert.not.ok('controlToken' in ((openApiDocument(false, true).components as Json).securitySchemes), 'no control surface, no control token');
+  assert.not.ok('controlToken' in (openApiDocument(false, true).components as Json).securitySchemes, 'no control surface, no control token');
 });
 
 test('free-form objects are open objects (typed clients can read and send their keys)', () => {
@@ -228,7 +242,10 @@ test('responses: success bodies, both error shapes, 400 invalid_grant, 201 + Loc
   const validation = c.schemas.ValidationErrorV3;
   // One alternative per row of the pydantic table: type, loc, msg and input always; ctx exactly where pydantic gives one.
   const alternatives = validation.properties.detail.items.oneOf as { properties: Record<string, { const?: string }>; required: string[] }[];
-  assert.equal(alternatives.map((a) => a.properties.type.const), PYDANTIC_ERROR_TYPES);
+  assert.equal(
+    alternatives.map((a) => a.properties.type.const),
+    PYDANTIC_ERROR_TYPES,
+  );
   for (const a of alternatives) assert.equal(a.required.slice(0, 4), ['type', 'loc', 'msg', 'input'], a.properties.type.const);
   assert.not.ok(alternatives.find((a) => a.properties.type.const === 'missing')!.properties.ctx);
   assert.ok(alternatives.find((a) => a.properties.type.const === 'uuid_parsing')!.required.includes('ctx'));
@@ -249,7 +266,8 @@ test('the control surface has its own tag, and only when control is on', () => {
   const control = operations(on).filter((o) => o.op.tags.includes('control'));
   assert.ok(control.length >= 15);
   assert.ok(control.every((o) => o.path.startsWith('/_mock/')));
-  for (const p of ['/_mock/reset', '/_mock/state', '/_mock/requests', '/_mock/clock', '/_mock/faults', '/_mock/coverage', '/_mock/auth/codes']) assert.ok((on.paths as Json)[p], p);
+  for (const p of ['/_mock/reset', '/_mock/state', '/_mock/requests', '/_mock/clock', '/_mock/faults', '/_mock/coverage', '/_mock/auth/codes'])
+    assert.ok((on.paths as Json)[p], p);
   assert.not.ok((off.tags as Json[]).some((t) => t.name === 'control'));
   assert.not.ok(Object.keys(off.paths as Json).some((p) => p.startsWith('/_mock')));
   assert.is(operations(off).filter((o) => o.path.startsWith('/api/v3/')).length, 20);
@@ -295,7 +313,10 @@ test('a sample of real responses validates (success, 401, 404, 405, 422, 201 ret
     await http.patch(`/api/v3/projects/${P}/users`).set(owner),
     await http.post(`/api/v3/projects/${P}/runs/${DEMO.runs.failedBackground}/retry`).set(owner).send({ reason: 'again' }),
   ];
-  assert.equal(samples.map((r) => r.status), [200, 200, 200, 200, 200, 401, 422, 404, 405, 201]);
+  assert.equal(
+    samples.map((r) => r.status),
+    [200, 200, 200, 200, 200, 401, 422, 404, 405, 201],
+  );
   for (const res of samples) {
     const { method, url } = (res as unknown as { request: { method: string; url: string } }).request;
     const path = new URL(url).pathname;
@@ -313,9 +334,21 @@ test('the shared check fails a request whose response drifts from the document',
   assert.equal(checker.check('GET', `/api/v3/projects/${P}/users/${user.id}`, { ...fake, text: JSON.stringify(user) }), []);
   assert.ok(checker.check('GET', `/api/v3/projects/${P}/users/${user.id}`, fake).length > 0);
   // An undocumented status on a documented operation.
-  assert.ok(checker.check('GET', `/api/v3/projects/${P}/users`, { status: 409, headers: { 'content-type': 'application/json' }, text: '{"detail":{"reason_code":"project_archived","message":"x"}}' }).length > 0);
+  assert.ok(
+    checker.check('GET', `/api/v3/projects/${P}/users`, {
+      status: 409,
+      headers: { 'content-type': 'application/json' },
+      text: '{"detail":{"reason_code":"project_archived","message":"x"}}',
+    }).length > 0,
+  );
   // A 5xx is a defect: never documented.
-  assert.ok(checker.check('GET', `/api/v3/projects/${P}/users`, { status: 500, headers: { 'content-type': 'application/json' }, text: '{"detail":{"reason_code":"internal_error","message":"x"}}' }).length > 0);
+  assert.ok(
+    checker.check('GET', `/api/v3/projects/${P}/users`, {
+      status: 500,
+      headers: { 'content-type': 'application/json' },
+      text: '{"detail":{"reason_code":"internal_error","message":"x"}}',
+    }).length > 0,
+  );
   // Undocumented route that answers 200.
   assert.ok(checker.check('GET', '/_mock/secret-thing', { status: 200, headers: { 'content-type': 'application/json' }, text: '{}' }).length > 0);
 

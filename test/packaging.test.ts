@@ -7,7 +7,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string>; scripts: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  scripts: Record<string, string>;
+};
 const dependencies = Object.keys(pkg.dependencies);
 /** The browser page is bundled into dist/inspector/page.js at build time: its imports are build-time ones. */
 const BUNDLED_PAGE = join(ROOT, 'src', 'inspector', 'page');
@@ -76,7 +80,10 @@ test('dependencies: every runtime dependency is imported by src/ at run time or 
   const runtime = runtimeImports();
   const types = publishedTypeImports();
   const typesNeed = (dep: string) => types.has(dep) || (dep.startsWith('@types/') && types.has(dep.slice('@types/'.length)));
-  assert.equal(dependencies.filter((d) => !runtime.has(d) && !typesNeed(d)), []);
+  assert.equal(
+    dependencies.filter((d) => !runtime.has(d) && !typesNeed(d)),
+    [],
+  );
   // Each package the published types reach is a dependency: itself when it ships its types, else its @types package.
   for (const p of types) {
     let own: Record<string, unknown> | null;
@@ -97,7 +104,10 @@ test('dependencies: the CLI bundle marks as external only runtime dependencies t
   const externals = [...pkg.scripts.build.matchAll(/--external:(\S+)/g)].map((m) => m[1]);
   assert.ok(externals.length > 0);
   const runtime = runtimeImports();
-  assert.equal(externals.filter((e) => !dependencies.includes(e) || !runtime.has(e)), []);
+  assert.equal(
+    externals.filter((e) => !dependencies.includes(e) || !runtime.has(e)),
+    [],
+  );
 });
 
 test.run();

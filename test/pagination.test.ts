@@ -18,7 +18,9 @@ async function walk(http: TestMock['http'], list: string, limit: number) {
   const pages: { ids: string[]; next: string | null }[] = [];
   let cursor: string | null = null;
   do {
-    const res: { status: number; body: { items: { id: string }[]; next_cursor: string | null } } = await http.get(`${base}/${list}?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).set(AS.owner);
+    const res: { status: number; body: { items: { id: string }[]; next_cursor: string | null } } = await http
+      .get(`${base}/${list}?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+      .set(AS.owner);
     assert.is(res.status, 200, JSON.stringify(res.body));
     pages.push({ ids: res.body.items.map((x) => x.id), next: res.body.next_cursor });
     cursor = res.body.next_cursor;
@@ -88,7 +90,10 @@ test('releases: ordered by generation as a number (11 and 10 before 9 ... 1), on
   const { mock, http } = await freshMock();
   for (let i = 0; i < 7; i++) await mock.control.compileRelease(P); // generations 5..11
   const res = await http.get(`${base}/releases`).set(AS.owner);
-  assert.equal(res.body.items.map((r: { generation: number }) => r.generation), [11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+  assert.equal(
+    res.body.items.map((r: { generation: number }) => r.generation),
+    [11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1],
+  );
   const gens: number[] = [];
   let cursor: string | null = null;
   do {
@@ -107,11 +112,24 @@ test('users: newest created_at first, ties broken by id (descending), and a walk
   const ids = ['aaaaaaaa-0000-4000-8000-000000000001', 'ffffffff-0000-4000-8000-000000000003', 'cccccccc-0000-4000-8000-000000000002'];
   mock.store.apply((tx) => {
     for (const id of ids) {
-      tx.put('users', { id, project_id: P, created_at: at, preferred_channel: 'web', status: 'active', display_name: id, external_provider: null, external_user_id: null, last_active_at: null });
+      tx.put('users', {
+        id,
+        project_id: P,
+        created_at: at,
+        preferred_channel: 'web',
+        status: 'active',
+        display_name: id,
+        external_provider: null,
+        external_user_id: null,
+        last_active_at: null,
+      });
     }
   });
   const first = await http.get(`${base}/users?limit=4`).set(AS.owner);
-  assert.equal(first.body.items.slice(0, 3).map((u: { id: string }) => u.id), [...ids].sort().reverse());
+  assert.equal(
+    first.body.items.slice(0, 3).map((u: { id: string }) => u.id),
+    [...ids].sort().reverse(),
+  );
   assert.ok(first.body.items[3].created_at < at);
   const seen = (await walk(http, 'users', 1)).flatMap((p) => p.ids);
   assert.equal(seen.slice(0, 3), [...ids].sort().reverse());
@@ -123,16 +141,26 @@ test('jobs: each status filter answers exactly the jobs with that status', async
   const { http } = await freshMock();
   const mine = FIXTURE.jobs.filter((j) => j.project_id === P);
   for (const status of ['active', 'paused', 'completed']) {
-    const expected = mine.filter((j) => j.status === status).map((j) => j.id).sort();
+    const expected = mine
+      .filter((j) => j.status === status)
+      .map((j) => j.id)
+      .sort();
     assert.ok(expected.length > 0, `the demo has a ${status} job`);
     const res = await http.get(`${base}/jobs?status=${status}`).set(AS.owner);
     assert.is(res.status, 200);
     assert.equal(res.body.items.map((j: { id: string }) => j.id).sort(), expected, status);
   }
   const all = await http.get(`${base}/jobs`).set(AS.owner);
-  assert.equal(all.body.items.map((j: { id: string }) => j.id), [...mine].sort((a, b) => (a.created_at < b.created_at ? 1 : -1)).map((j) => j.id), 'newest first');
+  assert.equal(
+    all.body.items.map((j: { id: string }) => j.id),
+    [...mine].sort((a, b) => (a.created_at < b.created_at ? 1 : -1)).map((j) => j.id),
+    'newest first',
+  );
   const limited = await http.get(`${base}/jobs?status=active&limit=1`).set(AS.owner);
-  assert.equal(limited.body.items.map((j: { id: string }) => j.id), [all.body.items.find((j: { status: string }) => j.status === 'active').id]);
+  assert.equal(
+    limited.body.items.map((j: { id: string }) => j.id),
+    [all.body.items.find((j: { status: string }) => j.status === 'active').id],
+  );
 });
 
 test('approvals: each status filter answers exactly its approvals (a pending one past expiry filters as expired)', async () => {
@@ -150,15 +178,29 @@ test('approvals: each status filter answers exactly its approvals (a pending one
     assert.ok(res.body.items.every((a: { status: string }) => a.status === status));
   }
   const all = (await http.get(`${base}/approvals`).set(AS.owner)).body.items as { approval_id: string; runtime_mode: string; requested_at: string }[];
-  assert.equal(all.map((a) => a.requested_at), all.map((a) => a.requested_at).sort().reverse(), 'newest requested_at first');
+  assert.equal(
+    all.map((a) => a.requested_at),
+    all
+      .map((a) => a.requested_at)
+      .sort()
+      .reverse(),
+    'newest requested_at first',
+  );
   for (const mode of ['live', 'test']) {
     const res = await http.get(`${base}/approvals?runtime_mode=${mode}`).set(AS.owner);
     const want = all.filter((a) => a.runtime_mode === mode).map((a) => a.approval_id);
     assert.ok(want.length > 0);
-    assert.equal(res.body.items.map((a: { approval_id: string }) => a.approval_id), want, mode);
+    assert.equal(
+      res.body.items.map((a: { approval_id: string }) => a.approval_id),
+      want,
+      mode,
+    );
   }
   const both = await http.get(`${base}/approvals?runtime_mode=test&status=approved`).set(AS.owner);
-  assert.equal(both.body.items.map((a: { approval_id: string }) => a.approval_id), [DEMO.approvals.approvedTest]);
+  assert.equal(
+    both.body.items.map((a: { approval_id: string }) => a.approval_id),
+    [DEMO.approvals.approvedTest],
+  );
   assert.equal((await http.get(`${base}/approvals?runtime_mode=live&status=approved`).set(AS.owner)).body.items, []);
 });
 
@@ -180,9 +222,11 @@ test('pages: a cursor whose position was edited but whose checksum was kept is 4
 });
 
 /** FastAPI's value_error item for a refused cursor, computed here from the cursor sent. */
-const cursorRefused = (cursor: string) => ({ detail: [{ type: 'value_error', loc: ['query', 'cursor'], msg: 'Value error, Invalid cursor', input: cursor, ctx: { error: {} } }] });
+const cursorRefused = (cursor: string) => ({
+  detail: [{ type: 'value_error', loc: ['query', 'cursor'], msg: 'Value error, Invalid cursor', input: cursor, ctx: { error: {} } }],
+});
 
-test('pages: a cursor from another project\'s list is 422 (users and releases, v3 and /_mock), and the state is unchanged', async () => {
+test("pages: a cursor from another project's list is 422 (users and releases, v3 and /_mock), and the state is unchanged", async () => {
   const { http } = await freshMock();
   const S = DEMO.projects.sales;
   const users = (await http.get(`${base}/users?limit=2`).set(AS.owner)).body.next_cursor as string;

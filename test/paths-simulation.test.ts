@@ -69,7 +69,11 @@ async function scenario(way: Way) {
   const { send, close } = await way.open(mock);
   try {
     const json = { ...{ 'content-type': 'application/json' }, 'x-chatapp-secret-token': DEMO.chatSecret };
-    const hook = await send(HOOK, { method: 'POST', headers: json, body: JSON.stringify({ update_id: 7, message: { from: { id: 99 }, text: 'Where is my refund?' } }) });
+    const hook = await send(HOOK, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ update_id: 7, message: { from: { id: 99 }, text: 'Where is my refund?' } }),
+    });
     assert.is(hook.status, 200, `${way.name}: ${hook.text}`);
     const runId = JSON.parse(hook.text).run_id as string;
     const queued = JSON.parse((await send(`/api/v3/projects/${P}/runs/${runId}`, { headers: owner })).text);
@@ -97,7 +101,15 @@ test('the simulation through a socket, mock.fetch, mock.inject and an intercepte
   assert.is(first.queued, 'queued');
   assert.is(first.run.status, 'succeeded');
   assert.ok(first.run.steps.length >= 2, 'the behaviour ran its steps');
-  assert.equal(first.journal.map((e) => [e[0], e[2], e[3]]), [['POST', 200, 'chatWebhook'], ['GET', 200, 'getRun'], ['GET', 200, 'getRun'], ['GET', 200, 'listApprovals']]);
+  assert.equal(
+    first.journal.map((e) => [e[0], e[2], e[3]]),
+    [
+      ['POST', 200, 'chatWebhook'],
+      ['GET', 200, 'getRun'],
+      ['GET', 200, 'getRun'],
+      ['GET', 200, 'listApprovals'],
+    ],
+  );
   assert.ok(first.coverage.simulated.transitions.includes('run: queued -> running'), 'coverage reports simulated transitions apart');
   assert.ok(first.coverage.simulated.events >= 4);
   for (let i = 1; i < WAYS.length; i++) {

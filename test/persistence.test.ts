@@ -33,7 +33,9 @@ function dataFile() {
   };
   /** The stored state as it is on disk right now (no flush, no close): the snapshot and its log, as a restart reads them. */
   const onDisk = async () =>
-    ((await new JsonFileAdapter(file, { report: {} }).read())!.state as unknown) as Record<string, { [k: string]: unknown }[]> & { clock: Record<string, unknown> };
+    (await new JsonFileAdapter(file, { report: {} }).read())!.state as unknown as Record<string, { [k: string]: unknown }[]> & {
+      clock: Record<string, unknown>;
+    };
   const record = async (collection: string, key: string, value: string) => (await onDisk())[collection].find((r) => r[key] === value);
   return { open, onDisk, record };
 }
@@ -72,10 +74,12 @@ test('persistence: a transfer moves the project on disk and after a restart', as
 test('persistence: exchanged codes, issued tokens, rotation and family revocation survive a restart', async () => {
   const db = dataFile();
   const a = await db.open();
-  const first = await a.http.post('/api/v3/auth/token').send({ grant_type: 'authorization_code', code: DEMO.authorizationCode, code_verifier: DEMO.pkceVerifier });
+  const first = await a.http
+    .post('/api/v3/auth/token')
+    .send({ grant_type: 'authorization_code', code: DEMO.authorizationCode, code_verifier: DEMO.pkceVerifier });
   assert.is(first.status, 200);
   assert.is((await db.record('authorization_codes', 'code', DEMO.authorizationCode))!.used, true);
-  assert.ok((await db.record('access_tokens', 'token', first.body.access_token)));
+  assert.ok(await db.record('access_tokens', 'token', first.body.access_token));
   const rotated = await a.http.post('/api/v3/auth/token').send({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token });
   assert.is(rotated.status, 200);
   assert.is((await db.record('refresh_tokens', 'token', first.body.refresh_token))!.used, true);
@@ -86,7 +90,9 @@ test('persistence: exchanged codes, issued tokens, rotation and family revocatio
   assert.is(read.status, 200);
   assert.is(read.body.connection_name, 'support-chat');
   // The code stays used: presenting it again is refused (and revokes what it issued).
-  const reuse = await b.http.post('/api/v3/auth/token').send({ grant_type: 'authorization_code', code: DEMO.authorizationCode, code_verifier: DEMO.pkceVerifier });
+  const reuse = await b.http
+    .post('/api/v3/auth/token')
+    .send({ grant_type: 'authorization_code', code: DEMO.authorizationCode, code_verifier: DEMO.pkceVerifier });
   assert.is(reuse.status, 400);
   assert.is(reuse.body.detail.reason_code, 'invalid_grant');
   const revoked = await b.http.get(`/api/v3/projects/${P}/connections/support-chat`).set(bearer(rotated.body.access_token));
@@ -103,7 +109,9 @@ test('persistence: exchanged codes, issued tokens, rotation and family revocatio
 test('persistence: a rotated-out refresh token is still used after a restart (its reuse revokes the family)', async () => {
   const db = dataFile();
   const a = await db.open();
-  const first = (await a.http.post('/api/v3/auth/token').send({ grant_type: 'authorization_code', code: DEMO.authorizationCode, code_verifier: DEMO.pkceVerifier })).body;
+  const first = (
+    await a.http.post('/api/v3/auth/token').send({ grant_type: 'authorization_code', code: DEMO.authorizationCode, code_verifier: DEMO.pkceVerifier })
+  ).body;
   const second = (await a.http.post('/api/v3/auth/token').send({ grant_type: 'refresh_token', refresh_token: first.refresh_token })).body;
   await a.mock.close();
   const b = await db.open();
@@ -135,7 +143,10 @@ test('persistence: a chat update is stored at once; after a restart the same upd
   assert.is(run.body.runtime_mode, 'live');
   const user = b.mock.store.get('users', b.mock.store.get('runs', res.body.run_id)!.user_id!)!;
   assert.equal([user.external_provider, user.external_user_id, user.display_name], ['chatapp', '31337', 'Persisted Person']);
-  const next = await b.http.post(hook).set('X-Chatapp-Secret-Token', DEMO.chatSecret).send({ ...body, update_id: 4243 });
+  const next = await b.http
+    .post(hook)
+    .set('X-Chatapp-Secret-Token', DEMO.chatSecret)
+    .send({ ...body, update_id: 4243 });
   assert.is(next.body.duplicate, false);
   assert.is.not(next.body.run_id, res.body.run_id);
 });
@@ -144,9 +155,18 @@ test('persistence: a broker event is reconciled on disk at once; after a restart
   const db = dataFile();
   const a = await db.open();
   const operation = '0f4bd3d2-6a7e-4a4b-9d1e-3c2b1a0f9e8d';
-  const payload = JSON.stringify({ event_id: 'evt_persist', event_type: 'connection.error', connection_resource_id: CRM_RESOURCE, occurred_at: '2026-11-20T11:00:00.000Z', operation_id: operation });
+  const payload = JSON.stringify({
+    event_id: 'evt_persist',
+    event_type: 'connection.error',
+    connection_resource_id: CRM_RESOURCE,
+    occurred_at: '2026-11-20T11:00:00.000Z',
+    operation_id: operation,
+  });
   const sign = (text: string) => createHmac('sha256', DEMO.brokerSecret).update(text).digest('hex');
-  const res = await a.http.post('/api/v3/webhooks/broker').set({ 'Content-Type': 'application/json', 'X-Broker-Hmac-Sha256': sign(payload) }).send(payload);
+  const res = await a.http
+    .post('/api/v3/webhooks/broker')
+    .set({ 'Content-Type': 'application/json', 'X-Broker-Hmac-Sha256': sign(payload) })
+    .send(payload);
   assert.equal(res.body, { accepted: true, stored: true });
   assert.is((await db.record('connections', 'id', DEMO.connections.crm))!.status, 'error');
   await a.mock.close();
@@ -156,10 +176,16 @@ test('persistence: a broker event is reconciled on disk at once; after a restart
   assert.is(conn.body.status, 'error');
   assert.is(conn.body.provider_reconciliation_required, true);
   assert.is(conn.body.provider_reconciliation_operation_id, operation);
-  const repeat = await b.http.post('/api/v3/webhooks/broker').set({ 'Content-Type': 'application/json', 'X-Broker-Hmac-Sha256': sign(payload) }).send(payload);
+  const repeat = await b.http
+    .post('/api/v3/webhooks/broker')
+    .set({ 'Content-Type': 'application/json', 'X-Broker-Hmac-Sha256': sign(payload) })
+    .send(payload);
   assert.equal(repeat.body, { accepted: true, stored: false });
   const authorized = payload.replace('evt_persist', 'evt_persist_2').replace('connection.error', 'connection.authorized');
-  const ok = await b.http.post('/api/v3/webhooks/broker').set({ 'Content-Type': 'application/json', 'X-Broker-Hmac-Sha256': sign(authorized) }).send(authorized);
+  const ok = await b.http
+    .post('/api/v3/webhooks/broker')
+    .set({ 'Content-Type': 'application/json', 'X-Broker-Hmac-Sha256': sign(authorized) })
+    .send(authorized);
   assert.equal(ok.body, { accepted: true, stored: true });
   assert.is((await b.http.get(`/api/v3/projects/${P}/connections/crm`).set(AS.admin)).body.status, 'active');
 });
@@ -175,13 +201,13 @@ test('persistence: budget, cancel, retry, deny and user deletion are on disk whe
   assert.is((await db.record('runs', 'id', DEMO.runs.waitingApproval))!.status, 'cancelled');
   const retry = await a.http.post(`/api/v3/projects/${P}/runs/${DEMO.runs.failedBackground}/retry`).set(AS.operator).send({ reason: 'again' });
   assert.is(retry.status, 201);
-  assert.ok((await db.record('runs', 'id', retry.body.id)));
+  assert.ok(await db.record('runs', 'id', retry.body.id));
   const deny = await a.http.post(`/api/v3/projects/${P}/approvals/${DEMO.approvals.pendingOther}/deny`).set(AS.operator).send({ reason: 'no' });
   assert.is(deny.status, 200);
   assert.is((await db.record('approvals', 'approval_id', DEMO.approvals.pendingOther))!.status, 'denied');
   const del = await a.http.delete(`/api/v3/projects/${P}/users/${DANA}`).set(AS.owner).send({ confirmation: 'delete-application-user' });
   assert.is(del.status, 200);
-  assert.is((await db.record('users', 'id', DANA)), undefined);
+  assert.is(await db.record('users', 'id', DANA), undefined);
   await a.mock.close();
 
   const b = await db.open();

@@ -48,7 +48,15 @@ test('pkce: verifiers of 42 or 129 characters, or with other characters, are inv
   // Computed here from the bytes, so a matching challenge is not what refuses them.
   const s256 = (v: string) => createHash('sha256').update(Buffer.from(v, 'utf8')).digest('base64url');
   assertInvalidGrant((await exchange(A1_CHALLENGE, 'a')).res, '1 character');
-  for (const verifier of ['a'.repeat(42), 'a'.repeat(129), `${'a'.repeat(42)} `, `${'a'.repeat(42)}+`, `${'a'.repeat(42)}/`, `${'a'.repeat(42)}=`, `${'a'.repeat(42)}%`]) {
+  for (const verifier of [
+    'a'.repeat(42),
+    'a'.repeat(129),
+    `${'a'.repeat(42)} `,
+    `${'a'.repeat(42)}+`,
+    `${'a'.repeat(42)}/`,
+    `${'a'.repeat(42)}=`,
+    `${'a'.repeat(42)}%`,
+  ]) {
     assertInvalidGrant((await exchange(s256(verifier), verifier)).res, JSON.stringify(verifier));
   }
   for (const verifier of ['a'.repeat(43), 'a'.repeat(128), `${'A1'.repeat(20)}-._~`]) {

@@ -62,7 +62,9 @@ test('a plan of a bundle holding the head document with one edge more gives the 
   };
   const bundle = {
     manifest: JSON.stringify(manifest),
-    assets: [{ path: 'souls/support-bot.md', content: soul, content_type: 'text/markdown', kind: 'soul', sha256: createHash('sha256').update(soul).digest('hex') }],
+    assets: [
+      { path: 'souls/support-bot.md', content: soul, content_type: 'text/markdown', kind: 'soul', sha256: createHash('sha256').update(soul).digest('hex') },
+    ],
   };
   const viaBundle = await http.post(planPath(SUPPORT)).set(bearer(DEMO.tokens.operator)).send({ base_revision_id: head.revision_id, bundle });
   const viaMutation = await http.post(planPath(SUPPORT)).set(bearer(DEMO.tokens.operator)).send({ base_revision_id: head.revision_id, mutation: GRANT_REFUND });
@@ -92,7 +94,10 @@ test('both sources or neither is 422', async () => {
   const { http } = await freshMock();
   const { head } = await headOf(http);
   for (const extra of [{}, { mutation: GRANT_REFUND, bundle: { manifest: '{}' } }]) {
-    const res = await http.post(planPath(SUPPORT)).set(bearer(DEMO.tokens.operator)).send({ base_revision_id: head.revision_id, ...extra });
+    const res = await http
+      .post(planPath(SUPPORT))
+      .set(bearer(DEMO.tokens.operator))
+      .send({ base_revision_id: head.revision_id, ...extra });
     assert.is(res.status, 422);
     assert.equal(res.body.detail[0].loc, ['body']);
   }
@@ -101,14 +106,26 @@ test('both sources or neither is 422', async () => {
 test('a mutation of the wrong shape is 422 located at the bad field', async () => {
   const { http } = await freshMock();
   const { head } = await headOf(http);
-  const missing = await http.post(planPath(SUPPORT)).set(bearer(DEMO.tokens.operator)).send({ base_revision_id: head.revision_id, mutation: { type: 'agent.capability.grant', agent_id: 'support-bot' } });
+  const missing = await http
+    .post(planPath(SUPPORT))
+    .set(bearer(DEMO.tokens.operator))
+    .send({ base_revision_id: head.revision_id, mutation: { type: 'agent.capability.grant', agent_id: 'support-bot' } });
   assert.is(missing.status, 422);
-  assert.equal(missing.body.detail.map((i: { loc: unknown }) => i.loc), [['body', 'mutation', 'capability_id']]);
+  assert.equal(
+    missing.body.detail.map((i: { loc: unknown }) => i.loc),
+    [['body', 'mutation', 'capability_id']],
+  );
   assert.is(missing.body.detail[0].type, 'missing');
-  const badEnum = await http.post(planPath(SUPPORT)).set(bearer(DEMO.tokens.operator)).send({ base_revision_id: head.revision_id, mutation: { type: 'agent.memory.grant', agent_id: 'support-bot', namespace_id: 'faq', access: 'admin' } });
+  const badEnum = await http
+    .post(planPath(SUPPORT))
+    .set(bearer(DEMO.tokens.operator))
+    .send({ base_revision_id: head.revision_id, mutation: { type: 'agent.memory.grant', agent_id: 'support-bot', namespace_id: 'faq', access: 'admin' } });
   assert.is(badEnum.status, 422);
   assert.equal(badEnum.body.detail[0].loc, ['body', 'mutation', 'access']);
-  const badType = await http.post(planPath(SUPPORT)).set(bearer(DEMO.tokens.operator)).send({ base_revision_id: head.revision_id, mutation: { type: 'agent.teleport' } });
+  const badType = await http
+    .post(planPath(SUPPORT))
+    .set(bearer(DEMO.tokens.operator))
+    .send({ base_revision_id: head.revision_id, mutation: { type: 'agent.teleport' } });
   assert.is(badType.status, 422);
   // A discriminated union reports at its own loc (pydantic's union_tag_invalid), the tag in ctx.
   assert.equal(badType.body.detail[0].loc, ['body', 'mutation']);
@@ -122,7 +139,10 @@ test('a mutation of the wrong shape is 422 located at the bad field', async () =
 test('a reference to something that does not exist is 409 unknown_reference', async () => {
   const { http } = await freshMock();
   const { head } = await headOf(http);
-  const res = await http.post(planPath(SUPPORT)).set(bearer(DEMO.tokens.operator)).send({ base_revision_id: head.revision_id, mutation: { ...GRANT_REFUND, capability_id: 'launch-missiles' } });
+  const res = await http
+    .post(planPath(SUPPORT))
+    .set(bearer(DEMO.tokens.operator))
+    .send({ base_revision_id: head.revision_id, mutation: { ...GRANT_REFUND, capability_id: 'launch-missiles' } });
   assert.is(res.status, 409);
   assert.is(res.body.detail.reason_code, 'unknown_reference');
 });
@@ -188,7 +208,10 @@ test('a plan leaves the JSON data file byte-identical', async () => {
     assert.is(plan.status, 200);
     assert.is(plan.body.api_version, 'svc.desired-state-plan/v3');
     assert.is(plan.body.changes.length, 1);
-    const stale = await http.post(planPath(SUPPORT)).set(bearer(DEMO.tokens.operator)).send({ base_revision_id: '00000000-0000-4000-8000-000000000000', mutation: GRANT_REFUND });
+    const stale = await http
+      .post(planPath(SUPPORT))
+      .set(bearer(DEMO.tokens.operator))
+      .send({ base_revision_id: '00000000-0000-4000-8000-000000000000', mutation: GRANT_REFUND });
     assert.is(stale.status, 409);
     assert.is(stale.body.detail.reason_code, 'stale_base_revision');
     await mock.close();

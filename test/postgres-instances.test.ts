@@ -20,7 +20,11 @@ const all: RunningCli[] = [];
 let live: RunningCli[] = [];
 
 async function call(cli: RunningCli, method: string, path: string, body?: unknown, headers: Record<string, string> = operator) {
-  const res = await fetch(cli.url + path, { method, headers: body === undefined ? headers : { ...headers, ...JSON_BODY }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(cli.url + path, {
+    method,
+    headers: body === undefined ? headers : { ...headers, ...JSON_BODY },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
 }
@@ -88,7 +92,10 @@ test('the control surface acts on the shared state; faults and the journal stay 
   assert.is((await call(live[2], 'GET', RUN)).status, 200);
   const journal = async (cli: RunningCli) => (await call(cli, 'GET', '/_mock/requests')).body.items as { path: string; status: number }[];
   assert.ok((await journal(live[1])).some((r) => r.path === RUN && r.status === 418));
-  assert.not.ok((await journal(live[2])).some((r) => r.status === 418), 'the journal is per instance');
+  assert.not.ok(
+    (await journal(live[2])).some((r) => r.status === 418),
+    'the journal is per instance',
+  );
   await call(live[1], 'DELETE', '/_mock/faults');
   // A reset through one instance: every instance serves the fixtures' state again.
   assert.is((await call(live[2], 'POST', '/_mock/reset', {})).status, 200);
@@ -125,7 +132,9 @@ test('database down: 503 storage_unavailable and no crash; the instances recover
   await gate.cut();
   const write = await createRun(a);
   assert.is(write.status, 503);
-  assert.equal(write.body, { detail: { reason_code: 'storage_unavailable', message: 'The change could not be stored, so it was not made. Try again later.', next_action: 'retry_later' } });
+  assert.equal(write.body, {
+    detail: { reason_code: 'storage_unavailable', message: 'The change could not be stored, so it was not made. Try again later.', next_action: 'retry_later' },
+  });
   assert.is(write.headers.get('retry-after'), '1');
   const read = await call(b, 'GET', RUN);
   assert.is(read.status, 503);

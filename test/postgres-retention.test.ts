@@ -17,7 +17,14 @@ const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function app(schema: string): Promise<MockApp> {
   const fixtures = structuredClone(demoFixture()) as Json;
   // A running clock at a simulated day per real second, 3 messages a simulated hour, 1 day of retention.
-  fixtures.simulation = { ...fixtures.simulation, seed: 'pg', clock: 'running', speed: 86_400, retention_days: 1, traffic: [{ binding_id: DEMO.connections.chatBinding, messages_per_hour: 3 }] };
+  fixtures.simulation = {
+    ...fixtures.simulation,
+    seed: 'pg',
+    clock: 'running',
+    speed: 86_400,
+    retention_days: 1,
+    traffic: [{ binding_id: DEMO.connections.chatBinding, messages_per_hour: 3 }],
+  };
   const mock = await createApp({ storage: postgresStorage({ connectionString: DATABASE_URL, schema }), fixtures, simulation: { mode: 'auto' } });
   apps.push(mock);
   return mock;

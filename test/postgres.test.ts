@@ -109,7 +109,10 @@ test('several apps: concurrent read-modify-writes through two apps lose no updat
     return tx.put('budgets', { ...budget, runtime_config_epoch: budget.runtime_config_epoch + 1 }).runtime_config_epoch;
   };
   const results = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).store.transact(bump)));
-  assert.equal([...results].sort((x, y) => x - y), Array.from({ length: 60 }, (_, i) => start + 1 + i));
+  assert.equal(
+    [...results].sort((x, y) => x - y),
+    Array.from({ length: 60 }, (_, i) => start + 1 + i),
+  );
   await Promise.all([a.store.sync(), b.store.sync()]);
   assert.is(epoch(a), start + 60);
   assert.is(epoch(b), start + 60);
@@ -166,14 +169,20 @@ test('catching up: an instance further behind than the kept change sets gets the
   await mock.store.transact((tx) => tx.put('workspaces', ws(3)));
   const inFlight = mock.store.transact((tx) => tx.put('workspaces', { ...ws(9), name: 'renamed' }));
   await Promise.all([inFlight, mock.store.transact((tx) => tx.delete('workspaces', ws(4).id)), mock.store.transact((tx) => tx.put('workspaces', ws(4)))]);
-  assert.equal([...mock.store.values('workspaces')].slice(-2).map((w) => w.name), ['w3', 'w4']);
+  assert.equal(
+    [...mock.store.values('workspaces')].slice(-2).map((w) => w.name),
+    ['w3', 'w4'],
+  );
   const found = await adapter.changesSince(from);
   assert.is(found.length, 1);
   assert.ok(isWholeState(found[0]));
   assert.is(found[0].seq, mock.store.seq);
   assert.equal(found[0].state, JSON.parse(JSON.stringify(mock.store.toData())));
   const recent = await adapter.changesSince(mock.store.seq - 2);
-  assert.equal(recent.map((s) => s.seq), [mock.store.seq - 1, mock.store.seq]);
+  assert.equal(
+    recent.map((s) => s.seq),
+    [mock.store.seq - 1, mock.store.seq],
+  );
 });
 
 test('append in one statement: a record written twice keeps its first place and its last value; deletes and new records land as in the store', async () => {
@@ -188,8 +197,20 @@ test('append in one statement: a record written twice keeps its first place and 
   const adapter = storage(schema);
   assert.is((await adapter.read())!.seq, at);
   const group = [
-    { seq: at + 1, changes: [{ collection: 'workspaces', key: ws(1).id, record: ws(1, 'one: first') }, { collection: 'workspaces', key: ws(7).id, record: ws(7, 'new: first') }] },
-    { seq: at + 2, changes: [{ collection: 'workspaces', key: ws(2).id, record: null }, { collection: 'workspaces', key: ws(1).id, record: ws(1, 'one: "last"\\') }] },
+    {
+      seq: at + 1,
+      changes: [
+        { collection: 'workspaces', key: ws(1).id, record: ws(1, 'one: first') },
+        { collection: 'workspaces', key: ws(7).id, record: ws(7, 'new: first') },
+      ],
+    },
+    {
+      seq: at + 2,
+      changes: [
+        { collection: 'workspaces', key: ws(2).id, record: null },
+        { collection: 'workspaces', key: ws(1).id, record: ws(1, 'one: "last"\\') },
+      ],
+    },
     { seq: at + 3, changes: [{ collection: 'workspaces', key: ws(7).id, record: ws(7, 'new: last') }] },
   ] as const;
   await adapter.appendChangeSets(group as never, { seq: at } as never);
@@ -230,7 +251,15 @@ test('compare-and-set append: behind or ahead of the head it stores nothing and 
     const before = await snapshot();
     assert.is(before.head, at);
     // A group built on a state one change set behind: seq `at`, expecting the head at `at - 1`.
-    const behind = [{ seq: at, changes: [{ collection: 'workspaces', key: ws(1).id, record: ws(1, 'lost') }, { collection: 'workspaces', key: ws(9).id, record: ws(9) }] }];
+    const behind = [
+      {
+        seq: at,
+        changes: [
+          { collection: 'workspaces', key: ws(1).id, record: ws(1, 'lost') },
+          { collection: 'workspaces', key: ws(9).id, record: ws(9) },
+        ],
+      },
+    ];
     assert.is(await appendIfAt(client, t, channel, behind as never, at - 1), false);
     const ahead = [{ seq: at + 2, changes: [{ collection: 'workspaces', key: ws(2).id, record: null }] }];
     assert.is(await appendIfAt(client, t, channel, ahead as never, at + 1), false);
@@ -263,9 +292,11 @@ test('optimistic writes: a write skips its catch-up while others are quiet, and 
   apps.push(a);
   const b = await app(schema);
   const owner = bearer(DEMO.tokens.owner);
-  const setStatus = (mock: MockApp, id: string, status: 'active' | 'archived') => mock.store.transact((tx) => tx.put('projects', { ...tx.get('projects', id)!, status }));
+  const setStatus = (mock: MockApp, id: string, status: 'active' | 'archived') =>
+    mock.store.transact((tx) => tx.put('projects', { ...tx.get('projects', id)!, status }));
   const budget = (mock: MockApp, id: string) => mock.store.get('budgets', id)!.limits.user_daily_usd;
-  const put = (id: string, usd: number, token = operator) => request(a.callback()).put(`/api/v3/projects/${id}/budget`).set(token).send({ user_daily_usd: usd });
+  const put = (id: string, usd: number, token = operator) =>
+    request(a.callback()).put(`/api/v3/projects/${id}/budget`).set(token).send({ user_daily_usd: usd });
   await setStatus(b, SALES, 'archived');
   const warm = async () => {
     for (let i = 1; i <= 20; i++) assert.is((await put(P, i).expect(200)).body.limits.user_daily_usd, i);
@@ -305,7 +336,9 @@ test('optimistic writes: a transaction run after change sets of others arrived i
   await b.store.transact((tx) => tx.put('projects', { ...tx.get('projects', SALES)!, name: 'by b' }));
   await a.store.sync();
   const seq = a.store.seq;
-  const err = await a.store.attributeTo({ optimism }, () => a.store.transact((tx) => tx.put('budgets', { ...tx.get('budgets', P)!, runtime_config_epoch: 99 }))).catch((e: unknown) => e);
+  const err = await a.store
+    .attributeTo({ optimism }, () => a.store.transact((tx) => tx.put('budgets', { ...tx.get('budgets', P)!, runtime_config_epoch: 99 })))
+    .catch((e: unknown) => e);
   assert.instance(err, StaleView);
   assert.is(a.store.seq, seq);
   assert.is(epoch(a), 19);
@@ -330,8 +363,14 @@ test('leadership: exactly one app on a schema leads; when it closes another take
 
 test('simulation: with a running clock only the leader fires events; a run queued through the other one completes', async () => {
   const schema = freshSchema();
-  const fixture = simFixture({ behaviours: { projects: [{ project_id: P, queue_wait_ms: 1000, steps: [{ name: 'answer', step_type: 'model', duration_ms: 3000 }] }] } }, (f) => delete f.now);
-  const [a, b] = [await app(schema, { fixtures: fixture, simulation: { mode: 'auto' } }), await app(schema, { fixtures: fixture, simulation: { mode: 'auto' } })];
+  const fixture = simFixture(
+    { behaviours: { projects: [{ project_id: P, queue_wait_ms: 1000, steps: [{ name: 'answer', step_type: 'model', duration_ms: 3000 }] }] } },
+    (f) => delete f.now,
+  );
+  const [a, b] = [
+    await app(schema, { fixtures: fixture, simulation: { mode: 'auto' } }),
+    await app(schema, { fixtures: fixture, simulation: { mode: 'auto' } }),
+  ];
   for (let i = 0; i < 100 && !a.store.leads && !b.store.leads; i++) await wait(100);
   const [leader, other] = a.store.leads ? [a, b] : [b, a];
   assert.ok(leader.store.leads && !other.store.leads);
@@ -345,7 +384,7 @@ test('simulation: with a running clock only the leader fires events; a run queue
   }
   assert.is(run.status, 'succeeded');
   assert.equal([run.timing.queue_wait_ms, run.timing.model_ms, run.timing.end_to_end_ms], [1000, 3000, 4000]);
-  assert.ok(leader.control.coverage().simulated.events >= 3, 'the leader fired the run\'s events');
+  assert.ok(leader.control.coverage().simulated.events >= 3, "the leader fired the run's events");
   assert.is(other.control.coverage().simulated.events, 0, 'the other instance fired none');
 });
 
@@ -359,7 +398,13 @@ test('database down: writes and reads answer 503 storage_unavailable without a c
     await gate.cut();
     const write = await request(mock.callback()).put(`/api/v3/projects/${P}/budget`).set(operator).send({ user_daily_usd: 4 });
     assert.is(write.status, 503);
-    assert.equal(write.body, { detail: { reason_code: 'storage_unavailable', message: 'The change could not be stored, so it was not made. Try again later.', next_action: 'retry_later' } });
+    assert.equal(write.body, {
+      detail: {
+        reason_code: 'storage_unavailable',
+        message: 'The change could not be stored, so it was not made. Try again later.',
+        next_action: 'retry_later',
+      },
+    });
     assert.is(write.headers['retry-after'], '1');
     const read = await request(mock.callback()).get(`/api/v3/projects/${P}/runs`).set(operator);
     assert.is(read.status, 503);
@@ -374,7 +419,10 @@ test('database down: writes and reads answer 503 storage_unavailable without a c
       if (ok !== 200) await wait(200);
     }
     assert.is(ok, 200);
-    const [row] = await admin<{ record: { limits: { user_daily_usd: number }; runtime_config_epoch: number } }>(`SELECT record FROM ${schema}.prm_records WHERE collection = 'budgets' AND key = $1`, [P]);
+    const [row] = await admin<{ record: { limits: { user_daily_usd: number }; runtime_config_epoch: number } }>(
+      `SELECT record FROM ${schema}.prm_records WHERE collection = 'budgets' AND key = $1`,
+      [P],
+    );
     assert.is(row.record.limits.user_daily_usd, 4);
     assert.is(row.record.runtime_config_epoch, before + 1, 'the refused writes left nothing behind');
   } finally {

@@ -198,7 +198,17 @@ test('transfer: an owner who is only viewer or operator in the target workspace 
 
 test('transfer: an app user stored as deleted does not make a project non-empty', async () => {
   const fixture = structuredClone(demoFixture()) as { users: Record<string, unknown>[] };
-  fixture.users.push({ id: '0c1d2e3f-4a5b-4c6d-8e7f-8a9b0c1d2e3f', project_id: SANDBOX, created_at: '2026-10-01T00:00:00.000Z', preferred_channel: 'web', status: 'deleted', display_name: null, external_provider: null, external_user_id: null, last_active_at: null });
+  fixture.users.push({
+    id: '0c1d2e3f-4a5b-4c6d-8e7f-8a9b0c1d2e3f',
+    project_id: SANDBOX,
+    created_at: '2026-10-01T00:00:00.000Z',
+    preferred_channel: 'web',
+    status: 'deleted',
+    display_name: null,
+    external_provider: null,
+    external_user_id: null,
+    last_active_at: null,
+  });
   const { http } = await freshMock({ fixtures: fixture });
   const res = await http.post(transferPath()).set(AS.owner).send({ workspace_id: DEMO.workspaces.acmeLabs });
   assert.is(res.status, 200, JSON.stringify(res.body));

@@ -29,7 +29,13 @@ let initialJson: string;
 const serverErrors: string[] = [];
 const stats = new Map<string, number>();
 test.after(() => {
-  if (process.env.PROPERTY_STATS) console.log([...stats].sort().map(([k, v]) => `${k}: ${v}`).join("\n"));
+  if (process.env.PROPERTY_STATS)
+    console.log(
+      [...stats]
+        .sort()
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('\n'),
+    );
 });
 
 test.before(async () => {
@@ -51,7 +57,11 @@ function assertRouted(template: string, sentPath: string, status: number, text: 
   if (status !== 404 || !text.includes('"route_not_found"')) return;
   const pathname = new URL(base + sentPath).pathname;
   const re = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`);
-  const reshaped = sentPath.split('?')[0].split('/').slice(1).some((s) => s === '' || s === '.' || s === '..' || /^%2e/i.test(s) || /^\.%2e$/i.test(s));
+  const reshaped = sentPath
+    .split('?')[0]
+    .split('/')
+    .slice(1)
+    .some((s) => s === '' || s === '.' || s === '..' || /^%2e/i.test(s) || /^\.%2e$/i.test(s));
   assert.ok(reshaped || !re.test(pathname), `${sentPath} answered 404 route_not_found: the test's URL does not reach ${template}`);
 }
 
@@ -68,7 +78,12 @@ function assertTableItems(status: number, text: string, what: string): void {
     // A ctx the table marks optional (the mock's own hint, such as extra_forbidden's did_you_mean) may be left out.
     const withCtx = 'ctx' in entry || ('optionalCtx' in entry && 'ctx' in item);
     assert.equal(keys, withCtx ? ['ctx', 'input', 'loc', 'msg', 'type'] : ['input', 'loc', 'msg', 'type'], `${what}: ${JSON.stringify(item)}`);
-    if (entry.optionalCtx && item.ctx) assert.equal(Object.keys(item.ctx as object).filter((k) => !(k in entry.optionalCtx!)), [], `${what}: ctx ${JSON.stringify(item.ctx)}`);
+    if (entry.optionalCtx && item.ctx)
+      assert.equal(
+        Object.keys(item.ctx as object).filter((k) => !(k in entry.optionalCtx!)),
+        [],
+        `${what}: ctx ${JSON.stringify(item.ctx)}`,
+      );
   }
 }
 
@@ -76,20 +91,31 @@ function assertTableItems(status: number, text: string, what: string): void {
 for (const [n, method, template] of ENDPOINTS) {
   test(`property: endpoint ${n} ${method} ${template}: never a 5xx; a refusal changes nothing`, async () => {
     await fc.assert(
-      fc.asyncProperty(path(template), query, headers, body, fc.oneof({ weight: 9, arbitrary: fc.constant(method) }, { weight: 1, arbitrary: any(...METHODS) }), async (p, q, h, b, m) => {
-        await mock.control.restore(initial); // every case starts from the demo state
-        if (h['x-broker-hmac-sha256'] === 'sign') h['x-broker-hmac-sha256'] = signBrokerPayload(asSigned(b), DEMO.brokerSecret).signature;
-        const res = await fetch(base + p + q, { method: m, headers: h, body: m === 'GET' ? undefined : b });
-        const text = await res.text();
-        if (process.env.PROPERTY_STATS) stats.set(`${n} ${res.status}`, (stats.get(`${n} ${res.status}`) ?? 0) + 1);
-        assert.ok(res.status < 500, `${m} ${p}${q} answered ${res.status}: ${text.slice(0, 300)}\n${serverErrors.at(-1) ?? ''}`);
-        assertRouted(template, p + q, res.status, text);
-        // Whatever the input, the answer is one the OpenAPI document describes (checked on the path as sent: fetch drops a #fragment).
-        const mismatches = docChecker().check(m, new URL(base + p + q).pathname, { status: res.status, headers: Object.fromEntries(res.headers), text });
-        assert.equal(mismatches, [], `${m} ${p}${q}: ${mismatches.join('; ')}`);
-        assertTableItems(res.status, text, `${m} ${p}${q}`);
-        if (res.status >= 400) assert.ok(JSON.stringify(mock.store.toData()) === initialJson, `${m} ${p}${q} was refused with ${res.status} but changed the stored state: ${text.slice(0, 200)}`);
-      }),
+      fc.asyncProperty(
+        path(template),
+        query,
+        headers,
+        body,
+        fc.oneof({ weight: 9, arbitrary: fc.constant(method) }, { weight: 1, arbitrary: any(...METHODS) }),
+        async (p, q, h, b, m) => {
+          await mock.control.restore(initial); // every case starts from the demo state
+          if (h['x-broker-hmac-sha256'] === 'sign') h['x-broker-hmac-sha256'] = signBrokerPayload(asSigned(b), DEMO.brokerSecret).signature;
+          const res = await fetch(base + p + q, { method: m, headers: h, body: m === 'GET' ? undefined : b });
+          const text = await res.text();
+          if (process.env.PROPERTY_STATS) stats.set(`${n} ${res.status}`, (stats.get(`${n} ${res.status}`) ?? 0) + 1);
+          assert.ok(res.status < 500, `${m} ${p}${q} answered ${res.status}: ${text.slice(0, 300)}\n${serverErrors.at(-1) ?? ''}`);
+          assertRouted(template, p + q, res.status, text);
+          // Whatever the input, the answer is one the OpenAPI document describes (checked on the path as sent: fetch drops a #fragment).
+          const mismatches = docChecker().check(m, new URL(base + p + q).pathname, { status: res.status, headers: Object.fromEntries(res.headers), text });
+          assert.equal(mismatches, [], `${m} ${p}${q}: ${mismatches.join('; ')}`);
+          assertTableItems(res.status, text, `${m} ${p}${q}`);
+          if (res.status >= 400)
+            assert.ok(
+              JSON.stringify(mock.store.toData()) === initialJson,
+              `${m} ${p}${q} was refused with ${res.status} but changed the stored state: ${text.slice(0, 200)}`,
+            );
+        },
+      ),
       { numRuns: RUNS_PER_ENDPOINT },
     );
   });
@@ -100,12 +126,58 @@ for (const [n, method, template] of ENDPOINTS) {
 const CONTROL_WRITES = CONTROL_OPERATIONS.filter((o) => o.method !== 'get').map((o) => [o.method.toUpperCase(), o.path] as const);
 
 /** The control bodies' own field names, with JSON values or numbers JSON.parse reads as non-finite or past 2^53. */
-const CONTROL_FIELDS = ['now', 'advance_ms', 'status', 'to', 'runtime_mode', 'surface', 'release_id', 'user_id', 'cost_usd', 'input_tokens', 'output_tokens', 'latency_ms', 'expires_in_ms', 'delay_ms', 'times', 'steps', 'events', 'timing', 'result', 'request_metadata', 'approval', 'principal_id', 'code_challenge', 'scopes', 'code', 'target', 'mutation', 'bundle', 'method', 'path', 'body'];
+const CONTROL_FIELDS = [
+  'now',
+  'advance_ms',
+  'status',
+  'to',
+  'runtime_mode',
+  'surface',
+  'release_id',
+  'user_id',
+  'cost_usd',
+  'input_tokens',
+  'output_tokens',
+  'latency_ms',
+  'expires_in_ms',
+  'delay_ms',
+  'times',
+  'steps',
+  'events',
+  'timing',
+  'result',
+  'request_metadata',
+  'approval',
+  'principal_id',
+  'code_challenge',
+  'scopes',
+  'code',
+  'target',
+  'mutation',
+  'bundle',
+  'method',
+  'path',
+  'body',
+];
 const rawNumber = any('1e400', '-1e400', '9007199254740993', '1e300', '-1', '0', '1.5', '-0', '1e-400', '86400000', '253402300800000');
-const controlValue = fc.oneof(fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)), rawNumber, rawNumber.map((n) => `{"expires_in_ms": ${n}, "tool_id": "t"}`), rawNumber.map((n) => `[{"name": "s", "sequence": ${n}}]`), any('"waiting_approval"', '"running"', '"failed"', '"background"', '"test"', `"${DEMO.principals.owner}"`, '"live"'));
+const controlValue = fc.oneof(
+  fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
+  rawNumber,
+  rawNumber.map((n) => `{"expires_in_ms": ${n}, "tool_id": "t"}`),
+  rawNumber.map((n) => `[{"name": "s", "sequence": ${n}}]`),
+  any('"waiting_approval"', '"running"', '"failed"', '"background"', '"test"', `"${DEMO.principals.owner}"`, '"live"'),
+);
 const controlBody = fc.oneof(
   { weight: 3, arbitrary: body },
-  { weight: 3, arbitrary: fc.dictionary(any(...CONTROL_FIELDS), controlValue, { maxKeys: 4 }).map((o) => `{${Object.entries(o).map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(', ')}}`) },
+  {
+    weight: 3,
+    arbitrary: fc.dictionary(any(...CONTROL_FIELDS), controlValue, { maxKeys: 4 }).map(
+      (o) =>
+        `{${Object.entries(o)
+          .map(([k, v]) => `${JSON.stringify(k)}: ${v}`)
+          .join(', ')}}`,
+    ),
+  },
 );
 
 /** Paths of numbers JSON cannot hold (a data file would store them as null and refuse itself at the next start). */
@@ -132,7 +204,8 @@ for (const [method, template] of CONTROL_WRITES) {
         const mismatches = docChecker().check(method, new URL(base + p).pathname, { status: res.status, headers: Object.fromEntries(res.headers), text });
         assert.equal(mismatches, [], `${method} ${p}: ${mismatches.join('; ')}`);
         assertTableItems(res.status, text, `${method} ${p}`);
-        if (res.status >= 400) assert.ok(JSON.stringify(mock.store.toData()) === initialJson, `${method} ${p} was refused with ${res.status} but changed the stored state`);
+        if (res.status >= 400)
+          assert.ok(JSON.stringify(mock.store.toData()) === initialJson, `${method} ${p} was refused with ${res.status} but changed the stored state`);
         else {
           // An accepted write leaves a state that saves and loads back as it is: finite numbers, every record valid.
           const state = mock.control.exportState();

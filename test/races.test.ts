@@ -53,7 +53,7 @@ for (const storage of STORAGES) {
       for (let i = 0; i < 30; i++) {
         const kind = ['transition', 'cancel', 'retry'][i % 3];
         const path = kind === 'transition' ? `/_mock/projects/${P}/runs/${id}/transition` : `/api/v3/projects/${P}/runs/${id}/${kind}`;
-        const body = kind === 'transition' ? { to: targets[(i / 3) % 4 | 0] } : {};
+        const body = kind === 'transition' ? { to: targets[((i / 3) % 4) | 0] } : {};
         requests.push(call(m.base, 'POST', path, body, kind === 'transition' ? undefined : DEMO.tokens.operator).then((a) => [kind, a]));
       }
       const answers = await Promise.all(requests);
@@ -101,12 +101,18 @@ for (const storage of STORAGES) {
       const at = m.log.findIndex((s) => s.changes.some((c) => c.collection === 'projects' && c.key === SANDBOX));
       assert.ok(at >= 0);
       const budgetWrites = m.log.map((s, i) => [s, i] as const).filter(([s]) => s.changes.some((c) => c.collection === 'budgets' && c.key === SANDBOX));
-      assert.ok(budgetWrites.every(([, i]) => i < at), `budget writes at ${budgetWrites.map(([, i]) => i)}, transfer at ${at}`);
+      assert.ok(
+        budgetWrites.every(([, i]) => i < at),
+        `budget writes at ${budgetWrites.map(([, i]) => i)}, transfer at ${at}`,
+      );
       // Every 200 is stored (one epoch each), and the stored budget is the last one acknowledged.
       const after = m.mock.store.get('budgets', SANDBOX)!;
       assert.is(budgetWrites.length, ok.length);
       assert.is(after.runtime_config_epoch, before.runtime_config_epoch + ok.length);
-      assert.equal(ok.map((a) => a.body.runtime_config_epoch as number).sort((a, b) => a - b), ok.map((_, i) => before.runtime_config_epoch + i + 1));
+      assert.equal(
+        ok.map((a) => a.body.runtime_config_epoch as number).sort((a, b) => a - b),
+        ok.map((_, i) => before.runtime_config_epoch + i + 1),
+      );
       assert.is(after.limits.project_daily_usd, ok.find((a) => a.body.runtime_config_epoch === after.runtime_config_epoch)!.body.limits.project_daily_usd);
       // And the operator now sees no such project.
       assert.is((await budget(99)).status, 404);
@@ -131,8 +137,11 @@ if (pg) {
         for (let i = 0; busy; i++) {
           const created = await call(o.base, 'POST', `/_mock/projects/${P}/runs`, { status: 'running' });
           statuses.push(created.status);
-          if (created.status === 200) statuses.push((await call(o.base, 'POST', `/_mock/projects/${P}/runs/${created.body.id}/transition`, { to: 'failed' })).status);
-          statuses.push((await call(o.base, 'PUT', `/api/v3/projects/${P}/budget`, { funding_mode: n ? 'prepaid' : 'free_sandbox' }, DEMO.tokens.operator)).status);
+          if (created.status === 200)
+            statuses.push((await call(o.base, 'POST', `/_mock/projects/${P}/runs/${created.body.id}/transition`, { to: 'failed' })).status);
+          statuses.push(
+            (await call(o.base, 'PUT', `/api/v3/projects/${P}/budget`, { funding_mode: n ? 'prepaid' : 'free_sandbox' }, DEMO.tokens.operator)).status,
+          );
         }
         return statuses;
       });
@@ -152,7 +161,11 @@ if (pg) {
       busy = false;
       const loadStatuses = (await Promise.all(load)).flat();
       assert.is(replaces.length, 100);
-      assert.equal(replaces.filter((r) => r.status !== 200), [], 'every replace answers 200');
+      assert.equal(
+        replaces.filter((r) => r.status !== 200),
+        [],
+        'every replace answers 200',
+      );
       assert.is(replaces.filter((r) => r.body.reset === true).length, 34);
       assert.is(replaces.filter((r) => r.body.loaded === true).length, 33);
       assert.is(replaces.filter((r) => r.body.restored === true).length, 33);

@@ -152,7 +152,10 @@ test('releases: newest generation first, with desired_state_head, document and t
   const { http } = await freshMock();
   const res = await http.get(`${base}/releases`).set(owner);
   assert.is(res.status, 200);
-  assert.equal(res.body.items.map((r: { generation: number }) => r.generation), [4, 3, 2, 1]);
+  assert.equal(
+    res.body.items.map((r: { generation: number }) => r.generation),
+    [4, 3, 2, 1],
+  );
   const [gen4, gen3] = res.body.items;
   assert.is(gen4.id, DEMO.releases.gen4Candidate);
   assert.equal(gen4.targets, ['candidate']);
@@ -170,7 +173,9 @@ test('releases: cursor pages of one walk every generation once', async () => {
   const gens: number[] = [];
   let cursor: string | null = null;
   do {
-    const res: { body: { items: { generation: number }[]; next_cursor: string | null } } = await http.get(`${base}/releases?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).set(owner);
+    const res: { body: { items: { generation: number }[]; next_cursor: string | null } } = await http
+      .get(`${base}/releases?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+      .set(owner);
     gens.push(...res.body.items.map((r: { generation: number }) => r.generation));
     cursor = res.body.next_cursor;
   } while (cursor);
@@ -205,7 +210,10 @@ test('approvals: redacted (no tool arguments); pending past expiry reads as expi
 test('approvals: status and runtime_mode filters', async () => {
   const { http } = await freshMock();
   const pending = await http.get(`${base}/approvals?status=pending`).set(owner);
-  assert.equal(pending.body.items.map((a: { approval_id: string }) => a.approval_id).sort(), [DEMO.approvals.pendingOther, DEMO.approvals.pendingWaiting].sort());
+  assert.equal(
+    pending.body.items.map((a: { approval_id: string }) => a.approval_id).sort(),
+    [DEMO.approvals.pendingOther, DEMO.approvals.pendingWaiting].sort(),
+  );
   const expired = await http.get(`${base}/approvals?status=expired`).set(owner);
   assert.equal(expired.body.items.map((a: { approval_id: string }) => a.approval_id).sort(), [DEMO.approvals.expired, DEMO.approvals.pendingPastExpiry].sort());
   const testMode = await http.get(`${base}/approvals?runtime_mode=test`).set(owner);

@@ -11,7 +11,12 @@ const json = { 'Content-Type': 'application/json' };
 
 test('createApp: start settings hold at start and again after reset and a fixture load; without them the fixture rules', async () => {
   let real = 1_000_000;
-  const mock = await createApp({ storage: 'memory', fixtures: demoFixture(), clock: () => real, simulation: { mode: 'step', start: { mode: 'auto', speed: 60, traffic: 12, retentionDays: 3 } } });
+  const mock = await createApp({
+    storage: 'memory',
+    fixtures: demoFixture(),
+    clock: () => real,
+    simulation: { mode: 'step', start: { mode: 'auto', speed: 60, traffic: 12, retentionDays: 3 } },
+  });
   const expected = (now: string) => ({
     mode: 'auto',
     speed: 60,

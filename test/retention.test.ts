@@ -81,7 +81,10 @@ test('retention: a rotated-out refresh token is kept while its family lives, so 
 
 const hook = `/api/v3/connections/${DEMO.connections.chatBinding}/chatapp/webhook`;
 const chat = (http: Mock['http'], update_id: number) =>
-  http.post(hook).set({ 'X-Chatapp-Secret-Token': DEMO.chatSecret }).send({ update_id, message: { from: { id: 42 }, text: 'hi' } });
+  http
+    .post(hook)
+    .set({ 'X-Chatapp-Secret-Token': DEMO.chatSecret })
+    .send({ update_id, message: { from: { id: 42 }, text: 'hi' } });
 const broker = (http: Mock['http'], event_id: string) => {
   const signed = signBrokerPayload(
     { event_id, event_type: 'connection.refreshed', connection_resource_id: 'a6a48f50-71c5-4c54-a80a-0b8eaf0d93e0', occurred_at: '2026-11-20T11:59:30.000Z' },
@@ -141,7 +144,12 @@ test('retention: with a frozen clock, dedupe keys are capped at the newest DEDUP
   const now = m.mock.deps.clock.nowMs();
   await m.mock.store.transact((tx) => {
     for (let i = 0; i < DEDUPE_KEYS_MAX + 500; i++) {
-      tx.put('broker_events', { event_id: `evt_${i}`, connection_resource_id: 'r', event_type: 'connection.refreshed', received_at: new Date(now - (DEDUPE_KEYS_MAX + 500 - i)).toISOString() });
+      tx.put('broker_events', {
+        event_id: `evt_${i}`,
+        connection_resource_id: 'r',
+        event_type: 'connection.refreshed',
+        received_at: new Date(now - (DEDUPE_KEYS_MAX + 500 - i)).toISOString(),
+      });
     }
   });
   const swept = await sweepRetained(m.mock.deps);

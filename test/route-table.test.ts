@@ -39,7 +39,14 @@ const TEMPLATES = [...ENDPOINTS.map(([, , t]) => t), ...routers.flatMap((r) => r
 const reshaped = fc
   .tuple(fc.constantFrom(...TEMPLATES), fc.nat(), fc.constantFrom('none', 'upper', 'slash', 'slashes', 'drop', 'empty', 'extra', 'kelvin'))
   .chain(([t, i, how]) =>
-    (/\{/.test(t) ? path(t.replace(/\{(\w+)\}/g, (_, n) => (['project_id', 'run_id', 'approval_id', 'user_id', 'release_id', 'connection_name', 'binding_id'].includes(n) ? `{${n}}` : 'x'))) : fc.constant(t)).map((p) => {
+    (/\{/.test(t)
+      ? path(
+          t.replace(/\{(\w+)\}/g, (_, n) =>
+            ['project_id', 'run_id', 'approval_id', 'user_id', 'release_id', 'connection_name', 'binding_id'].includes(n) ? `{${n}}` : 'x',
+          ),
+        )
+      : fc.constant(t)
+    ).map((p) => {
       const parts = p.split('/');
       const k = 1 + (i % (parts.length - 1));
       if (how === 'upper') parts[k] = parts[k].toUpperCase();

@@ -58,7 +58,10 @@ test('transition: running -> succeeded appends steps and result', async () => {
   await m.http.post(`/_mock/projects/${P}/runs/${id}/transition`).send({ to: 'running' }); // illegal, ignored
   const res = await m.http.post(`/_mock/projects/${P}/runs/${id}/transition`).send({
     to: 'succeeded',
-    steps: [{ name: 'lookup', status: 'succeeded', step_type: 'tool' }, { name: 'answer', status: 'succeeded', step_type: 'model' }],
+    steps: [
+      { name: 'lookup', status: 'succeeded', step_type: 'tool' },
+      { name: 'answer', status: 'succeeded', step_type: 'model' },
+    ],
     events: [{ type: 'custom', n: 1 }],
     result: { output: 'done' },
     timing: { model_ms: 120 },
@@ -67,10 +70,19 @@ test('transition: running -> succeeded appends steps and result', async () => {
     output_tokens: 5,
   });
   assert.is(res.status, 200);
-  assert.equal(res.body.steps.map((s: { name: string; sequence: number; surface: string }) => [s.name, s.sequence, s.surface]), [['lookup', 1, 'api'], ['answer', 2, 'api']]);
+  assert.equal(
+    res.body.steps.map((s: { name: string; sequence: number; surface: string }) => [s.name, s.sequence, s.surface]),
+    [
+      ['lookup', 1, 'api'],
+      ['answer', 2, 'api'],
+    ],
+  );
   assert.equal(res.body.result, { output: 'done' });
   assert.equal(res.body.timing, { model_ms: 120 });
-  assert.equal(res.body.events, [{ type: 'run.succeeded', at: DEMO.now }, { type: 'custom', n: 1 }]);
+  assert.equal(res.body.events, [
+    { type: 'run.succeeded', at: DEMO.now },
+    { type: 'custom', n: 1 },
+  ]);
   assert.is(res.body.cost_usd, 0.01);
   const read = await m.http.get(`/api/v3/projects/${P}/runs/${id}`).set(owner);
   assert.equal(read.body.steps.length, 2);
@@ -80,7 +92,9 @@ test('transition: running -> succeeded appends steps and result', async () => {
 test('transition: timing and result merge with what the run had', async () => {
   const m = await freshMock();
   const created = await m.http.post(`/_mock/projects/${P}/runs`).send({ status: 'running', timing: { queue_wait_ms: 5 }, result: { a: 1 } });
-  const res = await m.http.post(`/_mock/projects/${P}/runs/${created.body.id}/transition`).send({ to: 'failed', timing: { active_ms: 9 }, result: { error: 'boom' } });
+  const res = await m.http
+    .post(`/_mock/projects/${P}/runs/${created.body.id}/transition`)
+    .send({ to: 'failed', timing: { active_ms: 9 }, result: { error: 'boom' } });
   assert.equal(res.body.timing, { queue_wait_ms: 5, active_ms: 9 });
   assert.equal(res.body.result, { a: 1, error: 'boom' });
 });
@@ -95,7 +109,10 @@ test('transition: entering waiting_approval creates a pending approval in the sa
     approval: { tool_id: 'billing.refund', action_summary: 'Refund $5', tool_arguments: { amount: 5 }, expires_in_ms: 60_000 },
   });
   assert.is(adapter.sets - before, 1);
-  assert.equal(adapter.written('runs').map((r) => [r.id, r.status]), [[id, 'waiting_approval']]);
+  assert.equal(
+    adapter.written('runs').map((r) => [r.id, r.status]),
+    [[id, 'waiting_approval']],
+  );
   assert.is(adapter.written('approvals').length, 1);
   assert.is(res.status, 200);
   const a = res.body.approval;
@@ -121,7 +138,12 @@ test('transition: the deny endpoint re-enqueues a run the control surface parked
   assert.is(m.mock.store.get('runs', id)!.status, 'queued');
 });
 
-for (const [to, outcome] of [['running', 'approved'], ['queued', 'denied'], ['cancelled', 'cancelled'], ['failed', 'cancelled']] as const) {
+for (const [to, outcome] of [
+  ['running', 'approved'],
+  ['queued', 'denied'],
+  ['cancelled', 'cancelled'],
+  ['failed', 'cancelled'],
+] as const) {
   test(`transition: waiting_approval -> ${to} settles the pending approval as ${outcome}`, async () => {
     const m = await freshMock();
     const created = await m.http.post(`/_mock/projects/${P}/runs`).send({ status: 'waiting_approval' });
@@ -137,7 +159,10 @@ test('transition: cancelling settles pending steps', async () => {
   const m = await freshMock();
   const created = await m.http.post(`/_mock/projects/${P}/runs`).send({ status: 'running', steps: [{ name: 'a', status: 'succeeded' }, { name: 'b' }] });
   const res = await m.http.post(`/_mock/projects/${P}/runs/${created.body.id}/transition`).send({ to: 'cancelled' });
-  assert.equal(res.body.steps.map((s: { status: string }) => s.status), ['succeeded', 'cancelled']);
+  assert.equal(
+    res.body.steps.map((s: { status: string }) => s.status),
+    ['succeeded', 'cancelled'],
+  );
 });
 
 test('transition: terminal runs of the fixture refuse every edge', async () => {
@@ -147,7 +172,7 @@ test('transition: terminal runs of the fixture refuse every edge', async () => {
   assert.match(res.body.detail.message, /none \(terminal\)/);
 });
 
-test('transition: an unknown status is 422, another project\'s run 404', async () => {
+test("transition: an unknown status is 422, another project's run 404", async () => {
   const m = await freshMock();
   let res = await m.http.post(`/_mock/projects/${P}/runs/${DEMO.runs.failedApi}/transition`).send({ to: 'paused' });
   assert.is(res.status, 422);
@@ -197,7 +222,13 @@ test('create: bad fields are 422 at their loc; an existing id 409', async () => 
   const before = stateOf(m.mock);
   let res = await m.http.post(`/_mock/projects/${P}/runs`).send({ surface: 'fax', steps: [{}] });
   assert.is(res.status, 422);
-  assert.equal(res.body.detail.map((d: { loc: unknown[] }) => d.loc), [['body', 'surface'], ['body', 'steps', 0, 'name']]);
+  assert.equal(
+    res.body.detail.map((d: { loc: unknown[] }) => d.loc),
+    [
+      ['body', 'surface'],
+      ['body', 'steps', 0, 'name'],
+    ],
+  );
   res = await m.http.post(`/_mock/projects/${P}/runs`).send({ id: DEMO.runs.failedApi });
   assert.is(res.status, 409);
   assert.is(stateOf(m.mock), before);

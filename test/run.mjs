@@ -17,7 +17,15 @@ const narrowed = process.argv[2] !== undefined || process.env.TEST_DIR !== undef
 
 let config;
 try {
-  config = { shards: shardCount(availableParallelism()), runs: propertyRuns(), seed: propertySeed(), testTimeout: testTimeoutMs(), runTimeout: runTimeoutMs(), ci: isCI(), allowSkip: allowedSkips() };
+  config = {
+    shards: shardCount(availableParallelism()),
+    runs: propertyRuns(),
+    seed: propertySeed(),
+    testTimeout: testTimeoutMs(),
+    runTimeout: runTimeoutMs(),
+    ci: isCI(),
+    allowSkip: allowedSkips(),
+  };
 } catch (err) {
   process.stdout.write(`${err.message}\n\n0 passed, 0 failed (not run: invalid settings)\n`);
   process.exit(1);
@@ -82,9 +90,13 @@ function shardTally(events, exit, files) {
   const loaded = new Set(events.filter((e) => e.t === 'load').map((e) => e.file));
   const neverLoaded = files.filter((f) => !loaded.has(f));
   if (!done || exit.killed) {
-    const why = exit.killed ?? `shard crashed (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})${running ? ` while running ${running.file} › "${running.name}"` : ''}`;
+    const why =
+      exit.killed ??
+      `shard crashed (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})${running ? ` while running ${running.file} › "${running.name}"` : ''}`;
     // Tests of files it never reached are unknown: each such file counts as one failure.
-    t.notes.push(`${why}${t.unfinished ? `: ${t.unfinished} unfinished test(s) counted as failed` : ''}${neverLoaded.length ? `; never loaded: ${neverLoaded.join(', ')}` : ''}`);
+    t.notes.push(
+      `${why}${t.unfinished ? `: ${t.unfinished} unfinished test(s) counted as failed` : ''}${neverLoaded.length ? `; never loaded: ${neverLoaded.join(', ')}` : ''}`,
+    );
     t.failed += neverLoaded.length;
   } else if (exit.code !== 0 && t.failed === 0 && t.unfinished === 0) {
     t.failed++;
@@ -99,7 +111,11 @@ function shardTally(events, exit, files) {
 /** Runs one shard; kills it when a test hangs past its timeout or the run's deadline passes. */
 function runShard(files, deadline) {
   return new Promise((resolveShard) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/runner/worker.mjs', ...files], { cwd: root, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], env });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/runner/worker.mjs', ...files], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      env,
+    });
     let out = '';
     let report = '';
     const events = [];
@@ -122,7 +138,8 @@ function runShard(files, deadline) {
       const running = current ? `${current.file} › "${current.name}"` : 'between tests';
       let reason;
       if (Date.now() >= deadline) reason = `run timeout (${config.runTimeout} ms, TEST_RUN_TIMEOUT_MS)`;
-      else if (current && Date.now() - current.since > config.testTimeout + hungGraceMs) reason = `hung for ${Math.round((Date.now() - current.since) / 1000)} s without yielding to its timeout`;
+      else if (current && Date.now() - current.since > config.testTimeout + hungGraceMs)
+        reason = `hung for ${Math.round((Date.now() - current.since) / 1000)} s without yielding to its timeout`;
       if (reason) {
         killed = `${reason} while running ${running}: shard killed`;
         if (current) events.push({ t: 'end', file: current.file, name: current.name, ok: false, error: `${reason}: shard killed` });
@@ -173,7 +190,11 @@ const results = await Promise.all([
 
 const sum = { passed: 0, failed: 0, skipped: 0, unfinished: 0 };
 for (const r of results) for (const k of Object.keys(sum)) sum[k] += r[k];
-const slowest = results.flatMap((r) => r.times).filter((e) => e.ms >= 1000).sort((a, b) => b.ms - a.ms).slice(0, 3);
+const slowest = results
+  .flatMap((r) => r.times)
+  .filter((e) => e.ms >= 1000)
+  .sort((a, b) => b.ms - a.ms)
+  .slice(0, 3);
 if (slowest.length) process.stdout.write(`\nslowest: ${slowest.map((e) => `${e.file} › "${e.name}" ${(e.ms / 1000).toFixed(1)} s`).join('; ')}\n`);
 const notes = results.flatMap((r) => r.notes);
 const failures = results.flatMap((r) => r.failures);

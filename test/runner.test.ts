@@ -145,7 +145,11 @@ test('runner: docs/testing.md documents every setting with the defaults the runn
   // And nothing else is read from the environment by the runner's settings.
   const config = readFileSync(join(ROOT, 'test/runner/config.mjs'), 'utf8');
   const read = new Set([...config.matchAll(/env(?:\.|\[')([A-Z_]+)/g), ...config.matchAll(/whole\(env, '([A-Z_]+)'/g)].map((m) => m[1]));
-  for (const name of read) assert.ok(rows.some(([n]) => n === name), `${name} is read but not documented`);
+  for (const name of read)
+    assert.ok(
+      rows.some(([n]) => n === name),
+      `${name} is read but not documented`,
+    );
 });
 
 test.run();

@@ -51,11 +51,17 @@ test('cancel: queued and running runs are cancellable; running steps stay, pendi
     [RUNS.running, ['succeeded', 'running', 'pending'], ['succeeded', 'running', 'cancelled']],
   ] as const) {
     const { mock, http } = await freshMock();
-    assert.equal(mock.store.get('runs', run)?.steps.map((s) => s.status), [...before]);
+    assert.equal(
+      mock.store.get('runs', run)?.steps.map((s) => s.status),
+      [...before],
+    );
     const res = await http.post(cancelPath(run)).set(AS.operator).send({ reason: 'stop' });
     assert.is(res.status, 200, run);
     assert.is(res.body.status, 'cancelled');
-    assert.equal(res.body.steps.map((s: { status: string }) => s.status), [...after]);
+    assert.equal(
+      res.body.steps.map((s: { status: string }) => s.status),
+      [...after],
+    );
   }
 });
 
@@ -81,8 +87,14 @@ test('cancel: run, steps and approvals change in one transaction (one change set
   assert.is(res.body.status, 'cancelled');
   assert.is(res.body.result.cancel_reason, 'x');
   assert.is(adapter.sets - before, 1);
-  assert.equal(adapter.written('runs').map((r) => [r.id, r.status]), [[RUNS.waitingApproval, 'cancelled']]);
-  assert.equal(adapter.written('approvals').map((a) => [a.approval_id, a.status]), [[DEMO.approvals.pendingWaiting, 'cancelled']]);
+  assert.equal(
+    adapter.written('runs').map((r) => [r.id, r.status]),
+    [[RUNS.waitingApproval, 'cancelled']],
+  );
+  assert.equal(
+    adapter.written('approvals').map((a) => [a.approval_id, a.status]),
+    [[DEMO.approvals.pendingWaiting, 'cancelled']],
+  );
 });
 
 test('cancel: a pending approval already past its expiry stays expired, not cancelled', async () => {
@@ -94,7 +106,10 @@ test('cancel: a pending approval already past its expiry stays expired, not canc
   const res = await http.post(cancelPath(RUNS.running)).set(AS.operator).send({});
   assert.is(res.status, 200);
   assert.is(res.body.status, 'cancelled');
-  assert.not.ok(res.body.events.some((e: { type: string }) => e.type === 'approval.cancelled'), 'no approval was cancelled');
+  assert.not.ok(
+    res.body.events.some((e: { type: string }) => e.type === 'approval.cancelled'),
+    'no approval was cancelled',
+  );
   const a = await http.get(`/api/v3/projects/${P}/approvals/${DEMO.approvals.pendingPastExpiry}`).set(AS.viewer);
   assert.is(a.body.status, 'expired');
 });
@@ -117,7 +132,7 @@ test('cancel: a cancelled run cannot be cancelled again', async () => {
   assert.is(stateOf(mock), before);
 });
 
-test('cancel: unknown run, another project\'s run, bad ids and bad bodies are refused unchanged', async () => {
+test("cancel: unknown run, another project's run, bad ids and bad bodies are refused unchanged", async () => {
   const { mock, http } = await freshMock();
   const before = stateOf(mock);
   assertError(await http.post(cancelPath('00000000-0000-4000-8000-000000000000')).set(AS.operator).send({}), 404, 'run_not_found');
@@ -136,7 +151,10 @@ test('cancel: unknown run, another project\'s run, bad ids and bad bodies are re
 test('retry: failed background run -> 201, Location, a new queued run pinned to the same release', async () => {
   const { mock, http } = await freshMock();
   const old = mock.store.get('runs', RUNS.failedBackground)!;
-  const res = await http.post(retryPath(RUNS.failedBackground)).set(AS.operator).send({ reason: 'crm back up', metadata: { ticket: 'OPS-7' } });
+  const res = await http
+    .post(retryPath(RUNS.failedBackground))
+    .set(AS.operator)
+    .send({ reason: 'crm back up', metadata: { ticket: 'OPS-7' } });
   assert.is(res.status, 201, JSON.stringify(res.body));
   const id = res.body.id as string;
   assert.is.not(id, old.id);
@@ -191,7 +209,7 @@ test('retry: anything but a failed background run -> 409 run_not_retryable, noth
   }
 });
 
-test('retry: unknown run, another project\'s run and bad bodies are refused unchanged', async () => {
+test("retry: unknown run, another project's run and bad bodies are refused unchanged", async () => {
   const { mock, http } = await freshMock();
   const before = stateOf(mock);
   assertError(await http.post(retryPath('00000000-0000-4000-8000-000000000000')).set(AS.operator).send({}), 404, 'run_not_found');
@@ -234,8 +252,17 @@ for (const [name, path, run] of [
 test('retry: the new run keeps the failed run runtime mode (test stays test) and its release and user', async () => {
   const { mock, http } = await freshMock();
   const user = mock.store.toData().users.find((u) => u.project_id === P)!.id;
-  const failed = await mock.control.createRun(P, { status: 'failed', surface: 'background', runtime_mode: 'test', release_id: DEMO.releases.gen2, user_id: user });
-  const res = await http.post(retryPath(failed.id as string)).set(AS.operator).send({});
+  const failed = await mock.control.createRun(P, {
+    status: 'failed',
+    surface: 'background',
+    runtime_mode: 'test',
+    release_id: DEMO.releases.gen2,
+    user_id: user,
+  });
+  const res = await http
+    .post(retryPath(failed.id as string))
+    .set(AS.operator)
+    .send({});
   assert.is(res.status, 201, JSON.stringify(res.body));
   assert.equal([res.body.runtime_mode, res.body.status, res.body.surface], ['test', 'queued', 'background']);
   const stored = mock.store.get('runs', res.body.id)!;

@@ -19,8 +19,23 @@ async function create(m: TestMock, body: object = {}) {
 const TINY = {
   now: '2040-02-02T00:00:00Z',
   workspaces: [{ id: '11111111-1111-4111-8111-111111111111', name: 'tiny' }],
-  principals: [{ id: '22222222-2222-4222-8222-222222222222', display_name: 'Tiny Owner', memberships: [{ workspace_id: '11111111-1111-4111-8111-111111111111', role: 'owner' }] }],
-  projects: [{ id: '33333333-3333-4333-8333-333333333333', workspace_id: '11111111-1111-4111-8111-111111111111', slug: 'tiny', name: 'Tiny', created_at: '2040-01-01T00:00:00Z', updated_at: '2040-01-01T00:00:00Z' }],
+  principals: [
+    {
+      id: '22222222-2222-4222-8222-222222222222',
+      display_name: 'Tiny Owner',
+      memberships: [{ workspace_id: '11111111-1111-4111-8111-111111111111', role: 'owner' }],
+    },
+  ],
+  projects: [
+    {
+      id: '33333333-3333-4333-8333-333333333333',
+      workspace_id: '11111111-1111-4111-8111-111111111111',
+      slug: 'tiny',
+      name: 'Tiny',
+      created_at: '2040-01-01T00:00:00Z',
+      updated_at: '2040-01-01T00:00:00Z',
+    },
+  ],
 };
 
 test('fixtures: the sandbox holds that document only; the default mock keeps the demo', async () => {
@@ -42,10 +57,35 @@ test('refusals of a create are 422 with loc (nothing is created): unknown keys, 
   const m = await freshMock();
   const cases: [object, unknown[]][] = [
     [{ nmae: 'x' }, [{ type: 'extra_forbidden', loc: ['body', 'nmae'], msg: 'Extra inputs are not permitted', input: 'x', ctx: { did_you_mean: 'name' } }]],
-    [{ clock: { now: '2030-01-01T00:00:00Z', frozen: true } }, [{ type: 'extra_forbidden', loc: ['body', 'clock', 'frozen'], msg: 'Extra inputs are not permitted', input: true }]],
-    [{ simulation: { mode: 'fast' } }, [{ type: 'enum', loc: ['body', 'simulation', 'mode'], msg: "Input should be 'auto', 'step' or 'off'", input: 'fast', ctx: { expected: "'auto', 'step' or 'off'" } }]],
+    [
+      { clock: { now: '2030-01-01T00:00:00Z', frozen: true } },
+      [{ type: 'extra_forbidden', loc: ['body', 'clock', 'frozen'], msg: 'Extra inputs are not permitted', input: true }],
+    ],
+    [
+      { simulation: { mode: 'fast' } },
+      [
+        {
+          type: 'enum',
+          loc: ['body', 'simulation', 'mode'],
+          msg: "Input should be 'auto', 'step' or 'off'",
+          input: 'fast',
+          ctx: { expected: "'auto', 'step' or 'off'" },
+        },
+      ],
+    ],
     [{ ttl_ms: 0 }, [{ type: 'greater_than_equal', loc: ['body', 'ttl_ms'], msg: 'Input should be greater than or equal to 1', input: 0, ctx: { ge: 1 } }]],
-    [{ fixtures: TINY, snapshot: 'base' }, [{ type: 'value_error', loc: ['body'], msg: 'Value error, Give fixtures or snapshot, not both', input: { fixtures: TINY, snapshot: 'base' }, ctx: { error: {} } }]],
+    [
+      { fixtures: TINY, snapshot: 'base' },
+      [
+        {
+          type: 'value_error',
+          loc: ['body'],
+          msg: 'Value error, Give fixtures or snapshot, not both',
+          input: { fixtures: TINY, snapshot: 'base' },
+          ctx: { error: {} },
+        },
+      ],
+    ],
   ];
   for (const [body, detail] of cases) {
     const res = await m.http.post('/_mock/sandboxes').send(body);
@@ -66,7 +106,11 @@ test('seed, clock and simulation at create: seeded ids repeat across sandboxes, 
   const runOf = async (id: string) => (await m.http.post(`/sandboxes/${id}/_mock/projects/${P}/runs`).send({})).body.id;
   assert.is(await runOf(a.id), await runOf(b.id), 'one seed, one sequence of ids');
   assert.is.not(await runOf(a.id), await runOf((await create(m)).id));
-  assert.equal((await m.http.get(`/sandboxes/${a.id}/_mock/clock`)).body, { now: '2030-03-03T03:03:03.000Z', frozen_at: '2030-03-03T03:03:03.000Z', offset_ms: 0 });
+  assert.equal((await m.http.get(`/sandboxes/${a.id}/_mock/clock`)).body, {
+    now: '2030-03-03T03:03:03.000Z',
+    frozen_at: '2030-03-03T03:03:03.000Z',
+    offset_ms: 0,
+  });
   assert.is((await m.http.get(`/sandboxes/${a.id}/_mock/simulation`)).body.mode, 'step');
   assert.is((await m.http.get(`/sandboxes/${b.id}/_mock/simulation`)).body.mode, 'off');
 });
@@ -76,9 +120,15 @@ test('list: newest first, in pages of limit with next_cursor; get one; delete dr
   const ids: string[] = [];
   for (let i = 0; i < 5; i++) ids.push((await create(m, { name: `s${i}` })).id);
   const first = await m.http.get('/_mock/sandboxes?limit=2');
-  assert.equal(first.body.items.map((s: { name: string }) => s.name), ['s4', 's3']);
+  assert.equal(
+    first.body.items.map((s: { name: string }) => s.name),
+    ['s4', 's3'],
+  );
   const second = await m.http.get(`/_mock/sandboxes?limit=2&cursor=${first.body.next_cursor}`);
-  assert.equal(second.body.items.map((s: { name: string }) => s.name), ['s2', 's1']);
+  assert.equal(
+    second.body.items.map((s: { name: string }) => s.name),
+    ['s2', 's1'],
+  );
   const third = await m.http.get(`/_mock/sandboxes?limit=2&cursor=${second.body.next_cursor}`);
   assert.equal([third.body.items.map((s: { name: string }) => s.name), third.body.next_cursor], [['s0'], null]);
   assert.is((await m.http.get('/_mock/sandboxes?cursor=forged')).status, 422);
@@ -86,7 +136,11 @@ test('list: newest first, in pages of limit with next_cursor; get one; delete dr
   assert.equal([one.status, one.body.id, one.body.name], [200, ids[1], 's1']);
   const del = await m.http.delete(`/_mock/sandboxes/${ids[1]}`);
   assert.equal([del.status, del.body], [200, { deleted: true, id: ids[1] }]);
-  for (const res of [await m.http.get(`/_mock/sandboxes/${ids[1]}`), await m.http.delete(`/_mock/sandboxes/${ids[1]}`), await m.http.get(`/sandboxes/${ids[1]}/_mock/clock`)]) {
+  for (const res of [
+    await m.http.get(`/_mock/sandboxes/${ids[1]}`),
+    await m.http.delete(`/_mock/sandboxes/${ids[1]}`),
+    await m.http.get(`/sandboxes/${ids[1]}/_mock/clock`),
+  ]) {
     assert.equal([res.status, res.body.detail.reason_code], [404, 'sandbox_not_found']);
   }
   assert.is((await m.http.get('/_mock/sandboxes')).body.items.length, 4);
@@ -109,7 +163,10 @@ test('time to live: a sandbox goes ttl_ms after its last request (each request r
   now += 10_000;
   assert.is((await m.http.get(`/sandboxes/${a.id}/_mock/clock`)).status, 404);
   assert.is((await m.http.get(`/sandboxes/${b.id}/_mock/clock`)).status, 200, 'its own ttl_ms of 30 s');
-  assert.equal((await m.http.get('/_mock/sandboxes')).body.items.map((s: { id: string }) => s.id), [b.id]);
+  assert.equal(
+    (await m.http.get('/_mock/sandboxes')).body.items.map((s: { id: string }) => s.id),
+    [b.id],
+  );
 });
 
 test('at most max live: a create past it is 429 sandbox_limit with Retry-After (seconds until one expires); nothing else changes', async () => {
@@ -119,7 +176,10 @@ test('at most max live: a create past it is 429 sandbox_limit with Retry-After (
   now += 15_500;
   await create(m);
   const refused = await m.http.post('/_mock/sandboxes').send({});
-  assert.equal([refused.status, refused.headers['retry-after'], refused.body.detail.reason_code, refused.body.detail.next_action], [429, '45', 'sandbox_limit', 'retry_later']);
+  assert.equal(
+    [refused.status, refused.headers['retry-after'], refused.body.detail.reason_code, refused.body.detail.next_action],
+    [429, '45', 'sandbox_limit', 'retry_later'],
+  );
   assert.is((await m.http.get(`/sandboxes/${a.id}/api/v3/projects/${P}/jobs`).set(OWNER)).status, 200);
   assert.is((await m.http.get('/_mock/sandboxes')).body.items.length, 2);
   await m.http.delete(`/_mock/sandboxes/${a.id}`).expect(200);
@@ -138,7 +198,10 @@ test('named snapshots: save, list, restore (state, clock, simulation queue), del
     const restored = await m.http.post(`${prefix}/_mock/snapshots/start/restore`);
     assert.equal([restored.status, restored.body.restored, restored.body.snapshot.name, restored.body.now], [200, true, 'start', DEMO.now]);
     assert.is(m.mock.control.exportState().runs.length, 22);
-    assert.equal((await m.http.get(`${prefix}/_mock/snapshots`)).body.items.map((s: { name: string }) => s.name), ['start']);
+    assert.equal(
+      (await m.http.get(`${prefix}/_mock/snapshots`)).body.items.map((s: { name: string }) => s.name),
+      ['start'],
+    );
   }
   assert.is(m.mock.control.sandboxControl(sb.id).exportState().runs.length, 22);
   await m.http.delete('/_mock/snapshots/start').expect(200);
@@ -148,7 +211,13 @@ test('named snapshots: save, list, restore (state, clock, simulation queue), del
     assert.equal([res.status, res.body.detail.reason_code], [404, 'snapshot_not_found']);
   }
   const bad = await m.http.post('/_mock/snapshots').send({ name: 'a/b', extra: 1 });
-  assert.equal(bad.body.detail.map((i: { type: string; loc: unknown[] }) => [i.type, i.loc]), [['string_pattern_mismatch', ['body', 'name']], ['extra_forbidden', ['body', 'extra']]]);
+  assert.equal(
+    bad.body.detail.map((i: { type: string; loc: unknown[] }) => [i.type, i.loc]),
+    [
+      ['string_pattern_mismatch', ['body', 'name']],
+      ['extra_forbidden', ['body', 'extra']],
+    ],
+  );
 });
 
 test('a sandbox starts from a snapshot saved at the default mock, and later changes there do not reach it', async () => {
@@ -165,7 +234,11 @@ test('a sandbox starts from a snapshot saved at the default mock, and later chan
 
 test('snapshots are bounded per mock: the 33rd is 409 snapshot_limit, a save under a held name replaces it', async () => {
   const m = await freshMock();
-  for (let i = 0; i < 32; i++) await m.http.post('/_mock/snapshots').send({ name: `s${i}` }).expect(201);
+  for (let i = 0; i < 32; i++)
+    await m.http
+      .post('/_mock/snapshots')
+      .send({ name: `s${i}` })
+      .expect(201);
   await m.http.post('/_mock/snapshots').send({ name: 's5' }).expect(201);
   const refused = await m.http.post('/_mock/snapshots').send({ name: 'one-more' });
   assert.equal([refused.status, refused.body.detail.reason_code], [409, 'snapshot_limit']);
@@ -209,7 +282,10 @@ test('in process: mock.control manages sandboxes, mock.fetch reaches one by its 
   const viaHeader = await m.mock.fetch('/_mock/clock', { headers: { 'X-Mock-Sandbox': sb.id } });
   assert.is(((await viaHeader.json()) as { now: string }).now, '2035-01-01T00:00:00.000Z');
   assert.is(m.mock.control.sandboxControl(sb.id).now(), '2035-01-01T00:00:00.000Z');
-  assert.equal(m.mock.control.sandboxes().items.map((s) => s.name), ['in-process']);
+  assert.equal(
+    m.mock.control.sandboxes().items.map((s) => s.name),
+    ['in-process'],
+  );
   await m.mock.control.deleteSandbox(sb.id);
   assert.is((await m.mock.fetch(`${sb.base_url}/_mock/clock`)).status, 404);
   await m.mock.close();

@@ -65,7 +65,10 @@ test('8 workers in 8 sandboxes of one CLI server: each sees only its own state, 
     const journal = await sb.control.requests({ path: '/api/v3/**' });
     const statuses = journal.filter((e) => e.operation === 'listJobs').map((e) => e.status);
     assert.equal(statuses, [503, 200]);
-    assert.equal(journal.filter((e) => e.operation === 'denyApproval').map((e) => e.status), [200]);
+    assert.equal(
+      journal.filter((e) => e.operation === 'denyApproval').map((e) => e.status),
+      [200],
+    );
     assert.is(journal.filter((e) => e.operation === 'cancelRun').length, 0, 'the cancel was before its reset');
     // Coverage: counts its own requests only (the fault's answer is not counted).
     const coverage = await sb.control.coverage();
@@ -74,7 +77,11 @@ test('8 workers in 8 sandboxes of one CLI server: each sees only its own state, 
   }
   // The default mock saw none of it.
   assert.is((await root.getRun(P, DEMO.runs.waitingApproval)).data?.status, 'waiting_approval');
-  assert.equal((await root.control.requests({ path: '/api/v3/**' })).map((e) => e.operation), ['getRun'], 'only the read just made');
+  assert.equal(
+    (await root.control.requests({ path: '/api/v3/**' })).map((e) => e.operation),
+    ['getRun'],
+    'only the read just made',
+  );
   assert.is((await root.control.sandboxes()).items.length, WORKERS);
 });
 

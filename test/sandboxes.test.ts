@@ -72,7 +72,13 @@ test('isolation: a deny inside one sandbox changes neither the default mock nor 
   // And the other way: a write at the root stays there.
   assert.is((await deny(m)).status, 200);
   assert.is(await approvalStatus(m, `/sandboxes/${b.id}`), 'pending');
-  assert.is(m.mock.control.sandboxControl(b.id).exportState().approvals.find((x) => x.approval_id === DEMO.approvals.pendingWaiting)?.status, 'pending');
+  assert.is(
+    m.mock.control
+      .sandboxControl(b.id)
+      .exportState()
+      .approvals.find((x) => x.approval_id === DEMO.approvals.pendingWaiting)?.status,
+    'pending',
+  );
 });
 
 test('the three forms reach the same sandbox: path prefix, X-Mock-Sandbox header, {id}.localhost host', async () => {
@@ -104,15 +110,24 @@ test('the three forms reach the same sandbox: path prefix, X-Mock-Sandbox header
   assert.match(ui.text, /<div id="app">/);
   // The journal of the sandbox saw its own v3 request (its path without the prefix), the default mock's saw none.
   const journal = (await m.http.get(`/sandboxes/${sb.id}/_mock/requests?summary=true`)).body.items;
-  assert.equal(journal.map((e: { method: string; path: string }) => `${e.method} ${e.path}`), [`GET /api/v3/projects/${P}/jobs`]);
+  assert.equal(
+    journal.map((e: { method: string; path: string }) => `${e.method} ${e.path}`),
+    [`GET /api/v3/projects/${P}/jobs`],
+  );
   assert.equal((await m.http.get('/_mock/requests?summary=true')).body.items, []);
 });
 
 test('an unknown sandbox is 404 sandbox_not_found in every form; two forms that disagree are 400 sandbox_conflict', async () => {
   const m = await freshMock();
   const sb = await create(m);
-  const notFound = { detail: { reason_code: 'sandbox_not_found', message: 'No such sandbox: never created, deleted, or expired.', affected_resource: 'sandbox:nosuch' } };
-  for (const req of [m.http.get('/sandboxes/nosuch/_mock/clock'), m.http.get('/_mock/clock').set('X-Mock-Sandbox', 'nosuch'), m.http.get('/api/v3/projects').set('Host', 'nosuch.localhost')]) {
+  const notFound = {
+    detail: { reason_code: 'sandbox_not_found', message: 'No such sandbox: never created, deleted, or expired.', affected_resource: 'sandbox:nosuch' },
+  };
+  for (const req of [
+    m.http.get('/sandboxes/nosuch/_mock/clock'),
+    m.http.get('/_mock/clock').set('X-Mock-Sandbox', 'nosuch'),
+    m.http.get('/api/v3/projects').set('Host', 'nosuch.localhost'),
+  ]) {
     const res = await req;
     assert.equal([res.status, res.body], [404, notFound]);
   }
@@ -137,7 +152,10 @@ test('clock, faults, journal and coverage belong to their own sandbox', async ()
   const b = await create(m);
   const A = `/sandboxes/${a.id}`;
   const B = `/sandboxes/${b.id}`;
-  await m.http.post(`${A}/_mock/clock`).send({ advance_ms: 2 * 24 * HOUR }).expect(200);
+  await m.http
+    .post(`${A}/_mock/clock`)
+    .send({ advance_ms: 2 * 24 * HOUR })
+    .expect(200);
   await m.http.post(`${A}/_mock/faults`).send({ method: 'GET', path: '/api/v3/projects/*/jobs', status: 503, times: 1 }).expect(200);
   assert.is((await m.http.get(`${A}/api/v3/projects/${P}/jobs`).set(OWNER)).status, 503);
   assert.is((await m.http.get(`${B}/api/v3/projects/${P}/jobs`).set(OWNER)).status, 200);

@@ -26,7 +26,10 @@ function secretFixture() {
   };
   f.settings = { admin_key: SECRETS.admin, broker_secret: SECRETS.broker };
   f.connections = f.connections.map((c, i) => ({ ...c, webhook_secret: i === 0 ? SECRETS.webhook : `${SECRETS.webhook}-${i}` }));
-  f.approvals = f.approvals.map((a) => ({ ...a, tool_arguments: { card_number: `${SECRETS.toolarg}-card`, nested: { api_key: SECRETS.toolarg }, list: [SECRETS.toolarg] } }));
+  f.approvals = f.approvals.map((a) => ({
+    ...a,
+    tool_arguments: { card_number: `${SECRETS.toolarg}-card`, nested: { api_key: SECRETS.toolarg }, list: [SECRETS.toolarg] },
+  }));
   return f;
 }
 
@@ -114,7 +117,11 @@ function bodyFor(mock: MockApp, method: string, template: string): unknown {
 }
 
 /** Writes that end the project's usefulness run last, so the other routes still see live data. */
-const LAST = new Set(['DELETE /api/v3/projects/:project_id', 'POST /api/v3/projects/:project_id/transfer', 'DELETE /api/v3/projects/:project_id/users/:user_id']);
+const LAST = new Set([
+  'DELETE /api/v3/projects/:project_id',
+  'POST /api/v3/projects/:project_id/transfer',
+  'DELETE /api/v3/projects/:project_id/users/:user_id',
+]);
 
 const CREDENTIALS: Record<string, Record<string, string>> = {
   owner: { Authorization: `Bearer ${DEMO.tokens.owner}` },
@@ -141,7 +148,13 @@ async function sweepEverything(): Promise<Sweep> {
         let req = http[route.method.toLowerCase() as 'get'](path).set({ ...headers, ...extra });
         if (route.path === '/api/v3/webhooks/broker') {
           const signed = signBrokerPayload(
-            { event_id: `evt_${who}`, event_type: 'connection.error', connection_resource_id: 'a6a48f50-71c5-4c54-a80a-0b8eaf0d93e0', occurred_at: DEMO.now, health: { note: 'sweep' } },
+            {
+              event_id: `evt_${who}`,
+              event_type: 'connection.error',
+              connection_resource_id: 'a6a48f50-71c5-4c54-a80a-0b8eaf0d93e0',
+              occurred_at: DEMO.now,
+              health: { note: 'sweep' },
+            },
             who === 'owner' ? SECRETS.broker : 'wrong',
           );
           req = req.set(signed.headers).send(signed.body);
@@ -164,11 +177,26 @@ test('secrets: no response body, header or logged error of any route carries a s
   assert.ok(sweep.seen.length > 100, `only ${sweep.seen.length} responses recorded`);
   // The sweep must have reached real successes, not only refusals, for the scan to mean something.
   const ok = sweep.seen.filter((s) => s.status === 200);
-  assert.ok(ok.some((s) => s.label.includes('/connections/support-chat')), 'connection read succeeded');
-  assert.ok(ok.some((s) => s.label.includes('/approvals/')), 'approval read succeeded');
-  assert.ok(ok.some((s) => s.label.includes('chatapp/webhook')), 'chat webhook accepted');
-  assert.ok(ok.some((s) => s.label.includes('webhooks/broker')), 'broker webhook accepted');
-  assert.ok(ok.some((s) => s.label.includes('/auth/token')), 'token issued');
+  assert.ok(
+    ok.some((s) => s.label.includes('/connections/support-chat')),
+    'connection read succeeded',
+  );
+  assert.ok(
+    ok.some((s) => s.label.includes('/approvals/')),
+    'approval read succeeded',
+  );
+  assert.ok(
+    ok.some((s) => s.label.includes('chatapp/webhook')),
+    'chat webhook accepted',
+  );
+  assert.ok(
+    ok.some((s) => s.label.includes('webhooks/broker')),
+    'broker webhook accepted',
+  );
+  assert.ok(
+    ok.some((s) => s.label.includes('/auth/token')),
+    'token issued',
+  );
   assert.equal(sweep.leaks(), []);
 });
 

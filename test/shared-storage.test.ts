@@ -91,7 +91,10 @@ test('shared storage: a conflict makes the store catch up and run the transactio
   // b has not seen a's write: its append conflicts, it catches up, runs `bump` again on the new state.
   assert.is(await b.store.transact(bump), start + 2);
   assert.is(epoch(b), start + 2);
-  assert.equal(log.sets.map((s) => s.seq), [log.head - 1, log.head]);
+  assert.equal(
+    log.sets.map((s) => s.seq),
+    [log.head - 1, log.head],
+  );
 });
 
 test('shared storage: a change set that keeps conflicting is refused with 503 storage_unavailable and changes nothing', async () => {

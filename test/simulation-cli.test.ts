@@ -29,7 +29,10 @@ test('cli: the simulation is auto by default; the demo clock stays frozen until 
   try {
     const sim = await call(cli, '/_mock/simulation');
     assert.equal([sim.mode, sim.clock, sim.speed, sim.now], ['auto', 'frozen', 1, DEMO.now]);
-    assert.ok(sim.pending.some((e: Json) => e.kind === 'job.fire'), 'the active jobs are scheduled');
+    assert.ok(
+      sim.pending.some((e: Json) => e.kind === 'job.fire'),
+      'the active jobs are scheduled',
+    );
     // The demo's outcome is drawn (19 in 20 succeed) from an unseeded generator here: pin it, keep everything else.
     const behaviours = structuredClone(sim.behaviours);
     const support = behaviours.projects.find((b: Json) => b.project_id === P);
@@ -45,7 +48,10 @@ test('cli: the simulation is auto by default; the demo clock stays frozen until 
     const run = await call(cli, `/api/v3/projects/${P}/runs/${hook.run_id}`);
     // The demo's support-bot: faq lookup, triage, a refund behind an approval decided after 10 minutes, the reply.
     assert.is(run.status, 'succeeded');
-    assert.equal(run.steps.map((s: Json) => s.name), ['faq lookup', 'triage', 'approval: crm.issue_refund', 'crm.issue_refund', 'support-bot reply']);
+    assert.equal(
+      run.steps.map((s: Json) => s.name),
+      ['faq lookup', 'triage', 'approval: crm.issue_refund', 'crm.issue_refund', 'support-bot reply'],
+    );
     assert.equal([run.timing.queue_wait_ms, run.timing.approval_wait_ms, run.timing.active_ms], [1500, 600_000, 7000]);
     assert.is(run.cost_usd, 0.0046);
   } finally {
@@ -94,7 +100,11 @@ test('cli: --simulation off; a long run prints one summary line; a sped-up clock
 });
 
 test('cli: bad simulation flags exit 2 with the usage', async () => {
-  for (const args of [['--simulation', 'sometimes'], ['--speed', '0'], ['--traffic', 'lots']]) {
+  for (const args of [
+    ['--simulation', 'sometimes'],
+    ['--speed', '0'],
+    ['--traffic', 'lots'],
+  ]) {
     const { code, stderr } = await runCliToExit(['--port', '0', '--memory', ...args]);
     assert.is(code, 2, args.join(' '));
     assert.match(stderr, args[0]);

@@ -37,12 +37,21 @@ test('step mode: a test holds the run between two transitions; each step execute
   assert.is(first.body.now, new Date(now).toISOString());
   const held = await getRun(m, id);
   assert.is(held.status, 'running');
-  assert.equal(held.steps.map((s) => [s.name, s.status]), [['recall', 'running']]);
+  assert.equal(
+    held.steps.map((s) => [s.name, s.status]),
+    [['recall', 'running']],
+  );
   await m.mock.control.setClock(NOW);
   const second = await m.mock.control.stepSimulation();
   assert.equal(second.executed, { at: at(NOW, 1200), kind: 'step.finish', project_id: P, run_id: id });
   assert.is(second.now, at(NOW, 1200), 'the clock jumped to the event');
-  assert.equal((await getRun(m, id)).steps.map((s) => [s.name, s.status]), [['recall', 'succeeded'], ['think', 'running']]);
+  assert.equal(
+    (await getRun(m, id)).steps.map((s) => [s.name, s.status]),
+    [
+      ['recall', 'succeeded'],
+      ['think', 'running'],
+    ],
+  );
 });
 
 test('step with nothing pending answers executed: null', async () => {
@@ -58,12 +67,15 @@ test('run {until}: every event due by then, each stamped with its own time; the 
   assert.is(res.status, 200);
   assert.equal([res.body.executed, res.body.by_kind, res.body.now], [2, { 'run.start': 1, 'step.finish': 1 }, at(NOW, 2000)]);
   const run = await getRun(m, id);
-  assert.equal(run.events.map((e) => [e.type, e.at]), [
-    ['run.started', at(NOW, 1000)],
-    ['step.started', at(NOW, 1000)],
-    ['step.succeeded', at(NOW, 1200)],
-    ['step.started', at(NOW, 1200)],
-  ]);
+  assert.equal(
+    run.events.map((e) => [e.type, e.at]),
+    [
+      ['run.started', at(NOW, 1000)],
+      ['step.started', at(NOW, 1000)],
+      ['step.succeeded', at(NOW, 1200)],
+      ['step.started', at(NOW, 1200)],
+    ],
+  );
   assert.is((await m.http.get('/_mock/clock')).body.now, at(NOW, 2000));
   const early = await m.http.post('/_mock/simulation/run').send({ until: NOW });
   assert.equal([early.status, early.body.detail[0].loc], [422, ['body', 'until']]);
@@ -73,7 +85,7 @@ test('run {until}: every event due by then, each stamped with its own time; the 
   }
 });
 
-test('run {idle}: until no run has work left (jobs and traffic do not count); the clock reads the last event\'s time', async () => {
+test("run {idle}: until no run has work left (jobs and traffic do not count); the clock reads the last event's time", async () => {
   const m = await simMock({ mode: 'step' });
   const id = await chat(m);
   const res = await m.mock.control.runSimulation({ idle: true });
@@ -165,7 +177,9 @@ test('fixtures: the simulation key is validated with path-named errors, referenc
   assert.ok(problems(badStep).includes('simulation.behaviours.projects[0].steps[0].duration_ms: Field required'), problems(badStep).join('\n'));
   const unknown = simFixture({ behaviours: { projects: [{ project_id: '2b0c7a43-51a8-4e5f-9d3c-0f6f7f3e1a01' }] } });
   assert.equal(problems(unknown), ['simulation.behaviours.projects[0].project_id: unknown project']);
-  assert.equal(problems(simFixture({ traffic: [{ binding_id: DEMO.connections.crm, messages_per_hour: 1 }] })), ['simulation.traffic[0].binding_id: connection binding of kind oauth, not chatapp']);
+  assert.equal(problems(simFixture({ traffic: [{ binding_id: DEMO.connections.crm, messages_per_hour: 1 }] })), [
+    'simulation.traffic[0].binding_id: connection binding of kind oauth, not chatapp',
+  ]);
   const badCron = simFixture({}, (f) => ((f.jobs as { schedule: unknown }[])[0].schedule = { cron: '61 * * * *', timezone: 'UTC' }));
   assert.ok(problems(badCron)[0].startsWith('jobs[0].schedule.cron: '), problems(badCron).join());
   const badZone = simFixture({}, (f) => ((f.jobs as { schedule: unknown }[])[0].schedule = { cron: '0 6 * * *', timezone: 'Mars/Olympus' }));
@@ -175,7 +189,7 @@ test('fixtures: the simulation key is validated with path-named errors, referenc
   assert.equal([res.status, res.body.detail[0].loc], [422, ['body', 'simulation', 'behaviours', 'projects', 0, 'steps', 0, 'duration_ms']]);
 });
 
-test('reset restores the fixture\'s simulation; snapshots and PUT /_mock/state carry the pending events', async () => {
+test("reset restores the fixture's simulation; snapshots and PUT /_mock/state carry the pending events", async () => {
   const m = await simMock({ mode: 'step' });
   await m.http.put('/_mock/simulation').send({ mode: 'auto' });
   await m.http.put('/_mock/simulation/behaviours').send({ default: { queue_wait_ms: 3 } });
@@ -186,7 +200,10 @@ test('reset restores the fixture\'s simulation; snapshots and PUT /_mock/state c
   assert.is((await getRun(m, id)).status, 'succeeded');
   await m.mock.control.restore(snap);
   assert.is((await getRun(m, id)).status, 'queued');
-  assert.ok((await m.mock.control.simulation()).pending.some((e) => e.run_id === id), 'the restored run start is pending again');
+  assert.ok(
+    (await m.mock.control.simulation()).pending.some((e) => e.run_id === id),
+    'the restored run start is pending again',
+  );
   await advance(m, HOUR);
   assert.is((await getRun(m, id)).status, 'succeeded', 'and fires after a restore');
   assert.is((await m.http.put('/_mock/state').send(exported)).status, 200);
@@ -202,7 +219,13 @@ test('reset restores the fixture\'s simulation; snapshots and PUT /_mock/state c
 test('the control routes are in the OpenAPI document', async () => {
   const { http } = await freshMock();
   const doc = (await http.get('/openapi.json')).body;
-  for (const [path, method] of [['/_mock/simulation', 'get'], ['/_mock/simulation', 'put'], ['/_mock/simulation/step', 'post'], ['/_mock/simulation/run', 'post'], ['/_mock/simulation/behaviours', 'put']]) {
+  for (const [path, method] of [
+    ['/_mock/simulation', 'get'],
+    ['/_mock/simulation', 'put'],
+    ['/_mock/simulation/step', 'post'],
+    ['/_mock/simulation/run', 'post'],
+    ['/_mock/simulation/behaviours', 'put'],
+  ]) {
     assert.ok(doc.paths[path]?.[method], `${method} ${path}`);
   }
 });
@@ -210,7 +233,9 @@ test('the control routes are in the OpenAPI document', async () => {
 test('the typed client drives the simulation: settings, behaviours, step and run', async () => {
   const m = await simMock({ mode: 'step' });
   const client = createClient({ baseUrl: 'http://localhost', fetch: (req) => m.mock.fetch(req), token: DEMO.tokens.owner });
-  const behaviours = await client.control.setBehaviours({ projects: [{ project_id: P, queue_wait_ms: 10, steps: [{ name: 'only', step_type: 'model', duration_ms: 20 }] }] });
+  const behaviours = await client.control.setBehaviours({
+    projects: [{ project_id: P, queue_wait_ms: 10, steps: [{ name: 'only', step_type: 'model', duration_ms: 20 }] }],
+  });
   assert.is(behaviours.projects?.[0].steps?.[0].name, 'only');
   const id = await chat(m);
   const step = await client.control.stepSimulation();
@@ -218,7 +243,10 @@ test('the typed client drives the simulation: settings, behaviours, step and run
   const run = await client.control.runSimulation({ idle: true });
   assert.equal([run.executed, run.by_kind, run.now], [1, { 'step.finish': 1 }, at(NOW, 30)]);
   assert.equal((await client.control.setSimulation({ mode: 'off' })).mode, 'off');
-  assert.is((await client.control.simulation()).pending.some((e) => e.run_id === id), false);
+  assert.is(
+    (await client.control.simulation()).pending.some((e) => e.run_id === id),
+    false,
+  );
 });
 
 test.run();

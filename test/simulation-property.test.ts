@@ -22,7 +22,13 @@ const micros = (usd: unknown) => Math.round(Number(usd ?? 0) * 1e6);
 const stats = new Map<string, number>();
 const note = (k: string) => stats.set(k, (stats.get(k) ?? 0) + 1);
 test.after(() => {
-  if (process.env.PROPERTY_STATS) console.log([...stats].sort().map(([k, v]) => `${k}: ${v}`).join('\n'));
+  if (process.env.PROPERTY_STATS)
+    console.log(
+      [...stats]
+        .sort()
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('\n'),
+    );
 });
 
 const step = fc
@@ -34,7 +40,11 @@ const step = fc
     input_tokens: fc.nat(3000),
     output_tokens: fc.nat(500),
     approval: fc.option(
-      fc.record({ decision: fc.constantFrom('approve', 'deny', 'none'), decide_after_ms: fc.integer({ min: 0, max: 60_000 }), expires_in_ms: fc.integer({ min: 1, max: 240_000 }) }),
+      fc.record({
+        decision: fc.constantFrom('approve', 'deny', 'none'),
+        decide_after_ms: fc.integer({ min: 0, max: 60_000 }),
+        expires_in_ms: fc.integer({ min: 1, max: 240_000 }),
+      }),
       { nil: undefined, freq: 2 },
     ),
   })
@@ -50,7 +60,10 @@ const behaviour = fc.record({
   ),
 });
 
-const limit = fc.option(fc.integer({ min: 1, max: 200 }).map((n) => n / 1000), { nil: null, freq: 2 });
+const limit = fc.option(
+  fc.integer({ min: 1, max: 200 }).map((n) => n / 1000),
+  { nil: null, freq: 2 },
+);
 const budget = fc.record({
   funding_mode: fc.constantFrom('prepaid', 'invoiced', 'free_sandbox'),
   credit_balance_usd: fc.integer({ min: 0, max: 300 }).map((n) => n / 1000),
@@ -72,7 +85,10 @@ const command = fc.oneof(
 test('property: legal edges, exact timing, usage and spend, whatever the behaviour and the interleaving', async () => {
   await fc.assert(
     fc.asyncProperty(behaviour, budget, fc.array(command, { minLength: 3, maxLength: 24 }), fc.boolean(), async (b, bud, commands, settle) => {
-      const fixture = simFixture({ behaviours: { projects: [{ project_id: P, ...b }] } }, (f) => ((f.projects as Record<string, unknown>[])[0].budget = { ...bud, current_monthly_spend_usd: 5 }));
+      const fixture = simFixture(
+        { behaviours: { projects: [{ project_id: P, ...b }] } },
+        (f) => ((f.projects as Record<string, unknown>[])[0].budget = { ...bud, current_monthly_spend_usd: 5 }),
+      );
       const mock = await createApp({ storage: 'memory', fixtures: fixture, seed: 9, simulation: { mode: 'auto' } });
       const http = request(mock.callback());
       const start = mock.store.get('budgets', P)!;
@@ -82,19 +98,33 @@ test('property: legal edges, exact timing, usage and spend, whatever the behavio
       for (const c of commands) {
         const runs = simRuns();
         const pick = <T>(xs: T[], n: number) => (xs.length ? xs[n % xs.length] : undefined);
-        if (c.k === 'chat') ok(await http.post(`/api/v3/connections/${DEMO.connections.chatBinding}/chatapp/webhook`).set(SECRET).send({ update_id: update++, message: { from: { id: c.from }, text: 'hi' } }), 'chat');
+        if (c.k === 'chat')
+          ok(
+            await http
+              .post(`/api/v3/connections/${DEMO.connections.chatBinding}/chatapp/webhook`)
+              .set(SECRET)
+              .send({ update_id: update++, message: { from: { id: c.from }, text: 'hi' } }),
+            'chat',
+          );
         else if (c.k === 'advance') ok(await http.post('/_mock/clock').send({ advance_ms: c.ms }), 'clock');
         else if (c.k === 'background') ok(await http.post(`/_mock/projects/${P}/runs`).send({ simulate: true, surface: 'background' }), 'create');
         else if (c.k === 'step') ok(await http.post('/_mock/simulation/step'), 'step');
-        else if (c.k === 'budget') ok(await http.put(`/api/v3/projects/${P}/budget`).set(owner).send({ user_daily_usd: c.user_daily_usd, project_daily_usd: 1 }), 'budget');
+        else if (c.k === 'budget')
+          ok(await http.put(`/api/v3/projects/${P}/budget`).set(owner).send({ user_daily_usd: c.user_daily_usd, project_daily_usd: 1 }), 'budget');
         else if (c.k === 'cancel') {
           const r = pick(runs, c.pick);
           if (r) ok(await http.post(`/api/v3/projects/${P}/runs/${r.id}/cancel`).set(owner).send({}), 'cancel');
         } else if (c.k === 'retry') {
-          const r = pick(runs.filter((x) => x.status === 'failed' && x.surface === 'background'), c.pick);
+          const r = pick(
+            runs.filter((x) => x.status === 'failed' && x.surface === 'background'),
+            c.pick,
+          );
           if (r) ok(await http.post(`/api/v3/projects/${P}/runs/${r.id}/retry`).set(owner).send({}), 'retry');
         } else {
-          const a = pick([...mock.store.values('approvals')].filter((x) => x.status === 'pending' && x.requested_at >= DEMO.now), c.pick);
+          const a = pick(
+            [...mock.store.values('approvals')].filter((x) => x.status === 'pending' && x.requested_at >= DEMO.now),
+            c.pick,
+          );
           if (a) ok(await http.post(`/api/v3/projects/${P}/approvals/${a.approval_id}/deny`).set(owner).send({}), 'deny');
         }
       }
@@ -113,8 +143,16 @@ test('property: legal edges, exact timing, usage and spend, whatever the behavio
           assert.is(Date.parse(run.created_at) + t.end_to_end_ms, Date.parse((run.events.at(-1) as { at: string }).at), `${run.id} ends at its last event`);
         }
         const counted = run.steps.filter((s) => s.metadata?.cost_usd !== undefined);
-        assert.is(micros(run.cost_usd), counted.reduce((sum, s) => sum + micros(s.metadata!.cost_usd), 0), `${run.id} cost`);
-        assert.is(run.input_tokens ?? 0, counted.reduce((sum, s) => sum + Number(s.metadata!.input_tokens), 0), `${run.id} tokens`);
+        assert.is(
+          micros(run.cost_usd),
+          counted.reduce((sum, s) => sum + micros(s.metadata!.cost_usd), 0),
+          `${run.id} cost`,
+        );
+        assert.is(
+          run.input_tokens ?? 0,
+          counted.reduce((sum, s) => sum + Number(s.metadata!.input_tokens), 0),
+          `${run.id} tokens`,
+        );
         // A waiting run has its one undecided approval. Any other run has none still open: an approval past its expiry
         // is expired for every purpose even while stored as pending (a cancel at the very instant it expires leaves
         // it so, and removes the simulation's expiry event with the run's other events).

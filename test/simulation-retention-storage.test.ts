@@ -33,7 +33,12 @@ const endOf = (run: Json) => Date.parse([...run.events].reverse().find((e: Json)
 test('JSON file: the marks survive a restart, and runs marked before it go once their time comes', async () => {
   const file = tmpFile();
   const fixtures = structuredClone(demoFixture()) as Json;
-  fixtures.simulation = { ...fixtures.simulation, seed: 'restart', retention_days: 1, traffic: [{ binding_id: DEMO.connections.chatBinding, messages_per_hour: 4 }] };
+  fixtures.simulation = {
+    ...fixtures.simulation,
+    seed: 'restart',
+    retention_days: 1,
+    traffic: [{ binding_id: DEMO.connections.chatBinding, messages_per_hour: 4 }],
+  };
   const open = () => createApp({ storage: new JsonFileAdapter(file, { report: {} }), fixtures, simulation: { mode: 'auto' } });
   const first = await open();
   await first.control.runSimulation({ until: new Date(NOW + 1.5 * DAY).toISOString() });
@@ -50,7 +55,10 @@ test('JSON file: the marks survive a restart, and runs marked before it go once 
   const left = new Set(after.runs.map((r) => r.id));
   const earlier = before.runs.filter((r) => before.simulated_runs.some((m) => m.run_id === r.id));
   for (const r of earlier) assert.not.ok(left.has(r.id) && endOf(r) < end - DAY - HOUR, `run ${r.id} made before the restart is still there`);
-  assert.ok(earlier.every((r) => !left.has(r.id)), 'every run marked before the restart ended more than a day ago and went');
+  assert.ok(
+    earlier.every((r) => !left.has(r.id)),
+    'every run marked before the restart ended more than a day ago and went',
+  );
   assert.ok(again.control.coverage().simulated.removed.runs >= earlier.length);
   await again.close();
   assertWhole(await stored(file));
@@ -80,7 +88,7 @@ test('kill -9 while retention removes: the data file loads, holds whole slices o
   }
 });
 
-test('CLI: --retain-days is stored; else the fixture\'s; else 7 with --speed or --traffic, else 0; a bad value exits 2 naming the flag', async () => {
+test("CLI: --retain-days is stored; else the fixture's; else 7 with --speed or --traffic, else 0; a bad value exits 2 naming the flag", async () => {
   const read = async (cli: RunningCli) => ((await (await fetch(`${cli.url}/_mock/simulation`)).json()) as Json).retention_days;
   const fixtureFile = join(mkdtempSync(join(tmpdir(), 'prm-retention-')), 'fixture.json');
   const fixture = structuredClone(demoFixture()) as Json;

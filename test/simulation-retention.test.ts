@@ -92,10 +92,17 @@ test('60 days of the demo with 7 days of retention hold about the last 7 days of
   const runs = new Map(s.runs.map((r) => [r.id, r as Json]));
   for (const id of mine) assert.ok(runs.has(id), `run ${id} made by a test was removed`);
   assert.is(runs.get(chatRun)!.status, 'succeeded', 'the v3 chat run was moved along by the simulation, and kept');
-  assert.ok(s.approvals.some((a) => a.run_id === chatRun), 'the approval the simulation opened for a v3 run stays');
+  assert.ok(
+    s.approvals.some((a) => a.run_id === chatRun),
+    'the approval the simulation opened for a v3 run stays',
+  );
   assert.ok(s.approvals.some((a) => a.run_id === waiting.body.id));
   assert.ok(s.traces.some((t) => t.run_id === chatRun));
-  for (const id of mine) assert.not.ok(s.simulated_runs.some((x) => x.run_id === id), 'no test-made run is marked');
+  for (const id of mine)
+    assert.not.ok(
+      s.simulated_runs.some((x) => x.run_id === id),
+      'no test-made run is marked',
+    );
 
   // The band, from the behaviours' rates: 5 messages an hour over 7 days (and up to the hour removal gathers), a Poisson
   // count (4 standard deviations either side); the jobs: the digest daily (up to 3 attempts), the CSAT summary weekly,
@@ -127,7 +134,10 @@ test('60 days of the demo with 7 days of retention hold about the last 7 days of
   assert.ok(removedChats > 6000 && removedChats < removed.runs);
   assert.ok(removed.slices > 0 && removed.slices * 3 < removed.runs, 'removals are gathered, several runs to a transaction');
   // Removal is not client traffic: the v3 operations count only the two requests this test made (a retry, a message).
-  assert.is(report.operations.reduce((n, o) => n + o.requests, 0), 2);
+  assert.is(
+    report.operations.reduce((n, o) => n + o.requests, 0),
+    2,
+  );
 });
 
 test('exactly which runs go: the same 10 days with 2 days of retention hold every simulated run of the run without it that ended in the last 2 days, and none that ended before', async () => {
@@ -219,7 +229,10 @@ test('bounds: a job run is there until a day after it ended, and gone within the
   const digest = () => m.mock.control.exportState().runs.find((r) => r.created_at === iso(fired) && r.request_metadata.job_name === 'Nightly ticket digest');
   const run = digest();
   assert.equal([run?.status, endOf(run!)], ['succeeded', ended]);
-  assert.ok(m.mock.control.exportState().simulated_runs.some((x) => x.run_id === run!.id), 'a job run is marked');
+  assert.ok(
+    m.mock.control.exportState().simulated_runs.some((x) => x.run_id === run!.id),
+    'a job run is marked',
+  );
   await m.mock.control.setClock(iso(ended + DAY - 1));
   assert.ok(digest(), 'kept until a day after it ended');
   // In step mode a clock move executes nothing and removes nothing.
@@ -240,7 +253,7 @@ test('bounds: a job run is there until a day after it ended, and gone within the
   assertWhole(m.mock.control.exportState());
 });
 
-test('a simulated run cancelled through v3 is still the simulation\'s: it goes a day after its cancel', async () => {
+test("a simulated run cancelled through v3 is still the simulation's: it goes a day after its cancel", async () => {
   const m = await freshMock({ fixtures: simFixture({ traffic: TRAFFIC(30), retention_days: 1 }), seed: 4, simulation: { mode: 'auto' } });
   await m.mock.control.advanceClock(10 * 60_000);
   const s = m.mock.control.exportState();
@@ -259,13 +272,21 @@ test('a simulated run cancelled through v3 is still the simulation\'s: it goes a
 
 test('a v3 message on a binding with traffic is not marked; a mark holds only run_id, created_at and approvals', async () => {
   const m = await demo({ traffic: TRAFFIC(1), retention_days: 1 });
-  const res = await m.http.post(`/api/v3/connections/${DEMO.connections.chatBinding}/chatapp/webhook`).set(SECRET).send({ update_id: 99, message: { from: { id: 5 }, text: 'hi' } });
+  const res = await m.http
+    .post(`/api/v3/connections/${DEMO.connections.chatBinding}/chatapp/webhook`)
+    .set(SECRET)
+    .send({ update_id: 99, message: { from: { id: 5 }, text: 'hi' } });
   assert.is(res.status, 200);
   await runUntil(m, NOW + 4 * DAY);
   const s = m.mock.control.exportState();
   assert.ok(s.runs.some((r) => r.id === res.body.run_id));
   assert.ok(s.simulated_runs.length > 0);
-  assert.equal(Object.keys(s.simulated_runs[0]).filter((k) => k !== 'approvals').sort(), ['created_at', 'run_id']);
+  assert.equal(
+    Object.keys(s.simulated_runs[0])
+      .filter((k) => k !== 'approvals')
+      .sort(),
+    ['created_at', 'run_id'],
+  );
   assert.not.ok(s.simulated_runs.some((x) => x.run_id === res.body.run_id));
 });
 

@@ -94,7 +94,16 @@ test('a deny over endpoint 11 re-queues the run; after the queue wait the behavi
   await advance(m, HOUR);
   const run = await getRun(m, id);
   assert.equal(statusPath(run), ['queued', 'running', 'waiting_approval', 'queued', 'running', 'succeeded']);
-  assert.equal(run.steps.map((s) => [s.name, s.status]), [['recall', 'succeeded'], ['think', 'succeeded'], ['approval: refund', 'failed'], ['refund', 'skipped'], ['reply', 'succeeded']]);
+  assert.equal(
+    run.steps.map((s) => [s.name, s.status]),
+    [
+      ['recall', 'succeeded'],
+      ['think', 'succeeded'],
+      ['approval: refund', 'failed'],
+      ['refund', 'skipped'],
+      ['reply', 'succeeded'],
+    ],
+  );
   // Waited 7.3 s for the reviewer, queued again 1 s, reply 1 s: the end at +10 s + 1 s + 1 s.
   assert.equal([run.timing.approval_wait_ms, run.timing.queue_wait_ms, run.timing.active_ms, run.timing.end_to_end_ms], [7300, 2000, 2700, 12_000]);
   assert.is(run.cost_usd, 0.003);
@@ -123,14 +132,22 @@ test('an approval nobody decides expires: the approval is expired, its gate fail
   assert.equal(statusPath(run), ['queued', 'running', 'waiting_approval', 'failed']);
   assert.is(run.result.error, 'approval_expired');
   // Steps appear as they begin: `reply` never began.
-  assert.equal(run.steps.map((s) => [s.name, s.status]), [['recall', 'succeeded'], ['think', 'succeeded'], ['approval: refund', 'failed'], ['refund', 'skipped']]);
+  assert.equal(
+    run.steps.map((s) => [s.name, s.status]),
+    [
+      ['recall', 'succeeded'],
+      ['think', 'succeeded'],
+      ['approval: refund', 'failed'],
+      ['refund', 'skipped'],
+    ],
+  );
   assert.equal([run.timing.approval_wait_ms, run.timing.end_to_end_ms], [120_000, 122_700]);
   const approval = [...m.mock.store.values('approvals')].find((a) => a.run_id === id)!;
   assert.equal([approval.status, approval.decided_at], ['expired', at(NOW, 122_700)]);
   assert.ok(run.events.some((e) => e.type === 'approval.expired'));
 });
 
-test('a cancel removes the run\'s future events; its timing closes at the cancel', async () => {
+test("a cancel removes the run's future events; its timing closes at the cancel", async () => {
   const m = await simMock();
   const id = await chat(m);
   await advance(m, 1500); // in `think` since +1.2 s
@@ -142,10 +159,13 @@ test('a cancel removes the run\'s future events; its timing closes at the cancel
   await advance(m, HOUR);
   const run = await getRun(m, id);
   assert.equal(statusPath(run), ['queued', 'running', 'cancelled']);
-  assert.equal([run.timing.queue_wait_ms, run.timing.memory_ms, run.timing.model_ms, run.timing.active_ms, run.timing.end_to_end_ms], [1000, 200, 300, 500, 1500]);
+  assert.equal(
+    [run.timing.queue_wait_ms, run.timing.memory_ms, run.timing.model_ms, run.timing.active_ms, run.timing.end_to_end_ms],
+    [1000, 200, 300, 500, 1500],
+  );
 });
 
-test('a failed outcome fails the last step and the run with the behaviour\'s error; its usage still counts', async () => {
+test("a failed outcome fails the last step and the run with the behaviour's error; its usage still counts", async () => {
   const m = await simMock({ behaviours: { projects: [{ project_id: P, ...KNOWN, outcome: { status: 'failed', error: 'upstream_timeout' } }] } });
   const id = await chat(m);
   await advance(m, HOUR);
@@ -158,7 +178,10 @@ test('a failed outcome fails the last step and the run with the behaviour\'s err
 
 test('outcome probabilities: drawn from the seeded generator, so the same seed gives the same outcomes', async () => {
   const outcomes = async (seed: number) => {
-    const m = await simMock({ behaviours: { projects: [{ project_id: P, queue_wait_ms: 0, steps: [], outcome: { probabilities: { succeeded: 1, failed: 1 } } }] } }, { seed });
+    const m = await simMock(
+      { behaviours: { projects: [{ project_id: P, queue_wait_ms: 0, steps: [], outcome: { probabilities: { succeeded: 1, failed: 1 } } }] } },
+      { seed },
+    );
     const ids = [];
     for (let i = 0; i < 24; i++) ids.push(await chat(m, 'hi', 100 + i, 70_000 + i));
     await advance(m, 1);

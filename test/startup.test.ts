@@ -28,7 +28,12 @@ const errno = (code: string, syscall: string) => Object.assign(new Error(`${code
 
 test('lock: a full disk while writing the lock is a LockError naming the lock file, and leaves no lock behind', () => {
   const file = join(tmpDir(), 'db.json');
-  const full: LockFs = { ...fs, writeSync: () => { throw errno('ENOSPC', 'write'); } } as LockFs;
+  const full: LockFs = {
+    ...fs,
+    writeSync: () => {
+      throw errno('ENOSPC', 'write');
+    },
+  } as LockFs;
   try {
     acquireLock(file, full);
     assert.unreachable('the lock was taken on a full disk');
@@ -46,7 +51,12 @@ test('lock: a full disk while writing the lock is a LockError naming the lock fi
 
 test('lock: a read-only disk is a LockError naming the lock file and the cause', () => {
   const file = join(tmpDir(), 'db.json');
-  const readOnly: LockFs = { ...fs, openSync: () => { throw errno('EROFS', 'open'); } } as LockFs;
+  const readOnly: LockFs = {
+    ...fs,
+    openSync: () => {
+      throw errno('EROFS', 'open');
+    },
+  } as LockFs;
   try {
     acquireLock(file, readOnly);
     assert.unreachable('the lock was taken on a read-only disk');
@@ -200,7 +210,12 @@ test('cli: a data directory that cannot be created is one message naming it', as
 });
 
 test('fixtures: a fixture that is not an object is refused (CLI, createApp, loadFixtures)', async () => {
-  for (const [text, what] of [['[]', 'an array'], ['null', 'null'], ['"demo"', 'string'], ['42', 'number']]) {
+  for (const [text, what] of [
+    ['[]', 'an array'],
+    ['null', 'null'],
+    ['"demo"', 'string'],
+    ['42', 'number'],
+  ]) {
     const file = join(tmpDir(), 'fixture.json');
     fs.writeFileSync(file, text);
     const { code, stderr } = await runCliToExit(['--port', '0', '--memory', '--fixtures', file]);
@@ -243,7 +258,10 @@ test('cli: a slow body that times out logs one line, not a stack trace', async (
   // The line is written when the timeout fires; give the child a moment to flush it.
   for (let i = 0; i < 50 && !cli.stderr().includes('timed out'); i++) await new Promise((r) => setTimeout(r, 50));
   assert.is(await cli.stop(), 0);
-  const lines = cli.stderr().split('\n').filter((l) => l !== '');
+  const lines = cli
+    .stderr()
+    .split('\n')
+    .filter((l) => l !== '');
   assert.equal(lines, ['project-runtime-mock: POST /api/v3/auth/token: the request timed out (the client sent it too slowly)']);
 });
 

@@ -19,7 +19,11 @@ async function fileMock(options: { compactBytes?: number } = {}) {
   const disk = new TestDisk();
   const { lines, report } = recorder();
   const errors: unknown[] = [];
-  const mock = await createApp({ storage: new JsonFileAdapter(file, { fs: disk, report, ...options }), fixtures: demoFixture(), onError: (e) => errors.push(e) });
+  const mock = await createApp({
+    storage: new JsonFileAdapter(file, { fs: disk, report, ...options }),
+    fixtures: demoFixture(),
+    onError: (e) => errors.push(e),
+  });
   return { file, disk, lines, errors, mock, http: request(mock.callback()) };
 }
 
@@ -72,7 +76,10 @@ test('a sync that failed is not trusted: the next write starts a fresh snapshot 
   const doc = JSON.parse(readFileSync(file, 'utf8'));
   assert.is.not(doc.log_id, logId);
   assert.equal(doc.state.budgets.find((b: { project_id: string }) => b.project_id === P).limits.user_daily_usd, 1);
-  assert.equal(logLines(file).map((l) => l.changes.map((c) => (c[2] as { limits: { user_daily_usd: number } }).limits.user_daily_usd)), [[3]]);
+  assert.equal(
+    logLines(file).map((l) => l.changes.map((c) => (c[2] as { limits: { user_daily_usd: number } }).limits.user_daily_usd)),
+    [[3]],
+  );
   assert.equal((await reopen(file)).get('budgets', P), mock.store.get('budgets', P));
 });
 
@@ -85,7 +92,10 @@ test('a read-only disk refuses a whole-state write (reset to a bigger change tha
   const res = await http.post('/_mock/reset');
   assertUnavailable(res);
   assert.is(JSON.stringify(mock.store.toData()), before);
-  assert.not.ok(filesBeside(file).some((f) => f.endsWith('.tmp')), 'the temp snapshot is removed');
+  assert.not.ok(
+    filesBeside(file).some((f) => f.endsWith('.tmp')),
+    'the temp snapshot is removed',
+  );
   disk.fail = null;
   assert.is((await http.post('/_mock/reset')).status, 200);
   assert.is(JSON.stringify((await reopen(file)).toData()), JSON.stringify(mock.store.toData()));

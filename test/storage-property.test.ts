@@ -44,7 +44,10 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('clock' as const), ms: fc.integer({ min: 1, max: 86_400_000 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('deny' as const), approval: fc.nat(APPROVALS.length - 1) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('deleteUser' as const), user: fc.nat(USERS.length - 1) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('bulk' as const), count: fc.integer({ min: 1, max: 30 }), size: fc.integer({ min: 10, max: 4_000 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('bulk' as const), count: fc.integer({ min: 1, max: 30 }), size: fc.integer({ min: 10, max: 4_000 }) }),
+  },
   { weight: 1, arbitrary: fc.constant({ kind: 'reset' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'snapshot' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'restore' as const }) },
@@ -70,7 +73,12 @@ async function apply(side: Side, o: Op, runs: string[], bulkNo: number): Promise
   const runAt = (i: number) => (runs.length && i % 2 ? runs[i % runs.length] : RUN_IDS[i % RUN_IDS.length]);
   switch (o.kind) {
     case 'cancel':
-      return said(await http.post(`/api/v3/projects/${P}/runs/${runAt(o.run)}/cancel`).set(operator).send({ reason: 'property' }));
+      return said(
+        await http
+          .post(`/api/v3/projects/${P}/runs/${runAt(o.run)}/cancel`)
+          .set(operator)
+          .send({ reason: 'property' }),
+      );
     case 'budget':
       return said(await http.put(`/api/v3/projects/${P}/budget`).set(operator).send({ user_daily_usd: o.limit }));
     case 'create':

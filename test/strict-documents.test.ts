@@ -20,7 +20,9 @@ const PARAMS: Record<string, string> = { project_id: DEMO.projects.support, run_
 const WITH_BODY = CONTROL_OPERATIONS.filter((op) => op.body);
 /** The schema the route really applies (the snapshot's named schema is open in the document: it is GET's answer too). */
 const bodyKeys = (op: (typeof WITH_BODY)[number]): string[] =>
-  op.operationId === 'controlPutState' ? Object.keys(CompleteStateDataSchema.entries) : Object.keys((op.body!.schema.schema as v.ObjectSchema<v.ObjectEntries, undefined>).entries);
+  op.operationId === 'controlPutState'
+    ? Object.keys(CompleteStateDataSchema.entries)
+    : Object.keys((op.body!.schema.schema as v.ObjectSchema<v.ObjectEntries, undefined>).entries);
 
 type Http = Awaited<ReturnType<typeof freshMock>>['http'];
 function send(http: Http, op: (typeof WITH_BODY)[number], body: unknown) {
@@ -53,7 +55,11 @@ for (const op of WITH_BODY) {
       const typo = `${key.slice(0, -1)}${key.at(-1) === 'x' ? 'y' : 'x'}`;
       const res = await send(http, op, { [typo]: 1 });
       assert.is(res.status, 422, `${op.operationId} ${typo}`);
-      assert.equal(extras(res.body.detail), [{ type: 'extra_forbidden', loc: ['body', typo], msg: 'Extra inputs are not permitted', input: 1, ctx: { did_you_mean: key } }], `${op.operationId} ${typo}`);
+      assert.equal(
+        extras(res.body.detail),
+        [{ type: 'extra_forbidden', loc: ['body', typo], msg: 'Extra inputs are not permitted', input: 1, ctx: { did_you_mean: key } }],
+        `${op.operationId} ${typo}`,
+      );
     }
   });
 }
@@ -120,13 +126,18 @@ test("valibot's own strictObject: parse() reports every unknown key with its sug
       { type: 'extra_forbidden', loc: ['body', 'c'], msg: 'Extra inputs are not permitted', input: 3 },
     ]);
   }
-  assert.throws(() => parse(schema, [1], 'body'), (e: ValidationError) => e.items[0].type === 'model_attributes_type');
+  assert.throws(
+    () => parse(schema, [1], 'body'),
+    (e: ValidationError) => e.items[0].type === 'model_attributes_type',
+  );
   const bare = v.safeParse(v.strictObject({ a: v.string() }), { a: 'x', b: 2, c: 3 }, { abortEarly: false });
   assert.equal(issuesToItems(bare.issues!, 'body'), [{ type: 'extra_forbidden', loc: ['body', 'b'], msg: 'Extra inputs are not permitted', input: 2 }]);
 });
 
 test('OpenAPI: every control request body is closed (additionalProperties false), nested models too; v3 bodies stay open', () => {
-  const doc = openApiDocument(true) as { components: { schemas: Record<string, { additionalProperties?: unknown; properties?: Record<string, { items?: { additionalProperties?: unknown } }> }> } };
+  const doc = openApiDocument(true) as {
+    components: { schemas: Record<string, { additionalProperties?: unknown; properties?: Record<string, { items?: { additionalProperties?: unknown } }> }> };
+  };
   const s = doc.components.schemas;
   // A document that is also an answer (the state snapshot, the repro bundle) is documented as an open object.
   const answers = new Set(CONTROL_OPERATIONS.flatMap((op) => op.success.flatMap((r) => (r.body && 'name' in r.body ? [r.body.name] : []))));
@@ -144,12 +155,18 @@ test('fixture files: a JSON syntax error says line and column once (read whole a
   const file = join(tmp(), 'bad.json');
   writeFileSync(file, '{\n  "runs": [],\n  "users" []\n}\n');
   const expected = `invalid ${file}: not valid JSON at line 3, column 11: Expecting ':' delimiter`;
-  assert.throws(() => readFixtureFile(file), (e: Error) => e.message.startsWith(expected) && !/not valid JSON.*not valid JSON/.test(e.message));
+  assert.throws(
+    () => readFixtureFile(file),
+    (e: Error) => e.message.startsWith(expected) && !/not valid JSON.*not valid JSON/.test(e.message),
+  );
   const streamed = await loadFixtureFile(file).catch((e: Error) => e);
   assert.instance(streamed, FixtureError);
   assert.ok((streamed as Error).message.startsWith(expected), (streamed as Error).message);
   writeFileSync(file, '{"runs": [');
-  assert.throws(() => readFixtureFile(file), (e: Error) => e.message === `invalid ${file}: not valid JSON at line 1, column 11: Expecting value`);
+  assert.throws(
+    () => readFixtureFile(file),
+    (e: Error) => e.message === `invalid ${file}: not valid JSON at line 1, column 11: Expecting value`,
+  );
 });
 
 test('cli: a fixture file with an unknown key is one line naming the key and its suggestion, exit 1', async () => {

@@ -29,7 +29,7 @@ test('delete user: user, memories and traces go with their counts; the user is 4
   assert.is(data.memories.filter((m) => m.user_id === '8de86176-8369-482c-8c4f-f3e9bb211423').length, 3);
 });
 
-test('delete user: their runs show trace_content_status unavailable and steps content_available false; others\' runs do not', async () => {
+test("delete user: their runs show trace_content_status unavailable and steps content_available false; others' runs do not", async () => {
   const { mock, http } = await freshMock();
   const theirs = Array.from(mock.store.values('runs')).filter((r) => r.user_id === DANA);
   assert.ok(theirs.length > 0);
@@ -82,7 +82,7 @@ test('delete user: a wrong or missing confirmation -> 422, nothing changes', asy
   assert.is(stateOf(mock), before);
 });
 
-test('delete user: unknown user, another project\'s user and bad ids are refused unchanged', async () => {
+test("delete user: unknown user, another project's user and bad ids are refused unchanged", async () => {
   const { mock, http } = await freshMock();
   const before = stateOf(mock);
   assertError(await http.delete(userPath('00000000-0000-4000-8000-000000000000')).set(AS.owner).send(CONFIRM), 404, 'user_not_found');
@@ -111,7 +111,17 @@ test('delete user: a user of an archived project -> 409 project_archived, nothin
 /** The demo plus an app user stored with status `deleted` (fixtures may hold one), in the sandbox project. */
 function fixtureWithDeletedUser(project: string) {
   const fixture = structuredClone(demoFixture()) as { users: Record<string, unknown>[] };
-  fixture.users.push({ id: GONE, project_id: project, created_at: '2030-01-01T00:00:00.000Z', preferred_channel: 'web', status: 'deleted', display_name: 'Gone', external_provider: null, external_user_id: null, last_active_at: null });
+  fixture.users.push({
+    id: GONE,
+    project_id: project,
+    created_at: '2030-01-01T00:00:00.000Z',
+    preferred_channel: 'web',
+    status: 'deleted',
+    display_name: 'Gone',
+    external_provider: null,
+    external_user_id: null,
+    last_active_at: null,
+  });
   return fixture;
 }
 const GONE = '0c1d2e3f-4a5b-4c6d-8e7f-8a9b0c1d2e3f';

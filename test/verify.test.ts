@@ -17,7 +17,11 @@ const USERS = `/api/v3/projects/${P}/users`;
 async function traffic(mock: MockApp): Promise<void> {
   await mock.fetch(RUN, { headers: owner });
   await mock.fetch(MISSING, { headers: { ...owner, 'X-Trace': 'abc' } });
-  await mock.fetch(CANCEL, { method: 'POST', headers: { ...owner, 'content-type': 'application/json' }, body: JSON.stringify({ reason: 'stop', tags: ['a', { k: 1 }] }) });
+  await mock.fetch(CANCEL, {
+    method: 'POST',
+    headers: { ...owner, 'content-type': 'application/json' },
+    body: JSON.stringify({ reason: 'stop', tags: ['a', { k: 1 }] }),
+  });
   await mock.fetch(`${USERS}?limit=2&tag=x&tag=y`, { headers: owner });
 }
 
@@ -52,8 +56,8 @@ test('verify: each pattern field selects the entries it describes', async () => 
   assert.equal(await ids(http, { reason_code: 'project_not_found' }), []);
   assert.equal(await ids(http, { query: { limit: '2' } }), [4]);
   assert.equal(await ids(http, { query: { limit: '3' } }), []);
-  assert.equal(await ids(http, { query: { tag: ["x", "y"] } }), [4]);
-  assert.equal(await ids(http, { query: { tag: "x" } }), []);
+  assert.equal(await ids(http, { query: { tag: ['x', 'y'] } }), [4]);
+  assert.equal(await ids(http, { query: { tag: 'x' } }), []);
   assert.equal(await ids(http, { headers: { 'x-TRACE': 'abc' } }), [2]);
   assert.equal(await ids(http, { headers: { 'X-Trace': 'ABC' } }), []);
   assert.equal(await ids(http, { body: { reason: 'stop' } }), [3]);
@@ -67,7 +71,8 @@ test('verify: each pattern field selects the entries it describes', async () => 
 
 test('verify: each count form passes and fails at its boundary', async () => {
   const { http } = await setup();
-  const status = async (count: object | undefined) => (await http.post('/_mock/verify').send({ request: { operation: 'getRun' }, ...(count ? { count } : {}) })).status;
+  const status = async (count: object | undefined) =>
+    (await http.post('/_mock/verify').send({ request: { operation: 'getRun' }, ...(count ? { count } : {}) })).status;
   assert.is(await status(undefined), 200); // at least 1
   assert.is(await status({ exactly: 2 }), 200);
   assert.is(await status({ exactly: 1 }), 417);
@@ -93,7 +98,9 @@ test('verify: 200 answers {matched, ids}', async () => {
 
 test('verify: 417 has the envelope, matched, expected and near misses closest first', async () => {
   const { http } = await setup();
-  const res = await http.post('/_mock/verify').send({ request: { method: 'GET', operation: 'getRun', status: 200, headers: { 'X-Trace': 'abc' } }, count: { exactly: 1 } });
+  const res = await http
+    .post('/_mock/verify')
+    .send({ request: { method: 'GET', operation: 'getRun', status: 200, headers: { 'X-Trace': 'abc' } }, count: { exactly: 1 } });
   assert.is(res.status, 417);
   assert.is(res.body.detail.reason_code, 'verification_failed');
   assert.is(res.body.matched, 0);
@@ -101,7 +108,13 @@ test('verify: 417 has the envelope, matched, expected and near misses closest fi
   assert.equal(res.body.near_misses, [
     { id: 2, differences: [{ field: 'status', expected: 200, actual: 404 }] },
     { id: 1, differences: [{ field: 'headers.x-trace', expected: 'abc', actual: null }] },
-    { id: 4, differences: [{ field: 'operation', expected: 'getRun', actual: 'listUsers' }, { field: 'headers.x-trace', expected: 'abc', actual: null }] },
+    {
+      id: 4,
+      differences: [
+        { field: 'operation', expected: 'getRun', actual: 'listUsers' },
+        { field: 'headers.x-trace', expected: 'abc', actual: null },
+      ],
+    },
     {
       id: 3,
       differences: [
@@ -126,10 +139,15 @@ test('verify: 417 has the envelope, matched, expected and near misses closest fi
 
 test('verify: near misses are at most 5; body differences name the innermost field', async () => {
   const { mock, http } = await freshMock();
-  for (let i = 0; i < 7; i++) await mock.fetch(CANCEL, { method: 'POST', headers: { ...owner, 'content-type': 'application/json' }, body: JSON.stringify({ reason: `r${i}` }) });
+  for (let i = 0; i < 7; i++)
+    await mock.fetch(CANCEL, { method: 'POST', headers: { ...owner, 'content-type': 'application/json' }, body: JSON.stringify({ reason: `r${i}` }) });
   const res = await http.post('/_mock/verify').send({ request: { body: { reason: 'x' } } });
   assert.is(res.body.near_misses.length, 5);
-  assert.equal(res.body.near_misses.map((m: { id: number }) => m.id), [7, 6, 5, 4, 3], 'ties: the newest first');
+  assert.equal(
+    res.body.near_misses.map((m: { id: number }) => m.id),
+    [7, 6, 5, 4, 3],
+    'ties: the newest first',
+  );
   assert.equal(res.body.near_misses[0].differences, [{ field: 'body.reason', expected: 'x', actual: 'r6' }]);
   assert.match(res.body.detail.message, /^Expected at least 1 request matching \{"body":\{"reason":"x"\}\}, but 0 matched among 7 journaled requests\./);
 });
@@ -159,7 +177,10 @@ test('verify: bad documents are 422 with loc, unknown keys included', async () =
   assert.equal(await loc({ request: { colour: 'red' } }), [['body', 'request', 'colour']]);
   assert.equal(await loc({ request: {}, extra: 1 }), [['body', 'extra']]);
   assert.equal(await loc({}), [['body', 'request']]);
-  assert.equal(await loc({ requests: [] }), [['body', 'request'], ['body', 'requests']]);
+  assert.equal(await loc({ requests: [] }), [
+    ['body', 'request'],
+    ['body', 'requests'],
+  ]);
   const seq = await http.post('/_mock/verify/sequence').send({ requests: [] });
   assert.is(seq.status, 422);
   assert.equal(seq.body.detail[0].loc, ['body', 'requests']);
@@ -179,7 +200,10 @@ test('verify/sequence: in order with others between passes; the failure names th
   assert.equal(bad.body.ids, [3]);
   assert.equal(bad.body.expected, { status: 404 });
   assert.equal(bad.body.near_misses, [{ id: 4, differences: [{ field: 'status', expected: 404, actual: 200 }] }], 'only entries after the previous match');
-  assert.is(bad.body.detail.message, `Expected requests in order; pattern 1 {"status":404} has no match after #3 (1 of 3 matched in order: #3).\nClosest requests after #3:\n  #4 GET ${USERS} -> 200: status expected 404, got 200`);
+  assert.is(
+    bad.body.detail.message,
+    `Expected requests in order; pattern 1 {"status":404} has no match after #3 (1 of 3 matched in order: #3).\nClosest requests after #3:\n  #4 GET ${USERS} -> 200: status expected 404, got 200`,
+  );
   const first = await http.post('/_mock/verify/sequence').send({ requests: [{ operation: 'retryRun' }] });
   assert.match(first.body.detail.message, /^Expected requests in order; pattern 0 \{"operation":"retryRun"\} has no match \(0 of 1 matched in order\)\./);
 });
@@ -196,7 +220,10 @@ test('verify/only: every entry matches some pattern, or the failure lists the un
     { id: 4, method: 'GET', path: USERS, status: 200, operation: 'listUsers' },
   ]);
   assert.is(bad.body.unexpected_count, 2);
-  assert.is(bad.body.detail.message, `Expected only requests matching one of 2 patterns, but 2 requests matched none:\n  #2 GET ${MISSING} -> 404\n  #4 GET ${USERS} -> 200`);
+  assert.is(
+    bad.body.detail.message,
+    `Expected only requests matching one of 2 patterns, but 2 requests matched none:\n  #2 GET ${MISSING} -> 404\n  #4 GET ${USERS} -> 200`,
+  );
 });
 
 test('verify/only: at most 20 unexpected entries are listed, all are counted', async () => {
@@ -260,7 +287,10 @@ test('in process: bad input throws the same 422 ValidationError as the route', a
     assert.unreachable('should throw');
   } catch (e) {
     assert.is((e as { status?: number }).status, 422);
-    assert.equal((e as { items: { loc: unknown }[] }).items.map((i) => i.loc), [['body', 'request', 'bogus']]);
+    assert.equal(
+      (e as { items: { loc: unknown }[] }).items.map((i) => i.loc),
+      [['body', 'request', 'bogus']],
+    );
   }
 });
 

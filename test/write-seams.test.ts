@@ -36,7 +36,9 @@ export const writer = (view: ReadView & Writer): Writer => view;
 
 const SRC = new URL('../src/', import.meta.url).pathname;
 const files = (dir: string): string[] =>
-  readdirSync(join(SRC, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  readdirSync(join(SRC, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 
 test('no domain module names the Store or the whole Deps, and none reaches deps.store but to run a transaction', () => {
   const domain = files('domain');
@@ -72,8 +74,16 @@ test('storage throws its own error: nothing under src/storage imports the HTTP e
 
 test('the store answers the query helpers as a reader: where() finds by an indexed field, as a transaction does', async () => {
   const mock = await createApp({ storage: 'memory', fixtures: demoFixture() });
-  const viaView = mock.store.where('approvals', 'run_id', DEMO.runs.waitingApproval).map((a) => a.approval_id).sort();
-  const viaTx = await mock.store.transact((tx) => tx.where('approvals', 'run_id', DEMO.runs.waitingApproval).map((a) => a.approval_id).sort());
+  const viaView = mock.store
+    .where('approvals', 'run_id', DEMO.runs.waitingApproval)
+    .map((a) => a.approval_id)
+    .sort();
+  const viaTx = await mock.store.transact((tx) =>
+    tx
+      .where('approvals', 'run_id', DEMO.runs.waitingApproval)
+      .map((a) => a.approval_id)
+      .sort(),
+  );
   assert.ok(viaView.includes(DEMO.approvals.pendingWaiting));
   assert.equal(viaView, viaTx);
   assert.equal(
@@ -88,8 +98,12 @@ test('memory: a write is stored and readable at once; its answer waits for the e
   const order: string[] = [];
   const budget = () => mock.store.get('budgets', DEMO.projects.support)!;
   const before = budget().runtime_config_epoch;
-  const first = mock.store.transact((tx) => tx.put('budgets', { ...tx.get('budgets', DEMO.projects.support)!, runtime_config_epoch: before + 1 })).then(() => order.push('first'));
-  const second = mock.store.transact((tx) => tx.put('budgets', { ...tx.get('budgets', DEMO.projects.support)!, runtime_config_epoch: before + 2 })).then(() => order.push('second'));
+  const first = mock.store
+    .transact((tx) => tx.put('budgets', { ...tx.get('budgets', DEMO.projects.support)!, runtime_config_epoch: before + 1 }))
+    .then(() => order.push('first'));
+  const second = mock.store
+    .transact((tx) => tx.put('budgets', { ...tx.get('budgets', DEMO.projects.support)!, runtime_config_epoch: before + 2 }))
+    .then(() => order.push('second'));
   assert.is(budget().runtime_config_epoch, before + 2, 'both stored before either answer');
   await Promise.resolve();
   order.push('microtask');

@@ -5,7 +5,18 @@ import { AUTH, compare, rps, runPath } from '../lib/load.js';
 import { bad, fmt, report } from '../lib/report.js';
 import { mockServer } from '../lib/servers.js';
 
-const OTHER_OPERATIONS = ['cancelRun', 'retryRun', 'listUsers', 'getUser', 'listJobs', 'listApprovals', 'getApproval', 'setBudget', 'listReleases', 'diffRelease'];
+const OTHER_OPERATIONS = [
+  'cancelRun',
+  'retryRun',
+  'listUsers',
+  'getUser',
+  'listJobs',
+  'listApprovals',
+  'getApproval',
+  'setBudget',
+  'listReleases',
+  'diffRelease',
+];
 
 /** Fifty faults a busy test suite might leave: by operation, by path for other methods, and GET globs of other shapes. */
 function fiftyFaults(): object[] {
@@ -25,7 +36,23 @@ export async function faultsGroup() {
   }
   const { base, subject } = await compare({ url: bare.url, path: runPath(RUN), headers: AUTH }, { url: faulted.url, path: runPath(RUN), headers: AUTH });
   const ratio = rps(subject) / rps(base);
-  report({ id: 'flt0', what: 'GET run detail, no faults, memory (req/s)', value: fmt(rps(base)) + bad(base), baseline: '', ratio: '', target: 'baseline', met: null });
-  report({ id: 'flt', what: 'GET run detail with 50 faults installed, none matching (req/s)', value: fmt(rps(subject)) + bad(subject), baseline: fmt(rps(base)), ratio: `${fmt(ratio, 2)} x flt0`, target: '>= 0.9 x flt0', met: ratio >= 0.9 });
+  report({
+    id: 'flt0',
+    what: 'GET run detail, no faults, memory (req/s)',
+    value: fmt(rps(base)) + bad(base),
+    baseline: '',
+    ratio: '',
+    target: 'baseline',
+    met: null,
+  });
+  report({
+    id: 'flt',
+    what: 'GET run detail with 50 faults installed, none matching (req/s)',
+    value: fmt(rps(subject)) + bad(subject),
+    baseline: fmt(rps(base)),
+    ratio: `${fmt(ratio, 2)} x flt0`,
+    target: '>= 0.9 x flt0',
+    met: ratio >= 0.9,
+  });
   await Promise.all([bare.stop(), faulted.stop()]);
 }

@@ -28,15 +28,21 @@ export async function fileWrites(n: number): Promise<void> {
   );
   // Every acknowledged cancel must be in the file now (a cancel is answered only once its write is on disk).
   const stored = await new JsonFileAdapter(data, { report: {} }).read(); // the snapshot and its log, as a restart loads them
-  const onDisk = (stored!.state.runs as { id: string; status: string }[]).filter(
-    (r) => r.id.startsWith('b0000001-') && r.status === 'cancelled',
-  ).length;
+  const onDisk = (stored!.state.runs as { id: string; status: string }[]).filter((r) => r.id.startsWith('b0000001-') && r.status === 'cancelled').length;
   const ratio = rps(subject) / rps(base);
   // Batched: every batch is answered 2xx in full (bad is 0), so the last one acknowledged `size` cancels since its reset.
   const mustBeOnDisk = batched ? size : acked;
   const durable = onDisk >= mustBeOnDisk;
   const k = `${n / 1000}k`;
-  report({ id: `d0-${k}`, what: `json-server 1.0.0-beta.3 POST, ${k} records (req/s)`, value: fmt(rps(base), 1) + bad(base), baseline: '', ratio: '', target: 'baseline', met: null });
+  report({
+    id: `d0-${k}`,
+    what: `json-server 1.0.0-beta.3 POST, ${k} records (req/s)`,
+    value: fmt(rps(base), 1) + bad(base),
+    baseline: '',
+    ratio: '',
+    target: 'baseline',
+    met: null,
+  });
   report({
     id: `d-${k}`,
     what: `cancel on the JSON-file adapter, ${k} stored runs (req/s)`,

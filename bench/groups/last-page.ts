@@ -22,7 +22,15 @@ export async function lastPage() {
   const items = ((await (await fetch(mock.url + last, { headers: AUTH })).json()) as { items: unknown[] }).items.length;
   const ratio = rps(base) / rps(subject);
   const latRatio = latency(subject) / latency(base);
-  report({ id: 'e0', what: `first page of ${fmt(n)} app users, limit 200 (req/s)`, value: fmt(rps(base)) + bad(base), baseline: '', ratio: '', target: 'baseline', met: null });
+  report({
+    id: 'e0',
+    what: `first page of ${fmt(n)} app users, limit 200 (req/s)`,
+    value: fmt(rps(base)) + bad(base),
+    baseline: '',
+    ratio: '',
+    target: 'baseline',
+    met: null,
+  });
   report({
     id: 'e',
     what: `last page (page ${pages}, ${items} items) of the same walk (req/s)`,

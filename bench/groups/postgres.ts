@@ -84,12 +84,36 @@ export async function postgresGroup(): Promise<void> {
     if (check.status !== 200) throw new Error(`a cancel through PostgreSQL answered ${check.status}`);
 
     const r = await compare(reads([memory.url]), reads([first.url]));
-    report({ id: 'pg0', what: 'GET run detail, memory-mode instance (req/s)', value: fmt(rps(r.base)) + bad(r.base), baseline: '', ratio: '', target: 'baseline', met: null });
+    report({
+      id: 'pg0',
+      what: 'GET run detail, memory-mode instance (req/s)',
+      value: fmt(rps(r.base)) + bad(r.base),
+      baseline: '',
+      ratio: '',
+      target: 'baseline',
+      met: null,
+    });
     const readRatio = rps(r.subject) / rps(r.base);
-    report({ id: 'pg1', what: 'GET run detail, 1 PostgreSQL instance (req/s)', value: fmt(rps(r.subject)) + bad(r.subject), baseline: fmt(rps(r.base)), ratio: `${fmt(readRatio, 2)} x pg0`, target: '>= 0.7 x pg0', met: readRatio >= 0.7 && r.subject.bad === 0 });
+    report({
+      id: 'pg1',
+      what: 'GET run detail, 1 PostgreSQL instance (req/s)',
+      value: fmt(rps(r.subject)) + bad(r.subject),
+      baseline: fmt(rps(r.base)),
+      ratio: `${fmt(readRatio, 2)} x pg0`,
+      target: '>= 0.7 x pg0',
+      met: readRatio >= 0.7 && r.subject.bad === 0,
+    });
 
     const w = await compare(cancels([memory.url]), cancels([first.url]));
-    report({ id: 'pgw0', what: 'cancel of a queued run, memory-mode instance (req/s)', value: fmt(rps(w.base)) + bad(w.base), baseline: '', ratio: '', target: 'baseline', met: null });
+    report({
+      id: 'pgw0',
+      what: 'cancel of a queued run, memory-mode instance (req/s)',
+      value: fmt(rps(w.base)) + bad(w.base),
+      baseline: '',
+      ratio: '',
+      target: 'baseline',
+      met: null,
+    });
     const writeRatio = rps(w.subject) / rps(w.base);
     report({
       id: 'pgw1',
@@ -126,11 +150,27 @@ export async function postgresGroup(): Promise<void> {
     const sets = [[first.url], [first.url, more[0].url], [first.url, ...more.map((m) => m.url)]];
     for (const n of [2, 3]) {
       const s = await compare(reads(sets[0]), reads(sets[n - 1]));
-      report({ id: `pg${n}`, what: `GET run detail, ${n} PostgreSQL instances, round-robin (req/s)`, value: fmt(rps(s.subject)) + bad(s.subject), baseline: fmt(rps(s.base)), ratio: `${fmt(rps(s.subject) / rps(s.base), 2)} x 1 instance`, target: 'reported', met: s.subject.bad === 0 });
+      report({
+        id: `pg${n}`,
+        what: `GET run detail, ${n} PostgreSQL instances, round-robin (req/s)`,
+        value: fmt(rps(s.subject)) + bad(s.subject),
+        baseline: fmt(rps(s.base)),
+        ratio: `${fmt(rps(s.subject) / rps(s.base), 2)} x 1 instance`,
+        target: 'reported',
+        met: s.subject.bad === 0,
+      });
     }
     for (const n of [2, 3]) {
       const s = await compare(cancels(sets[0]), cancels(sets[n - 1]));
-      report({ id: `pgw${n}`, what: `cancel of a queued run, ${n} PostgreSQL instances, round-robin (req/s)`, value: fmt(rps(s.subject)) + bad(s.subject), baseline: fmt(rps(s.base)), ratio: `${fmt(rps(s.subject) / rps(s.base), 2)} x 1 instance`, target: 'reported', met: s.subject.bad === 0 });
+      report({
+        id: `pgw${n}`,
+        what: `cancel of a queued run, ${n} PostgreSQL instances, round-robin (req/s)`,
+        value: fmt(rps(s.subject)) + bad(s.subject),
+        baseline: fmt(rps(s.base)),
+        ratio: `${fmt(rps(s.subject) / rps(s.base), 2)} x 1 instance`,
+        target: 'reported',
+        met: s.subject.bad === 0,
+      });
     }
   } finally {
     await Promise.all(servers.map((s) => s.stop()));

@@ -10,15 +10,47 @@ export async function readThroughput() {
   const bare = await bareKoa(writeWork('run-detail.json', detail));
   const { base, subject } = await compare({ url: bare.url, path: runPath(RUN) }, { url: mock.url, path: runPath(RUN), headers: AUTH });
   const ratio = rps(subject) / rps(base);
-  report({ id: 'a', what: 'bare Koa + @koa/router GET, same JSON (req/s)', value: fmt(rps(base)) + bad(base), baseline: '', ratio: '', target: 'baseline', met: null });
-  report({ id: 'b', what: 'GET run detail, bearer auth, memory (req/s)', value: fmt(rps(subject)) + bad(subject), baseline: fmt(rps(base)), ratio: `${fmt(ratio, 2)} x a`, target: '>= 0.9 x a', met: ratio >= 0.9 });
+  report({
+    id: 'a',
+    what: 'bare Koa + @koa/router GET, same JSON (req/s)',
+    value: fmt(rps(base)) + bad(base),
+    baseline: '',
+    ratio: '',
+    target: 'baseline',
+    met: null,
+  });
+  report({
+    id: 'b',
+    what: 'GET run detail, bearer auth, memory (req/s)',
+    value: fmt(rps(subject)) + bad(subject),
+    baseline: fmt(rps(base)),
+    ratio: `${fmt(ratio, 2)} x a`,
+    target: '>= 0.9 x a',
+    met: ratio >= 0.9,
+  });
   await bare.stop();
 
   // json-server answers the same document by id from its own db (GET /runs/:id).
   const js = await jsonServer(writeWork('json-server-run.json', JSON.stringify({ runs: [JSON.parse(detail)] })));
   const vs = await compare({ url: js.url, path: `/runs/${RUN}` }, { url: mock.url, path: runPath(RUN), headers: AUTH });
   const jsRatio = rps(vs.subject) / rps(vs.base);
-  report({ id: 'b0', what: 'json-server 1.0.0-beta.3 GET by id, same JSON (req/s)', value: fmt(rps(vs.base)) + bad(vs.base), baseline: '', ratio: '', target: 'baseline', met: null });
-  report({ id: 'b-js', what: 'GET run detail vs json-server GET by id (req/s)', value: fmt(rps(vs.subject)) + bad(vs.subject), baseline: fmt(rps(vs.base)), ratio: `${fmt(jsRatio, 2)} x b0`, target: '>= 1 x b0', met: jsRatio >= 1 });
+  report({
+    id: 'b0',
+    what: 'json-server 1.0.0-beta.3 GET by id, same JSON (req/s)',
+    value: fmt(rps(vs.base)) + bad(vs.base),
+    baseline: '',
+    ratio: '',
+    target: 'baseline',
+    met: null,
+  });
+  report({
+    id: 'b-js',
+    what: 'GET run detail vs json-server GET by id (req/s)',
+    value: fmt(rps(vs.subject)) + bad(vs.subject),
+    baseline: fmt(rps(vs.base)),
+    ratio: `${fmt(jsRatio, 2)} x b0`,
+    target: '>= 1 x b0',
+    met: jsRatio >= 1,
+  });
   await Promise.all([mock.stop(), js.stop()]);
 }

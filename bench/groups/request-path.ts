@@ -115,11 +115,52 @@ export async function requestPath() {
   }
   const [i, m, f] = [median(intercepted), median(mswTimes), median(local)];
 
-  report({ id: 'i0', what: 'light-my-request inject on bare Koa, same JSON (per request)', value: us(a.bareInject), baseline: '', ratio: '', target: 'baseline', met: null });
-  report({ id: 'i1', what: 'mock.fetch GET run detail (per request)', value: us(a.fetch), baseline: us(a.bareInject), ratio: `${fmt(a.fetch / a.bareInject, 2)} x i0`, target: '<= 1.3 x i0', met: a.fetch <= 1.3 * a.bareInject, note: `CPU per request ${us(aCpu.fetch)} against ${us(aCpu.bareInject)} (${fmt(aCpu.fetch / aCpu.bareInject, 2)} x)` });
-  report({ id: 'i2', what: 'supertest on callback(), GET run detail (per request)', value: us(s.supertest), baseline: '', ratio: '', target: 'baseline', met: null });
-  report({ id: 'i3', what: 'mock.fetch vs supertest (per request)', value: us(s.fetch), baseline: us(s.supertest), ratio: `${fmt(s.supertest / s.fetch, 1)} x faster`, target: '>= 5 x faster', met: s.supertest >= 5 * s.fetch });
-  report({ id: 'i4', what: 'msw 2.x static handler, same JSON, global fetch (per request)', value: us(m), baseline: '', ratio: '', target: 'baseline', met: null });
+  report({
+    id: 'i0',
+    what: 'light-my-request inject on bare Koa, same JSON (per request)',
+    value: us(a.bareInject),
+    baseline: '',
+    ratio: '',
+    target: 'baseline',
+    met: null,
+  });
+  report({
+    id: 'i1',
+    what: 'mock.fetch GET run detail (per request)',
+    value: us(a.fetch),
+    baseline: us(a.bareInject),
+    ratio: `${fmt(a.fetch / a.bareInject, 2)} x i0`,
+    target: '<= 1.3 x i0',
+    met: a.fetch <= 1.3 * a.bareInject,
+    note: `CPU per request ${us(aCpu.fetch)} against ${us(aCpu.bareInject)} (${fmt(aCpu.fetch / aCpu.bareInject, 2)} x)`,
+  });
+  report({
+    id: 'i2',
+    what: 'supertest on callback(), GET run detail (per request)',
+    value: us(s.supertest),
+    baseline: '',
+    ratio: '',
+    target: 'baseline',
+    met: null,
+  });
+  report({
+    id: 'i3',
+    what: 'mock.fetch vs supertest (per request)',
+    value: us(s.fetch),
+    baseline: us(s.supertest),
+    ratio: `${fmt(s.supertest / s.fetch, 1)} x faster`,
+    target: '>= 5 x faster',
+    met: s.supertest >= 5 * s.fetch,
+  });
+  report({
+    id: 'i4',
+    what: 'msw 2.x static handler, same JSON, global fetch (per request)',
+    value: us(m),
+    baseline: '',
+    ratio: '',
+    target: 'baseline',
+    met: null,
+  });
   report({
     id: 'i5',
     what: 'intercepted global fetch GET run detail (per request)',

@@ -28,7 +28,11 @@ async function thirtyDays(retentionDays: number): Promise<Measured> {
   const rss0 = process.memoryUsage().rss;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const res = await mock.fetch('/_mock/simulation/run', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ until: '2026-12-20T12:00:00.000Z' }) });
+  const res = await mock.fetch('/_mock/simulation/run', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ until: '2026-12-20T12:00:00.000Z' }),
+  });
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   if (res.status !== 200) throw new Error(`POST /_mock/simulation/run answered ${res.status}: ${await res.text()}`);

@@ -52,7 +52,10 @@ async function scaling(kind: 'memory' | 'JSON file', small: Server, big: Server,
 export async function storageWrites(): Promise<void> {
   // Memory mode: 1k against 100k and 1M.
   let small = await memoryServer(1_000);
-  for (const [n, target] of [[100_000, 0.8], [1_000_000, 0.7]]) {
+  for (const [n, target] of [
+    [100_000, 0.8],
+    [1_000_000, 0.7],
+  ]) {
     const big = await memoryServer(n);
     await scaling('memory', small, big, n, target);
     await big.stop();
@@ -61,7 +64,10 @@ export async function storageWrites(): Promise<void> {
 
   // The JSON file: 1k against 100k and 1M; then a lone writer's latency, 1M against 1k.
   small = await fileServer(1_000);
-  for (const [n, target] of [[100_000, 0.8], [1_000_000, 0.7]]) {
+  for (const [n, target] of [
+    [100_000, 0.8],
+    [1_000_000, 0.7],
+  ]) {
     const big = await fileServer(n);
     await scaling('JSON file', small, big, n, target);
     if (n === 1_000_000) {
@@ -88,7 +94,10 @@ export async function storageWrites(): Promise<void> {
   await mem.stop();
   // json-server rewrites its whole db on every write: at 50 connections it finishes none in 3 s, so both sides get 10 (as in d).
   const js = await jsonServer(writeJsonServerDb('json-server-10000.json', 10_000));
-  const vsJs = await compare({ url: js.url, path: '/runs', method: 'POST', headers: JSON_POST, body: '{"reason":"bench","status":"cancelled"}', connections: 10 }, budgetLoad(file.url, 10));
+  const vsJs = await compare(
+    { url: js.url, path: '/runs', method: 'POST', headers: JSON_POST, body: '{"reason":"bench","status":"cancelled"}', connections: 10 },
+    budgetLoad(file.url, 10),
+  );
   await Promise.all([js.stop(), file.stop()]);
   const r1 = rps(vsMemory.subject) / rps(vsMemory.base);
   report({

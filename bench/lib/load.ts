@@ -102,4 +102,10 @@ export function cancelPaths(first = 0) {
   let i = first;
   return { next: () => `${runPath(runId(i++))}/cancel`, rewind: () => void (i = first) };
 }
-export const cancelLoad = (url: string, path: () => string): Load => ({ url, path, method: 'POST', headers: { ...AUTH, ...JSON_POST }, body: '{"reason":"bench"}' });
+export const cancelLoad = (url: string, path: () => string): Load => ({
+  url,
+  path,
+  method: 'POST',
+  headers: { ...AUTH, ...JSON_POST },
+  body: '{"reason":"bench"}',
+});

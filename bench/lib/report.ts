@@ -20,13 +20,17 @@ export const median = (xs: number[]) => {
 /** ` [N non-2xx/errors: 503 x 4, errors x 1]` when a side had any, with what they were. */
 export const bad = (s: { bad: number; why?: Record<string, number> }) => {
   if (!s.bad) return '';
-  const why = Object.entries(s.why ?? {}).map(([k, n]) => `${k} x ${n}`).join(', ');
+  const why = Object.entries(s.why ?? {})
+    .map(([k, n]) => `${k} x ${n}`)
+    .join(', ');
   return ` [${s.bad} non-2xx/errors${why ? `: ${why}` : ''}]`;
 };
 
 export function report(row: Row) {
   rows.push(row);
-  process.stderr.write(`  (${row.id}) ${row.what}: ${row.value}${row.ratio ? `, ratio ${row.ratio}` : ''} ${row.met === null ? '' : row.met ? 'met' : 'MISSED'}${row.note ? ` (${row.note})` : ''}\n`);
+  process.stderr.write(
+    `  (${row.id}) ${row.what}: ${row.value}${row.ratio ? `, ratio ${row.ratio}` : ''} ${row.met === null ? '' : row.met ? 'met' : 'MISSED'}${row.note ? ` (${row.note})` : ''}\n`,
+  );
 }
 
 export function printTable() {

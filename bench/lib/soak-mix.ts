@@ -27,12 +27,22 @@ export function client(base: string, connections: number): Send {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   return (method, path, headers = {}, body) =>
     new Promise((resolve, reject) => {
-      const req = http.request({ host: url.hostname, port: url.port, method, path, agent, headers: body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      });
+      const req = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          method,
+          path,
+          agent,
+          headers: body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -89,7 +99,14 @@ const walk: Action = async (send) => {
 
 const budget: Action = (send) => {
   const monthly = Math.round(Math.random() * 1000);
-  return one(send('PUT', `${P}/budget`, { ...OPERATOR, ...JSON_TYPE }, json({ project_monthly_usd: monthly, project_daily_usd: Math.round(monthly / 30), funding_mode: pick(['prepaid', 'invoiced', 'free_sandbox']) })));
+  return one(
+    send(
+      'PUT',
+      `${P}/budget`,
+      { ...OPERATOR, ...JSON_TYPE },
+      json({ project_monthly_usd: monthly, project_daily_usd: Math.round(monthly / 30), funding_mode: pick(['prepaid', 'invoiced', 'free_sandbox']) }),
+    ),
+  );
 };
 
 /** A chat update: usually a repeat of one of 50 update ids (a duplicate after the first), sometimes a new one (a new run). */
@@ -102,7 +119,12 @@ const chat: Action = (send, creates) => {
 
 /** A signed broker event with a new event id (its dedupe key is kept for the retention period), then a repeat of it. */
 const broker: Action = async (send) => {
-  const body = json({ event_id: `evt_${unique()}`, event_type: pick(EVENT_TYPES), connection_resource_id: pick(CONNECTION_RESOURCES), occurred_at: '2026-11-20T11:00:00.000Z' });
+  const body = json({
+    event_id: `evt_${unique()}`,
+    event_type: pick(EVENT_TYPES),
+    connection_resource_id: pick(CONNECTION_RESOURCES),
+    occurred_at: '2026-11-20T11:00:00.000Z',
+  });
   const headers = { ...JSON_TYPE, 'x-broker-hmac-sha256': createHmac('sha256', 'demo-broker-secret').update(body).digest('hex') };
   return [(await send('POST', '/api/v3/webhooks/broker', headers, body)).status, (await send('POST', '/api/v3/webhooks/broker', headers, body)).status];
 };
@@ -127,21 +149,32 @@ const tokens: Action = async (send) => {
 const runWrites: Action = async (send, creates) => {
   if (!creates.take()) return read(send, creates);
   const kind = pick(['cancel', 'deny', 'retry', 'transition']);
-  if (kind === 'retry') return one(send('POST', `${P}/runs/${FAILED_BACKGROUND}/retry`, { ...OPERATOR, ...JSON_TYPE }, json({ reason: 'soak', metadata: { n: counter++ } })));
+  if (kind === 'retry')
+    return one(send('POST', `${P}/runs/${FAILED_BACKGROUND}/retry`, { ...OPERATOR, ...JSON_TYPE }, json({ reason: 'soak', metadata: { n: counter++ } })));
   const status = kind === 'deny' ? 'waiting_approval' : kind === 'transition' ? 'running' : 'queued';
   const created = await send('POST', `/_mock/projects/${PROJECT}/runs`, JSON_TYPE, json({ status, steps: [{ name: 'soak step' }] }));
   if (created.status !== 200) return [created.status];
   const run = JSON.parse(created.body) as { id: string; approval?: { approval_id: string } };
-  if (kind === 'cancel') return [created.status, (await send('POST', `${P}/runs/${run.id}/cancel`, { ...OPERATOR, ...JSON_TYPE }, json({ reason: 'soak' }))).status];
-  if (kind === 'transition') return [created.status, (await send('POST', `/_mock/projects/${PROJECT}/runs/${run.id}/transition`, JSON_TYPE, json({ to: 'succeeded' }))).status];
-  return [created.status, (await send('POST', `${P}/approvals/${run.approval!.approval_id}/deny`, { ...OPERATOR, ...JSON_TYPE }, json({ reason: 'soak' }))).status];
+  if (kind === 'cancel')
+    return [created.status, (await send('POST', `${P}/runs/${run.id}/cancel`, { ...OPERATOR, ...JSON_TYPE }, json({ reason: 'soak' }))).status];
+  if (kind === 'transition')
+    return [created.status, (await send('POST', `/_mock/projects/${PROJECT}/runs/${run.id}/transition`, JSON_TYPE, json({ to: 'succeeded' }))).status];
+  return [
+    created.status,
+    (await send('POST', `${P}/approvals/${run.approval!.approval_id}/deny`, { ...OPERATOR, ...JSON_TYPE }, json({ reason: 'soak' }))).status,
+  ];
 };
 
 /** Control-surface writes that do not grow state: a plan (v3, write-free), a fault on a path nobody calls, and its removal. */
 const control: Action = async (send) => {
   const head = await send('GET', `/_mock/projects/${PROJECT}/desired-state`);
   const base = head.status === 200 ? (JSON.parse(head.body).head.revision_id as string) : '00000000-0000-4000-8000-000000000000';
-  const plan = await send('POST', `${P}/desired-state/plan`, { ...OPERATOR, ...JSON_TYPE }, json({ base_revision_id: base, mutation: { type: 'agent.capability.grant', agent_id: 'support-bot', capability_id: 'refund-issue' } }));
+  const plan = await send(
+    'POST',
+    `${P}/desired-state/plan`,
+    { ...OPERATOR, ...JSON_TYPE },
+    json({ base_revision_id: base, mutation: { type: 'agent.capability.grant', agent_id: 'support-bot', capability_id: 'refund-issue' } }),
+  );
   const fault = await send('POST', '/_mock/faults', JSON_TYPE, json({ method: 'GET', path: `/soak/${unique()}/**`, status: 418, times: 1 }));
   const journal = await send('GET', '/_mock/requests?path=/api/v3/**a**a**a!&status=4xx');
   return [head.status, plan.status, fault.status, journal.status];

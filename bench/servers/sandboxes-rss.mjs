@@ -11,7 +11,11 @@ const settle = () => {
 const mock = await createApp({ storage: 'memory', fixtures: demoFixture(), log: () => {} });
 // Warm every path once so code and caches are not counted as sandbox memory.
 const warm = await mock.control.createSandbox();
-await mock.fetch(`/api/v3/projects/${P}/budget`, { method: 'PUT', headers: { authorization: 'Bearer demo-owner-token', 'content-type': 'application/json', 'x-mock-sandbox': warm.id }, body: '{"project_daily_usd":1}' });
+await mock.fetch(`/api/v3/projects/${P}/budget`, {
+  method: 'PUT',
+  headers: { authorization: 'Bearer demo-owner-token', 'content-type': 'application/json', 'x-mock-sandbox': warm.id },
+  body: '{"project_daily_usd":1}',
+});
 await mock.control.deleteSandbox(warm.id);
 const before = settle();
 for (let i = 0; i < count; i++) {

@@ -31,7 +31,9 @@ export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> 
   } catch (err) {
     const e = err as { status?: number; type?: string };
     ctx.state.rawBodyError =
-      e.status === 413 || e.type === 'entity.too.large' ? new ApiError('payload_too_large') : new ApiError('body_unreadable', { message: 'The request body could not be read to its end.' });
+      e.status === 413 || e.type === 'entity.too.large'
+        ? new ApiError('payload_too_large')
+        : new ApiError('body_unreadable', { message: 'The request body could not be read to its end.' });
     throw ctx.state.rawBodyError;
   }
   ctx.state.rawBody = bytes;
@@ -39,7 +41,8 @@ export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> 
 }
 
 /** Keys spelled `__proto__` (with or without \u escapes) followed by a colon: refused, never handed to code. */
-const PROTO_KEY = /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
+const PROTO_KEY =
+  /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
 
 /**
  * JSON text -> value, as json.loads would read it: over MAX_JSON_DEPTH levels is a json_invalid item at the offset of

@@ -27,7 +27,11 @@ async function answer<T>(what: string, call: Promise<{ data?: T; error?: unknown
 }
 
 /** A verification: its answer when it holds; node's AssertionError (as in process) on a 417; ControlError otherwise. */
-async function verified<T>(what: string, operator: Parameters<typeof verificationError>[1], call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+async function verified<T>(
+  what: string,
+  operator: Parameters<typeof verificationError>[1],
+  call: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<T> {
   const { data, error, response } = await call;
   if (response.status === 417) throw verificationError(error as Parameters<typeof verificationError>[0], operator);
   if (error !== undefined || !response.ok) throw new ControlError(response.status, error, what);
@@ -45,7 +49,8 @@ export function controlOperations<Bound>(api: Client<paths>, bind: (id: string) 
     /** Back to the loaded fixtures; also clears the journal, the faults and the coverage report. */
     reset: (opts?: CallOptions) => answer('POST /_mock/reset', api.POST('/_mock/reset', { ...opts })),
     /** Replaces all state with a fixture document, which reset then returns to. */
-    loadFixtures: (fixture: S['FixtureDocument'], opts?: CallOptions) => answer('POST /_mock/fixtures', api.POST('/_mock/fixtures', { body: fixture, ...opts })),
+    loadFixtures: (fixture: S['FixtureDocument'], opts?: CallOptions) =>
+      answer('POST /_mock/fixtures', api.POST('/_mock/fixtures', { body: fixture, ...opts })),
     /** The stored state, secrets sealed: hand it back to importState. */
     exportState: (opts?: CallOptions) => answer('GET /_mock/state', api.GET('/_mock/state', { ...opts })),
     importState: (snapshot: S['StateSnapshot'], opts?: CallOptions) => answer('PUT /_mock/state', api.PUT('/_mock/state', { body: snapshot, ...opts })),
@@ -54,7 +59,8 @@ export function controlOperations<Bound>(api: Client<paths>, bind: (id: string) 
     /** Restores a repro bundle whole (a bad one is a ControlError 422 and changes nothing). */
     importBundle: (bundle: S['ReproBundle'], opts?: CallOptions) => answer('PUT /_mock/bundle', api.PUT('/_mock/bundle', { body: bundle, ...opts })),
     /** The journal (filtered as `requests`) as a HAR 1.2 document, redacted. */
-    har: (filter?: Query<'controlRequestsHar'>, opts?: CallOptions) => answer('GET /_mock/requests.har', api.GET('/_mock/requests.har', { params: { query: filter }, ...opts })),
+    har: (filter?: Query<'controlRequestsHar'>, opts?: CallOptions) =>
+      answer('GET /_mock/requests.har', api.GET('/_mock/requests.har', { params: { query: filter }, ...opts })),
     /** How the client under test behaved: each rule's findings over the journal. */
     clientReport: (opts?: CallOptions) => answer('GET /_mock/client-report', api.GET('/_mock/client-report', { ...opts })),
     /** Journal entries, oldest first, filtered by method, path (substring or glob) and status (`404`, `4xx`). */
@@ -69,7 +75,8 @@ export function controlOperations<Bound>(api: Client<paths>, bind: (id: string) 
     verifySequence: (input: S['VerifySequenceRequest'], opts?: CallOptions) =>
       verified('POST /_mock/verify/sequence', 'verifySequence', api.POST('/_mock/verify/sequence', { body: input, ...opts })),
     /** Asserts every journaled request matches at least one of these patterns. */
-    verifyOnly: (input: S['VerifyOnlyRequest'], opts?: CallOptions) => verified('POST /_mock/verify/only', 'verifyOnly', api.POST('/_mock/verify/only', { body: input, ...opts })),
+    verifyOnly: (input: S['VerifyOnlyRequest'], opts?: CallOptions) =>
+      verified('POST /_mock/verify/only', 'verifyOnly', api.POST('/_mock/verify/only', { body: input, ...opts })),
     /** Empties the journal; resolves with how many entries it held. */
     clearRequests: async (opts?: CallOptions) => (await answer('DELETE /_mock/requests', api.DELETE('/_mock/requests', { ...opts }))).cleared,
     coverage: (opts?: CallOptions) => answer('GET /_mock/coverage', api.GET('/_mock/coverage', { ...opts })),
@@ -82,17 +89,26 @@ export function controlOperations<Bound>(api: Client<paths>, bind: (id: string) 
     addFault: (spec: S['FaultRequest'], opts?: CallOptions) => answer('POST /_mock/faults', api.POST('/_mock/faults', { body: spec, ...opts })),
     clearFaults: async (opts?: CallOptions) => (await answer('DELETE /_mock/faults', api.DELETE('/_mock/faults', { ...opts }))).cleared,
     getDesiredState: (project_id: string, opts?: CallOptions) =>
-      answer('GET /_mock/projects/{project_id}/desired-state', api.GET('/_mock/projects/{project_id}/desired-state', { params: { path: { project_id } }, ...opts })),
+      answer(
+        'GET /_mock/projects/{project_id}/desired-state',
+        api.GET('/_mock/projects/{project_id}/desired-state', { params: { path: { project_id } }, ...opts }),
+      ),
     applyDesiredState: (project_id: string, input: S['ApplyDesiredStateRequest'], opts?: CallOptions) =>
       answer(
         'POST /_mock/projects/{project_id}/desired-state/apply',
         api.POST('/_mock/projects/{project_id}/desired-state/apply', { params: { path: { project_id } }, body: input, ...opts }),
       ),
     compileRelease: (project_id: string, input?: S['CompileReleaseRequest'], opts?: CallOptions) =>
-      answer('POST /_mock/projects/{project_id}/releases', api.POST('/_mock/projects/{project_id}/releases', { params: { path: { project_id } }, body: input, ...opts })),
+      answer(
+        'POST /_mock/projects/{project_id}/releases',
+        api.POST('/_mock/projects/{project_id}/releases', { params: { path: { project_id } }, body: input, ...opts }),
+      ),
     /** Creates a run in any status, mode and surface (no input: a queued live api run). */
     createRun: (project_id: string, input?: S['ControlCreateRunRequest'], opts?: CallOptions) =>
-      answer('POST /_mock/projects/{project_id}/runs', api.POST('/_mock/projects/{project_id}/runs', { params: { path: { project_id } }, body: input, ...opts })),
+      answer(
+        'POST /_mock/projects/{project_id}/runs',
+        api.POST('/_mock/projects/{project_id}/runs', { params: { path: { project_id } }, body: input, ...opts }),
+      ),
     /** Moves a run along a legal lifecycle edge (else 409 `illegal_transition`). */
     transitionRun: (project_id: string, run_id: string, input: S['ControlTransitionRequest'], opts?: CallOptions) =>
       answer(
@@ -103,7 +119,8 @@ export function controlOperations<Bound>(api: Client<paths>, bind: (id: string) 
     mintAuthorizationCode: (input: S['ControlAuthCodeRequest'], opts?: CallOptions) =>
       answer('POST /_mock/auth/codes', api.POST('/_mock/auth/codes', { body: input, ...opts })),
     /** Every project, newest first, in keyset pages (`limit`, `cursor` = the previous page's `next_cursor`). */
-    projects: (query?: Query<'controlListProjects'>, opts?: CallOptions) => answer('GET /_mock/projects', api.GET('/_mock/projects', { params: { query }, ...opts })),
+    projects: (query?: Query<'controlListProjects'>, opts?: CallOptions) =>
+      answer('GET /_mock/projects', api.GET('/_mock/projects', { params: { query }, ...opts })),
     /** One project at a glance: budget, runs, approvals and jobs by status, users, releases, targets. */
     projectOverview: (project_id: string, opts?: CallOptions) =>
       answer('GET /_mock/projects/{project_id}', api.GET('/_mock/projects/{project_id}', { params: { path: { project_id } }, ...opts })),
@@ -112,10 +129,16 @@ export function controlOperations<Bound>(api: Client<paths>, bind: (id: string) 
       answer('GET /_mock/projects/{project_id}/runs', api.GET('/_mock/projects/{project_id}/runs', { params: { path: { project_id }, query }, ...opts })),
     /** One run in full, with its surface, user and approvals. */
     run: (project_id: string, run_id: string, opts?: CallOptions) =>
-      answer('GET /_mock/projects/{project_id}/runs/{run_id}', api.GET('/_mock/projects/{project_id}/runs/{run_id}', { params: { path: { project_id, run_id } }, ...opts })),
+      answer(
+        'GET /_mock/projects/{project_id}/runs/{run_id}',
+        api.GET('/_mock/projects/{project_id}/runs/{run_id}', { params: { path: { project_id, run_id } }, ...opts }),
+      ),
     /** The project's approvals, optionally of one `status` as read now (`expired` once past expiry), in pages. */
     approvals: (project_id: string, query?: Query<'controlListApprovals'>, opts?: CallOptions) =>
-      answer('GET /_mock/projects/{project_id}/approvals', api.GET('/_mock/projects/{project_id}/approvals', { params: { path: { project_id }, query }, ...opts })),
+      answer(
+        'GET /_mock/projects/{project_id}/approvals',
+        api.GET('/_mock/projects/{project_id}/approvals', { params: { path: { project_id }, query }, ...opts }),
+      ),
     /** The project's app users, newest first, in pages. */
     users: (project_id: string, query?: Query<'controlListUsers'>, opts?: CallOptions) =>
       answer('GET /_mock/projects/{project_id}/users', api.GET('/_mock/projects/{project_id}/users', { params: { path: { project_id }, query }, ...opts })),
@@ -124,15 +147,20 @@ export function controlOperations<Bound>(api: Client<paths>, bind: (id: string) 
       answer('GET /_mock/projects/{project_id}/jobs', api.GET('/_mock/projects/{project_id}/jobs', { params: { path: { project_id }, query }, ...opts })),
     /** The project's releases, newest generation first, with their targets, in pages. */
     releases: (project_id: string, query?: Query<'controlListReleases'>, opts?: CallOptions) =>
-      answer('GET /_mock/projects/{project_id}/releases', api.GET('/_mock/projects/{project_id}/releases', { params: { path: { project_id }, query }, ...opts })),
+      answer(
+        'GET /_mock/projects/{project_id}/releases',
+        api.GET('/_mock/projects/{project_id}/releases', { params: { path: { project_id }, query }, ...opts }),
+      ),
     /** The simulation: mode, speed, and the next pending events (at most 100) in time order. */
     simulation: (opts?: CallOptions) => answer('GET /_mock/simulation', api.GET('/_mock/simulation', { ...opts })),
     /** Sets the mode (`auto`, `step`, `off`), the speed of a running clock, and the synthetic chat traffic. */
-    setSimulation: (input: S['SimulationSettingsRequest'], opts?: CallOptions) => answer('PUT /_mock/simulation', api.PUT('/_mock/simulation', { body: input, ...opts })),
+    setSimulation: (input: S['SimulationSettingsRequest'], opts?: CallOptions) =>
+      answer('PUT /_mock/simulation', api.PUT('/_mock/simulation', { body: input, ...opts })),
     /** Executes exactly the next event (the clock jumps to its time when later); `executed` is null when none is pending. */
     stepSimulation: (opts?: CallOptions) => answer('POST /_mock/simulation/step', api.POST('/_mock/simulation/step', { ...opts })),
     /** Executes every event up to `until`, or until no run has work left (`idle: true`). */
-    runSimulation: (input: S['SimulationRunRequest'], opts?: CallOptions) => answer('POST /_mock/simulation/run', api.POST('/_mock/simulation/run', { body: input, ...opts })),
+    runSimulation: (input: S['SimulationRunRequest'], opts?: CallOptions) =>
+      answer('POST /_mock/simulation/run', api.POST('/_mock/simulation/run', { body: input, ...opts })),
     /** Replaces the behaviours of simulated runs. */
     setBehaviours: (input: S['SimulationBehaviours'], opts?: CallOptions) =>
       answer('PUT /_mock/simulation/behaviours', api.PUT('/_mock/simulation/behaviours', { body: input, ...opts })),
@@ -142,8 +170,10 @@ export function controlOperations<Bound>(api: Client<paths>, bind: (id: string) 
       return Object.assign(bind(sandbox.id) as Bound & object, { sandbox }) as Bound & { sandbox: S['Sandbox'] };
     },
     /** Live sandboxes, newest first, in pages. */
-    sandboxes: (query?: Query<'controlListSandboxes'>, opts?: CallOptions) => answer('GET /_mock/sandboxes', api.GET('/_mock/sandboxes', { params: { query }, ...opts })),
-    sandbox: (sandbox_id: string, opts?: CallOptions) => answer('GET /_mock/sandboxes/{sandbox_id}', api.GET('/_mock/sandboxes/{sandbox_id}', { params: { path: { sandbox_id } }, ...opts })),
+    sandboxes: (query?: Query<'controlListSandboxes'>, opts?: CallOptions) =>
+      answer('GET /_mock/sandboxes', api.GET('/_mock/sandboxes', { params: { query }, ...opts })),
+    sandbox: (sandbox_id: string, opts?: CallOptions) =>
+      answer('GET /_mock/sandboxes/{sandbox_id}', api.GET('/_mock/sandboxes/{sandbox_id}', { params: { path: { sandbox_id } }, ...opts })),
     /** Drops a sandbox and everything it held. */
     deleteSandbox: (sandbox_id: string, opts?: CallOptions) =>
       answer('DELETE /_mock/sandboxes/{sandbox_id}', api.DELETE('/_mock/sandboxes/{sandbox_id}', { params: { path: { sandbox_id } }, ...opts })),
@@ -152,7 +182,8 @@ export function controlOperations<Bound>(api: Client<paths>, bind: (id: string) 
     snapshots: async (opts?: CallOptions) => (await answer('GET /_mock/snapshots', api.GET('/_mock/snapshots', { ...opts }))).items,
     restoreSnapshot: (name: string, opts?: CallOptions) =>
       answer('POST /_mock/snapshots/{name}/restore', api.POST('/_mock/snapshots/{name}/restore', { params: { path: { name } }, ...opts })),
-    deleteSnapshot: (name: string, opts?: CallOptions) => answer('DELETE /_mock/snapshots/{name}', api.DELETE('/_mock/snapshots/{name}', { params: { path: { name } }, ...opts })),
+    deleteSnapshot: (name: string, opts?: CallOptions) =>
+      answer('DELETE /_mock/snapshots/{name}', api.DELETE('/_mock/snapshots/{name}', { params: { path: { name } }, ...opts })),
   };
 }
 

@@ -19,7 +19,7 @@ import { parse as parseInput } from '../validation.js';
 import type { Simulation } from '../simulation/index.js';
 import type { SeededGenerators } from '../domain/ids.js';
 import { bundleStream, harOf, openBundle } from '../reproduce/index.js';
-import { clientReport, type ClientReport } from '../judge/index.js';
+import { assertClean, clientReport, type ClientReport } from '../judge/index.js';
 import { AssertionError } from 'node:assert';
 import { gapText, gate, type GateResult, type Requirement } from './coverage-gate.js';
 
@@ -142,7 +142,15 @@ export class MockControl extends SandboxControl {
   async exportBundleStream(): Promise<Readable> {
     const { store } = this.deps;
     const resetState = (await store.readResetState()) ?? this.seed;
-    const src = { sealer: this.sealer, generators: this.generators, faults: this.faultRegistry.snapshot(), journal: this.journal, resetState, state: store.toData(), mode: this.sim.mode() };
+    const src = {
+      sealer: this.sealer,
+      generators: this.generators,
+      faults: this.faultRegistry.snapshot(),
+      journal: this.journal,
+      resetState,
+      state: store.toData(),
+      mode: this.sim.mode(),
+    };
     return bundleStream(src);
   }
 
@@ -255,10 +263,7 @@ export class MockControl extends SandboxControl {
 
   /** Throws an AssertionError listing every finding of severity `error` (warnings pass). */
   assertCleanClient(): ClientReport {
-    const report = this.clientReport();
-    const errors = report.findings.filter((f) => f.severity === 'error');
-    if (errors.length) throw new AssertionError({ message: `The client misbehaved:\n${errors.map((f) => `  ${f.rule} (${f.principal}, requests ${f.entries.join(', ')}): ${f.message}`).join('\n')}`, actual: errors, expected: [], operator: 'assertCleanClient' });
-    return report;
+    return assertClean(this.clientReport());
   }
 
   /** Empties the journal; answers how many entries it held. */
@@ -276,9 +281,11 @@ export class MockControl extends SandboxControl {
    * `OPERATION:STATUS[:REASON]` never answered) with the control calls that would provoke it.
    */
   assertCoverage(options: { failUnder?: number; require?: (string | Requirement)[] } = {}): GateResult {
-    if (options.failUnder !== undefined && !(options.failUnder >= 0 && options.failUnder <= 100)) throw new TypeError(`assertCoverage: failUnder must be 0..100, got ${options.failUnder}`);
+    if (options.failUnder !== undefined && !(options.failUnder >= 0 && options.failUnder <= 100))
+      throw new TypeError(`assertCoverage: failUnder must be 0..100, got ${options.failUnder}`);
     const result = gate(this.coverage(), options);
-    if (!result.ok) throw new AssertionError({ message: `Coverage gaps:\n${gapText(result.gaps)}`, actual: result.gaps, expected: [], operator: 'assertCoverage' });
+    if (!result.ok)
+      throw new AssertionError({ message: `Coverage gaps:\n${gapText(result.gaps)}`, actual: result.gaps, expected: [], operator: 'assertCoverage' });
     return result;
   }
 

@@ -29,7 +29,8 @@ export interface GateResult {
 export function parseRequirement(text: string): Requirement {
   const m = /^(\w+):(\d{3})(?::(\w+))?$/.exec(text);
   if (!m) throw new TypeError(`requirement ${JSON.stringify(text)} should be OPERATION:STATUS[:REASON], e.g. cancelRun:409:run_not_cancellable`);
-  if (!OPERATIONS.some((o) => o.operation === m[1])) throw new TypeError(`requirement ${text}: unknown operation ${m[1]} (one of ${OPERATIONS.map((o) => o.operation).join(', ')})`);
+  if (!OPERATIONS.some((o) => o.operation === m[1]))
+    throw new TypeError(`requirement ${text}: unknown operation ${m[1]} (one of ${OPERATIONS.map((o) => o.operation).join(', ')})`);
   return { operation: m[1], status: Number(m[2]), ...(m[3] ? { reason: m[3] } : {}) };
 }
 
@@ -42,7 +43,12 @@ export function gate(report: CoverageReport, options: { failUnder?: number; requ
   if (options.failUnder !== undefined && percent < options.failUnder) {
     // The operations never called, each with how to reach it: the cheapest way up.
     const never = report.operations.filter((o) => o.requests === 0).map((o) => `${o.method} ${o.path}`);
-    gaps.push({ what: 'threshold', message: `coverage ${percent}% is under ${options.failUnder}%${never.length ? `; never called: ${never.join(', ')}` : ''}`, calls: [], then: 'exercise what the gaps below name' });
+    gaps.push({
+      what: 'threshold',
+      message: `coverage ${percent}% is under ${options.failUnder}%${never.length ? `; never called: ${never.join(', ')}` : ''}`,
+      calls: [],
+      then: 'exercise what the gaps below name',
+    });
     // The first missing reason codes of the operations called, each with how to provoke it (the cheapest way up).
     const missing = report.operations.filter((o) => o.requests > 0).flatMap((o) => o.missing.reason_codes.map((reason) => [o.operation, reason] as const));
     for (const [operation, reason] of missing.slice(0, THRESHOLD_HINTS)) {
@@ -59,14 +65,16 @@ export function gate(report: CoverageReport, options: { failUnder?: number; requ
     const reasonSeen = r.reason === undefined || seen.exercised.reason_codes.includes(r.reason);
     if (statusSeen && reasonSeen) continue;
     const missing = !statusSeen ? `status ${r.status}` : `reason ${r.reason}`;
-    gaps.push({ what: requirementText(r), message: `${r.operation} never answered ${missing} (${seen.requests} requests)`, ...provoke(spec, r.status, r.reason) });
+    gaps.push({
+      what: requirementText(r),
+      message: `${r.operation} never answered ${missing} (${seen.requests} requests)`,
+      ...provoke(spec, r.status, r.reason),
+    });
   }
   return { ok: gaps.length === 0, percent, failUnder: options.failUnder ?? null, gaps };
 }
 
 /** The gaps as text: each with its control calls, ready to paste. */
 export function gapText(gaps: Gap[]): string {
-  return gaps
-    .map((g) => [`- ${g.what}: ${g.message}`, ...g.calls.map((c) => `    ${c}`), `    // then: ${g.then}`].join('\n'))
-    .join('\n');
+  return gaps.map((g) => [`- ${g.what}: ${g.message}`, ...g.calls.map((c) => `    ${c}`), `    // then: ${g.then}`].join('\n')).join('\n');
 }

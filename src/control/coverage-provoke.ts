@@ -12,15 +12,37 @@ const run = (status: string, extra = '') => `const run = await mock.control.crea
 
 /** By reason code: the state that makes the operation answer it. */
 const BY_REASON: Record<string, (op: OperationSpec) => Provocation> = {
-  run_not_cancellable: () => ({ calls: [run('running'), `await mock.control.transitionRun(${P}, run.id, { to: 'succeeded' });`], then: 'cancel run.id: a terminal run is not cancellable (409)' }),
+  run_not_cancellable: () => ({
+    calls: [run('running'), `await mock.control.transitionRun(${P}, run.id, { to: 'succeeded' });`],
+    then: 'cancel run.id: a terminal run is not cancellable (409)',
+  }),
   run_not_retryable: () => ({ calls: [run('running')], then: 'retry run.id: only failed background runs can be retried (409)' }),
   run_not_found: (op) => ({ calls: [], then: `${op.method} ${op.path} with a run_id no run has, e.g. 00000000-0000-4000-8000-000000000000` }),
   approval_not_found: (op) => ({ calls: [], then: `${op.method} ${op.path} with an approval_id no approval has` }),
-  approval_not_pending: () => ({ calls: [run('waiting_approval'), `await mock.control.transitionRun(${P}, run.id, { to: 'cancelled' });`], then: 'deny run.approval.approval_id: it is no longer pending (409)' }),
-  approval_expired: () => ({ calls: [run('waiting_approval', ', approval: { expires_in_ms: 1000 }'), 'await mock.control.advanceClock(1001);'], then: 'deny run.approval.approval_id: it expired (409)' }),
-  approval_binding_mismatch: () => ({ calls: [run('waiting_approval')], then: 'deny run.approval.approval_id with a binding_fingerprint that is not the approval\'s (409)' }),
-  project_archived: (op) => ({ calls: [], then: `DELETE /api/v3/projects/{project_id} (archives it, with the confirmation), then ${op.method} ${op.path} on it (409)` }),
-  token_expired: (op) => ({ calls: ["const { code } = await mock.control.mintAuthorizationCode({ principal_id: PRINCIPAL, code_challenge: CHALLENGE });", '// exchange code for an access token (POST /api/v3/auth/token), then:', 'await mock.control.advanceClock(60 * 60 * 1000 + 1);'], then: `${op.method} ${op.path} with that access token (401 token_expired)` }),
+  approval_not_pending: () => ({
+    calls: [run('waiting_approval'), `await mock.control.transitionRun(${P}, run.id, { to: 'cancelled' });`],
+    then: 'deny run.approval.approval_id: it is no longer pending (409)',
+  }),
+  approval_expired: () => ({
+    calls: [run('waiting_approval', ', approval: { expires_in_ms: 1000 }'), 'await mock.control.advanceClock(1001);'],
+    then: 'deny run.approval.approval_id: it expired (409)',
+  }),
+  approval_binding_mismatch: () => ({
+    calls: [run('waiting_approval')],
+    then: "deny run.approval.approval_id with a binding_fingerprint that is not the approval's (409)",
+  }),
+  project_archived: (op) => ({
+    calls: [],
+    then: `DELETE /api/v3/projects/{project_id} (archives it, with the confirmation), then ${op.method} ${op.path} on it (409)`,
+  }),
+  token_expired: (op) => ({
+    calls: [
+      'const { code } = await mock.control.mintAuthorizationCode({ principal_id: PRINCIPAL, code_challenge: CHALLENGE });',
+      '// exchange code for an access token (POST /api/v3/auth/token), then:',
+      'await mock.control.advanceClock(60 * 60 * 1000 + 1);',
+    ],
+    then: `${op.method} ${op.path} with that access token (401 token_expired)`,
+  }),
   token_invalid: (op) => ({ calls: [], then: `${op.method} ${op.path} with Authorization: Bearer not-a-token (401)` }),
   authentication_required: (op) => ({ calls: [], then: `${op.method} ${op.path} without an Authorization header (401)` }),
   insufficient_authority: (op) => ({ calls: [], then: `${op.method} ${op.path} with a token of a principal whose role is below the operation's (403)` }),

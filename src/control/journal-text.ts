@@ -13,7 +13,6 @@ export class BodyText {
     /** The full size in UTF-8 bytes when the text was cut; undefined when it is whole. */
     readonly truncatedFrom?: number,
   ) {}
-
 }
 
 /** Beyond this depth a value is replaced, as redactDeep does: nothing that deep is worth the risk. */
@@ -89,7 +88,10 @@ export function redactedJsonPrefix(value: unknown, limit: number): { text: strin
 export function textPrefix(text: string, limit: number): string {
   const bytes = Buffer.from(text.length > limit ? text.slice(0, limit) : text);
   // Cutting inside a multi-byte character leaves a replacement character at the end: drop it.
-  return bytes.subarray(0, limit).toString('utf8').replace(/\uFFFD$/, '');
+  return bytes
+    .subarray(0, limit)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
 }
 
 /** The marker that ends a cut body, so a reader knows what was left out. */

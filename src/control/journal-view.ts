@@ -64,7 +64,15 @@ export function shown(e: Stored, index?: SecretIndex): JournalEntry {
 }
 
 export function summary(e: Stored): JournalSummary {
-  const out: JournalSummary = { id: e.id, at: new Date(e.atMs).toISOString(), method: e.method, path: e.path, status: e.status, duration_ms: e.duration_ms, operation: e.operation };
+  const out: JournalSummary = {
+    id: e.id,
+    at: new Date(e.atMs).toISOString(),
+    method: e.method,
+    path: e.path,
+    status: e.status,
+    duration_ms: e.duration_ms,
+    operation: e.operation,
+  };
   if (e.fault) out.fault = e.fault;
   return out;
 }

@@ -1,117 +1,30 @@
 // The request journal: a bounded, per-instance record of the v3 traffic; entries are redacted whenever they are read.
 import { compileGlob, isGlob } from './glob.js';
-import { textPrefix, type BodyText } from './journal-text.js';
+import { textPrefix } from './journal-text.js';
 import { shown, summary } from './journal-view.js';
 import type { SecretIndex } from './redact.js';
 import type { BudgetedJournal, JournalBudget } from './journal-budget.js';
-
-export interface FaultMarker {
-  id: string;
-  /** The status the fault answered with (absent for a pure delay and for transport faults). */
-  status?: number;
-  /** The wait, as drawn when the fault has a distribution. */
-  delay_ms?: number;
-  /** A rate limit that was over: the Retry-After it answered (with status 429). */
-  retry_after_s?: number;
-  /** The transport fault applied (reset and hang leave status 0: nothing was answered). */
-  transport?: string;
-}
-
-export interface JournalEntry {
-  /** 1, 2, 3 ... per instance; survives clearing so ids never repeat. */
-  id: number;
-  /** When the request arrived, by the mock clock. */
-  at: string;
-  method: string;
-  path: string;
-  query: Record<string, unknown>;
-  status: number;
-  duration_ms: number;
-  /** The v3 operation name (getRun, cancelRun, ...), or null when no route matched. */
-  operation: string | null;
-  request: JournalMessage;
-  response: JournalMessage;
-  /** Present when an injected fault answered or delayed this request. */
-  fault?: FaultMarker;
-}
-
-/** One side of an exchange. A body over the body limit is shown as text cut at the limit and ending with a marker. */
-export interface JournalMessage {
-  headers: Record<string, unknown>;
-  /** Parsed JSON (secrets redacted), plain text, or null when there was none. */
-  body: unknown;
-  /** Present when the body was cut: its full size in bytes when known. */
-  truncated?: { bytes?: number };
-}
-
-export interface JournalFilter {
-  method?: string;
-  /** A substring of the path, or a glob (`*` = one segment, `**` = any). */
-  path?: string;
-  /** An exact status (404) or a class ('4xx'). */
-  status?: number | string;
-  /** Only entries with a greater id (a poller passes the last id it saw): costs what the newer entries cost, not the journal. */
-  after?: number;
-  /** At most this many: the newest of the matching entries (still oldest first). */
-  limit?: number;
-}
-
-/** An entry without its query, headers and bodies: what a list of requests shows, cheap to poll. */
-export type JournalSummary = Pick<JournalEntry, 'id' | 'at' | 'method' | 'path' | 'status' | 'duration_ms' | 'operation' | 'fault'>;
-
-/** How much the journal keeps: entries, bytes in all, bytes per body. */
-export interface JournalLimits {
-  /** The newest this many entries (default 1000). */
-  entries?: number;
-  /** At most this many bytes in all, counted as characters of text (default 8 MiB); the oldest entries go first. */
-  bytes?: number;
-  /** Each body is cut to this many UTF-8 bytes, with a marker (default 16 KiB). */
-  bodyBytes?: number;
-}
-
-export const JOURNAL_LIMITS = { entries: 1000, bytes: 8 * 1024 * 1024, bodyBytes: 16 * 1024 } as const;
-
-/** Per journal entry; fingerprints are HMACs under a key that never leaves the process, so they cannot be reversed or compared elsewhere. */
-export interface ClientFacts {
-  /** The principal the credentials belong to (null: none, or unknown). */
-  principal: string | null;
-  /** Fingerprint of the bearer access token. */
-  access?: string;
-  /** exchangeToken: the grant and the fingerprint of the refresh token or code presented. */
-  grant?: string;
-  refresh?: string;
-  code?: string;
-  /** Requests of this principal in flight when this one arrived, itself included. */
-  inFlight: number;
-  /** The answer's reason code (`detail.reason_code`, or OAuth's `error`). */
-  reason?: string;
-}
-
-/** What one request leaves in the journal: flat text and small header objects, never a parsed body. */
-export interface JournalRecord {
-  /** When the request arrived, in ms by the mock clock (formatted when read). */
-  atMs: number;
-  method: string;
-  path: string;
-  /** The raw query string (parsed when read). */
-  querystring: string;
-  status: number;
-  duration_ms: number;
-  operation: string | null;
-  requestHeaders: Record<string, unknown>;
-  requestBody: BodyText | null;
-  responseHeaders: Record<string, unknown>;
-  responseBody: BodyText | null;
-  fault?: FaultMarker;
-  /** What the client report reads (src/judge notes it); never shown. */
-  client?: ClientFacts;
-}
-
-/** A record as the journal holds it. */
-export interface Stored extends JournalRecord {
-  id: number;
-  size: number;
-}
+import {
+  JOURNAL_LIMITS,
+  type JournalEntry,
+  type JournalFilter,
+  type JournalSummary,
+  type JournalLimits,
+  type JournalRecord,
+  type Stored,
+} from './journal-types.js';
+export {
+  JOURNAL_LIMITS,
+  type FaultMarker,
+  type JournalEntry,
+  type JournalMessage,
+  type JournalFilter,
+  type JournalSummary,
+  type JournalLimits,
+  type ClientFacts,
+  type JournalRecord,
+  type Stored,
+} from './journal-types.js';
 
 /** Fixed cost counted per entry on top of its text (the record, its header objects' structure). */
 const ENTRY_OVERHEAD = 512;
@@ -281,7 +194,8 @@ export class Journal implements BudgetedJournal {
     let start = this.head;
     const first = this.entries[this.head]?.id;
     // Ids are consecutive from the oldest held entry, so `after` is a position.
-    if (filter.after !== undefined && first !== undefined && filter.after >= first) start = Math.min(this.entries.length, this.head + (filter.after - first) + 1);
+    if (filter.after !== undefined && first !== undefined && filter.after >= first)
+      start = Math.min(this.entries.length, this.head + (filter.after - first) + 1);
     const out: Stored[] = [];
     const limit = filter.limit ?? Infinity;
     if (limit === Infinity) {

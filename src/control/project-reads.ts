@@ -3,7 +3,19 @@
 import type { Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { keysetPage } from '../domain/pagination.js';
-import { approvalsOf, jobsOf, projectKey, projectsSorted, releaseKey, releasesOf, runKey, runsOf, targetsByRelease, userKey, usersOf } from '../domain/queries.js';
+import {
+  approvalsOf,
+  jobsOf,
+  projectKey,
+  projectsSorted,
+  releaseKey,
+  releasesOf,
+  runKey,
+  runsOf,
+  targetsByRelease,
+  userKey,
+  usersOf,
+} from '../domain/queries.js';
 import { approvalView, budgetView, effectiveApprovalStatus, jobView, projectView, releaseView, runDetailView, runView, userView } from '../domain/views.js';
 import { defaultBudget } from '../domain/budget.js';
 import { ApprovalStatus } from '../schemas/approvals.js';
@@ -62,8 +74,14 @@ export class ProjectReads {
       project: projectView(project),
       budget: budgetView(store.get('budgets', projectId) ?? defaultBudget(projectId)),
       runs: Object.fromEntries(RunStatus.options.map((s) => [s, runs.byStatus.get(s)?.length ?? 0])),
-      approvals: tally(ApprovalStatus.options, approvalsOf(store, projectId).map((a) => effectiveApprovalStatus(a, now))),
-      jobs: tally(JobStatus.options, jobsOf(store, projectId).map((j) => j.status)),
+      approvals: tally(
+        ApprovalStatus.options,
+        approvalsOf(store, projectId).map((a) => effectiveApprovalStatus(a, now)),
+      ),
+      jobs: tally(
+        JobStatus.options,
+        jobsOf(store, projectId).map((j) => j.status),
+      ),
       users: usersOf(store, projectId).length,
       releases: releasesOf(store, projectId).length,
       targets: { live: targets('live'), candidate: targets('candidate') },

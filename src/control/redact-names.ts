@@ -40,6 +40,15 @@ export const isSecretField = (name: string): boolean => {
 };
 
 /** Headers that carry credentials (CONTRACT section 8) and any named like a secret. */
-export const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-admin-key', 'x-chatapp-secret-token', 'x-broker-hmac-sha256', 'x-mock-control-token', 'cookie', 'set-cookie']);
+export const SECRET_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'x-admin-key',
+  'x-chatapp-secret-token',
+  'x-broker-hmac-sha256',
+  'x-mock-control-token',
+  'cookie',
+  'set-cookie',
+]);
 
 export const isSecretHeader = (name: string): boolean => SECRET_HEADERS.has(name.toLowerCase()) || isSecretField(name);

@@ -4,7 +4,15 @@ import { ApiError } from '../errors.js';
 import { parse as parseInput } from '../validation.js';
 import { DEFAULT_ORIGIN } from '../inprocess/index.js';
 import type { Simulation } from '../simulation/index.js';
-import { SandboxPageQuerySchema, SaveSnapshotSchema, SnapshotPath, type CreateSandboxInput, type SandboxInfo, type SandboxPage, type SandboxPageQuery } from '../schemas/sandboxes.js';
+import {
+  SandboxPageQuerySchema,
+  SaveSnapshotSchema,
+  SnapshotPath,
+  type CreateSandboxInput,
+  type SandboxInfo,
+  type SandboxPage,
+  type SandboxPageQuery,
+} from '../schemas/sandboxes.js';
 import { DomainControl } from './domain-control.js';
 import type { NamedSnapshotInfo, NamedSnapshots } from './snapshots.js';
 import type { SandboxDirectory } from './sandbox-directory.js';

@@ -69,7 +69,8 @@ export class Sealer {
   /** One exported record with its secret sealed (records of other collections hold none and come back as they are). */
   sealRecord(collection: string, r: unknown): unknown {
     const rec = r as Record<string, unknown>;
-    if (collection === 'connections' && 'webhook_secret' in rec) return { ...rec, webhook_secret: rec.webhook_secret === null || rec.webhook_secret === undefined ? rec.webhook_secret : this.seal(rec.webhook_secret) };
+    if (collection === 'connections' && 'webhook_secret' in rec)
+      return { ...rec, webhook_secret: rec.webhook_secret === null || rec.webhook_secret === undefined ? rec.webhook_secret : this.seal(rec.webhook_secret) };
     if (collection === 'approvals' && rec.tool_arguments !== undefined) return { ...rec, tool_arguments: this.seal(rec.tool_arguments) };
     return r;
   }

@@ -75,7 +75,11 @@ export function principalOf(store: Pick<RecordReader, 'get'>, authorization: str
   return (m && store.get('access_tokens', m[1])?.principal_id) || null;
 }
 
-export function principalActor(principal: RecordOf<'principals'>, scopes: string[], again?: (reader: Pick<RecordReader, 'get'>) => [RecordOf<'principals'>, string[]]): Actor {
+export function principalActor(
+  principal: RecordOf<'principals'>,
+  scopes: string[],
+  again?: (reader: Pick<RecordReader, 'get'>) => [RecordOf<'principals'>, string[]],
+): Actor {
   const scopeLevel = Math.max(0, ...scopes.map((s) => SCOPE_LEVELS[s] ?? 0));
   const actor: Actor = {
     kind: 'principal',

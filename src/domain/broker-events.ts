@@ -78,7 +78,12 @@ export async function reconcileBrokerEvent(deps: WriteDeps, event: BrokerEvent):
     if (tx.get('broker_events', event.event_id)) return { accepted: true, stored: false };
     // An archived project is read-only: its connections are treated like unknown ones (accepted,
     // not stored), so the broker stops retrying and nothing changes.
-    const targets = tx.where('connections', 'connection_resource_id', event.connection_resource_id, (c) => tx.get('projects', c.project_id)?.status !== 'archived');
+    const targets = tx.where(
+      'connections',
+      'connection_resource_id',
+      event.connection_resource_id,
+      (c) => tx.get('projects', c.project_id)?.status !== 'archived',
+    );
     if (targets.length === 0) return { accepted: true, stored: false };
     const now = deps.clock.nowIso();
     for (const c of targets) tx.put('connections', applyEvent(c, event, now));

@@ -69,7 +69,12 @@ function liveAgent(tx: Transaction, binding: RecordOf<'connections'>): { release
 function upsertSender(deps: WriteDeps, tx: Transaction, binding: RecordOf<'connections'>, from: ChatUpdate['message']['from'], now: string): RecordOf<'users'> {
   const externalId = String(from.id);
   const displayName = from.display_name ?? undefined;
-  const existing = tx.where('users', 'external_user_id', externalId, (u) => u.project_id === binding.project_id && u.status !== 'deleted' && u.external_provider === 'chatapp')[0];
+  const existing = tx.where(
+    'users',
+    'external_user_id',
+    externalId,
+    (u) => u.project_id === binding.project_id && u.status !== 'deleted' && u.external_provider === 'chatapp',
+  )[0];
   if (existing) {
     // A message is activity, not a change of preference: preferred_channel is kept.
     return tx.put('users', { ...existing, last_active_at: now, display_name: displayName ?? existing.display_name });
@@ -103,7 +108,8 @@ export function acceptChatUpdateTx(deps: WriteDeps, tx: Transaction, verified: R
   // The binding and the secret the caller proved are read again here: one deleted or given a new secret meanwhile refuses.
   const binding = tx.get('connections', verified.id);
   if (!binding) throw new ApiError('binding_not_found', { affected_resource: `connection_binding:${verified.id}` });
-  if (binding.webhook_secret !== verified.webhook_secret) throw new ApiError('webhook_secret_invalid', { affected_resource: `connection_binding:${binding.id}` });
+  if (binding.webhook_secret !== verified.webhook_secret)
+    throw new ApiError('webhook_secret_invalid', { affected_resource: `connection_binding:${binding.id}` });
   writableProject(tx, binding.project_id);
   const key = `${binding.id}:${update.update_id}`;
   const seen = tx.get('chat_updates', key);

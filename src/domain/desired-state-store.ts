@@ -205,7 +205,8 @@ export function diffRelease(deps: { store: ReadView }, projectId: string, releas
   let baseline: RecordOf<'releases'> | undefined;
   if (baselineReleaseId !== undefined) {
     baseline = inProject(store, 'releases', baselineReleaseId, projectId);
-    if (!baseline) throw new ApiError('release_not_found', { affected_resource: `release:${baselineReleaseId}`, message: 'Baseline release not found in this project.' });
+    if (!baseline)
+      throw new ApiError('release_not_found', { affected_resource: `release:${baselineReleaseId}`, message: 'Baseline release not found in this project.' });
   } else {
     // releasesOf is sorted by generation, newest first: the first one below is the preceding release.
     baseline = releasesOf(store, projectId).find((r) => r.generation < release.generation);

@@ -97,5 +97,5 @@ export function uuidFor(name: string): string {
  */
 export function seededFraction(seed: string, key: string): number {
   const b = createHash('sha256').update(`${seed}\u0000${key}`).digest();
-  return (b.readUIntBE(0, 6)) / 2 ** 48;
+  return b.readUIntBE(0, 6) / 2 ** 48;
 }

@@ -59,7 +59,14 @@ export interface ListScope {
  * added during a walk sort before the cursor or after it, never twice, so every record present
  * when the walk began is seen exactly once.
  */
-export function keysetPage<T>(sorted: readonly T[], keyOf: (t: T) => SortKey, arity: number, limit: number, cursor: string | undefined, scope: ListScope): Page<T> {
+export function keysetPage<T>(
+  sorted: readonly T[],
+  keyOf: (t: T) => SortKey,
+  arity: number,
+  limit: number,
+  cursor: string | undefined,
+  scope: ListScope,
+): Page<T> {
   const scopeText = `${scope.list}:${scope.projectId ?? ''}`;
   let start = 0;
   if (cursor !== undefined) {

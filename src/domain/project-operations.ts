@@ -47,13 +47,19 @@ export async function transferProject(deps: WriteDeps, input: TransferInput): Pr
       throw new ApiError('workspace_not_found', { affected_resource: `workspace:${input.workspaceId}` });
     }
     if (input.actor.reread(tx).levelIn(input.workspaceId) < LEVELS.owner) {
-      throw new ApiError('insufficient_authority', { message: 'Transfer needs owner authority in the target workspace too.', affected_resource: `workspace:${input.workspaceId}` });
+      throw new ApiError('insufficient_authority', {
+        message: 'Transfer needs owner authority in the target workspace too.',
+        affected_resource: `workspace:${input.workspaceId}`,
+      });
     }
     const holding = HISTORY.filter(
       (c) => tx.where(c, 'project_id', project.id, (r) => !(c === 'users' && (r as RecordOf<'users'>).status === 'deleted')).length > 0,
     );
     if (holding.length > 0) {
-      throw new ApiError('project_not_empty', { affected_resource: `project:${project.id}`, message: `Only an empty project can be transferred; this one has ${holding.join(', ')}.` });
+      throw new ApiError('project_not_empty', {
+        affected_resource: `project:${project.id}`,
+        message: `Only an empty project can be transferred; this one has ${holding.join(', ')}.`,
+      });
     }
     if (project.workspace_id === input.workspaceId) return project;
     return tx.put('projects', { ...project, workspace_id: input.workspaceId, updated_at: now });

@@ -60,8 +60,10 @@ function lookup<C extends CollectionName>(store: ReadView, c: C, field: string) 
   });
 }
 
-export const findConnection = (store: ReadView, projectId: string, name: string) => lookup(store, 'connections', 'connection_name').get(`${projectId}\u0000${name}`);
-export const findApproval = (store: ReadView, projectId: string, approvalId: string) => lookup(store, 'approvals', 'approval_id').get(`${projectId}\u0000${approvalId}`);
+export const findConnection = (store: ReadView, projectId: string, name: string) =>
+  lookup(store, 'connections', 'connection_name').get(`${projectId}\u0000${name}`);
+export const findApproval = (store: ReadView, projectId: string, approvalId: string) =>
+  lookup(store, 'approvals', 'approval_id').get(`${projectId}\u0000${approvalId}`);
 
 /** The deployment targets (`live`, `candidate`) that point at each release of a project. */
 export function targetsByRelease(store: Pick<RecordReader, 'get'>, projectId: string): Map<string, ('live' | 'candidate')[]> {

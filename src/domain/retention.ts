@@ -81,7 +81,8 @@ function pruneIn(tx: Transaction, nowMs: number): SweepResult & { kept: number }
   tx.filter('access_tokens', (r) => (seen++, extend(r.family_id, ms(r.expires_at)), false));
   tx.filter('refresh_tokens', (r) => (seen++, extend(r.family_id, ms(r.expires_at)), false));
   tx.filter('authorization_codes', () => (seen++, false));
-  const endOf = (family: string | null | undefined, own: number) => Math.max(own, family ? (familyEnd.get(family) ?? Number.NEGATIVE_INFINITY) : Number.NEGATIVE_INFINITY);
+  const endOf = (family: string | null | undefined, own: number) =>
+    Math.max(own, family ? (familyEnd.get(family) ?? Number.NEGATIVE_INFINITY) : Number.NEGATIVE_INFINITY);
 
   for (const r of tx.filter('access_tokens', (r) => endOf(r.family_id, ms(r.expires_at)) < cutoff)) {
     tx.delete('access_tokens', r.token);

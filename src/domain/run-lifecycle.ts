@@ -8,7 +8,15 @@ import { parse } from '../validation.js';
 import type { Transaction } from '../storage/store.js';
 import type { RecordOf } from '../schemas/state.js';
 import type { RunStatus, RunStep } from '../schemas/runs.js';
-import { ApprovalInputSchema, CreateRunSchema, StepInputSchema, TransitionSchema, type ApprovalInput, type CreateRunInput, type TransitionInput } from '../schemas/control.js';
+import {
+  ApprovalInputSchema,
+  CreateRunSchema,
+  StepInputSchema,
+  TransitionSchema,
+  type ApprovalInput,
+  type CreateRunInput,
+  type TransitionInput,
+} from '../schemas/control.js';
 import { approvalView, effectiveApprovalStatus, runDetailView } from './views.js';
 import { inProject } from './queries.js';
 import { msAfter } from './clock.js';
@@ -105,7 +113,8 @@ function runAnswer(run: RunRecord, approval: RecordOf<'approvals'> | undefined, 
 
 const usageOf = (b: { cost_usd?: number; input_tokens?: number; output_tokens?: number; latency_ms?: number; trace_id?: string | null }) => {
   const out: Partial<RunRecord> = {};
-  for (const k of ['cost_usd', 'input_tokens', 'output_tokens', 'latency_ms', 'trace_id'] as const) if (b[k] !== undefined) (out as Record<string, unknown>)[k] = b[k];
+  for (const k of ['cost_usd', 'input_tokens', 'output_tokens', 'latency_ms', 'trace_id'] as const)
+    if (b[k] !== undefined) (out as Record<string, unknown>)[k] = b[k];
   return out;
 };
 
@@ -116,13 +125,15 @@ export async function createRun(deps: WriteDeps, projectId: string, input: Creat
   const now = new Date(nowMs).toISOString();
   return deps.store.transact((tx: Transaction) => {
     if (!tx.get('projects', projectId)) throw new ApiError('project_not_found', { affected_resource: `project:${projectId}` });
-    if (body.id && tx.get('runs', body.id)) throw new ApiError('duplicate_reference', { message: `Run ${body.id} already exists.`, affected_resource: `run:${body.id}` });
+    if (body.id && tx.get('runs', body.id))
+      throw new ApiError('duplicate_reference', { message: `Run ${body.id} already exists.`, affected_resource: `run:${body.id}` });
     let releaseId = body.release_id;
     if (releaseId === undefined) releaseId = tx.get('targets', `${projectId}:live`)?.release_id ?? null;
     else if (releaseId !== null && tx.get('releases', releaseId)?.project_id !== projectId) {
       throw new ApiError('release_not_found', { affected_resource: `release:${releaseId}` });
     }
-    if (body.user_id && tx.get('users', body.user_id)?.project_id !== projectId) throw new ApiError('user_not_found', { affected_resource: `user:${body.user_id}` });
+    if (body.user_id && tx.get('users', body.user_id)?.project_id !== projectId)
+      throw new ApiError('user_not_found', { affected_resource: `user:${body.user_id}` });
     const base = { surface: body.surface };
     const run: RunRecord = {
       id: body.id ?? deps.ids(),

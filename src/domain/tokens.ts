@@ -170,7 +170,15 @@ export async function mintAuthorizationCode(deps: WriteDeps, input: MintCodeInpu
   const expires_at = isoAt(msAfter(deps.clock.nowMs(), ttl, ['body', 'expires_in_ms']));
   await deps.store.transact((tx) => {
     if (!tx.get('principals', input.principal_id)) throw new ApiError('principal_not_found', { affected_resource: `principal:${input.principal_id}` });
-    tx.put('authorization_codes', { code, principal_id: input.principal_id, code_challenge: input.code_challenge, scopes, expires_at, used: false, family_id: null });
+    tx.put('authorization_codes', {
+      code,
+      principal_id: input.principal_id,
+      code_challenge: input.code_challenge,
+      scopes,
+      expires_at,
+      used: false,
+      family_id: null,
+    });
   });
   await noteRetainedInserts(deps, 1);
   return { code, principal_id: input.principal_id, scopes: [...scopes], expires_at };

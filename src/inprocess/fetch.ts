@@ -89,7 +89,12 @@ async function injectOnce(dispatch: RequestListener, options: InjectOptions): Pr
  * One request as a fetch caller sees it: the answer, or what a broken connection does to fetch (brokenAnswer); a
  * signal that fires stops the waiting and closes the response, as a client leaving closes its socket.
  */
-async function served(dispatch: RequestListener, options: InjectOptions, signal: AbortSignal | undefined | null, build: (res: InjectResponse) => Response): Promise<Response> {
+async function served(
+  dispatch: RequestListener,
+  options: InjectOptions,
+  signal: AbortSignal | undefined | null,
+  build: (res: InjectResponse) => Response,
+): Promise<Response> {
   let res: ServerResponse | undefined;
   const answer = injectOnce((req, r) => dispatch(req, (res = r)), options).then(build, (err: unknown) => brokenAnswer(err, res, options.method ?? 'GET'));
   if (!signal) return answer;

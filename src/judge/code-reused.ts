@@ -14,7 +14,15 @@ export const codeReused: Rule = {
     for (const f of facts) {
       if (!this.applies(f)) continue;
       const first = seen.get(f.client!.code!);
-      if (first) out.push(finding(this, `Authorization code first presented by request ${first.id} was presented again by request ${f.id} (answered ${f.status}).`, whoOf(first), [first.id, f.id]));
+      if (first)
+        out.push(
+          finding(
+            this,
+            `Authorization code first presented by request ${first.id} was presented again by request ${f.id} (answered ${f.status}).`,
+            whoOf(first),
+            [first.id, f.id],
+          ),
+        );
       else seen.set(f.client!.code!, f);
     }
     return out;

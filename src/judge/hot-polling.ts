@@ -23,7 +23,14 @@ export const hotPolling: Rule = {
       while (s.reads.length > 0 && s.reads[0].atMs <= f.atMs - 1000) s.reads.shift();
       if (s.reads.length > POLLS_PER_SECOND && !s.reported) {
         s.reported = true;
-        out.push(finding(this, `GET ${f.path}${f.querystring ? `?${f.querystring}` : ''} was read ${s.reads.length} times within one second of mock time, unchanged.`, whoOf(f), s.reads.map((r) => r.id)));
+        out.push(
+          finding(
+            this,
+            `GET ${f.path}${f.querystring ? `?${f.querystring}` : ''} was read ${s.reads.length} times within one second of mock time, unchanged.`,
+            whoOf(f),
+            s.reads.map((r) => r.id),
+          ),
+        );
       }
     }
     return out;

@@ -15,7 +15,13 @@ export const refreshTokenReused: Rule = {
       if (!this.applies(f)) continue;
       const fp = f.client!.refresh!;
       const first = rotatedBy.get(fp);
-      if (first) out.push(finding(this, `Refresh token rotated by request ${first.id} was presented again by request ${f.id} (answered ${f.status}).`, whoOf(first), [first.id, f.id]));
+      if (first)
+        out.push(
+          finding(this, `Refresh token rotated by request ${first.id} was presented again by request ${f.id} (answered ${f.status}).`, whoOf(first), [
+            first.id,
+            f.id,
+          ]),
+        );
       else if (f.status === 200) rotatedBy.set(fp, f);
     }
     return out;

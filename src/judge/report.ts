@@ -17,7 +17,12 @@ export function clientReport(records: readonly Stored[], left: number): ClientRe
   findings.sort((a, b) => a.entries[a.entries.length - 1] - b.entries[b.entries.length - 1]);
   return {
     findings,
-    rules: RULES.map((r) => ({ rule: r.rule, severity: r.severity, description: r.description, checked: facts.reduce((n, f) => n + (r.applies(f) ? 1 : 0), 0) })),
+    rules: RULES.map((r) => ({
+      rule: r.rule,
+      severity: r.severity,
+      description: r.description,
+      checked: facts.reduce((n, f) => n + (r.applies(f) ? 1 : 0), 0),
+    })),
     journal: { entries: records.length, left },
   };
 }

@@ -5,9 +5,18 @@ import { finding, type Finding, type Rule } from './rule.js';
 export const RETRY_WINDOW_MS = 60_000;
 
 /** 409 reasons that a repeat of the same request cannot clear (a conflict with state only another action changes). */
-export const FINAL_CONFLICTS = new Set(['run_not_cancellable', 'run_not_retryable', 'approval_not_pending', 'approval_expired', 'project_archived', 'confirmation_mismatch', 'project_not_empty']);
+export const FINAL_CONFLICTS = new Set([
+  'run_not_cancellable',
+  'run_not_retryable',
+  'approval_not_pending',
+  'approval_expired',
+  'project_archived',
+  'confirmation_mismatch',
+  'project_not_empty',
+]);
 
-const isFinal = (f: Fact): boolean => f.status === 403 || f.status === 404 || f.status === 422 || (f.status === 409 && f.reason !== null && FINAL_CONFLICTS.has(f.reason));
+const isFinal = (f: Fact): boolean =>
+  f.status === 403 || f.status === 404 || f.status === 422 || (f.status === 409 && f.reason !== null && FINAL_CONFLICTS.has(f.reason));
 
 export const retriedFinalError: Rule = {
   rule: 'retried_final_error',
@@ -23,7 +32,14 @@ export const retriedFinalError: Rule = {
       const key = `${whoOf(f)}\u0000${f.method}\u0000${f.path}\u0000${f.querystring}\u0000${f.requestText ?? ''}`;
       const before = last.get(key);
       if (before && f.atMs - before.atMs <= RETRY_WINDOW_MS) {
-        out.push(finding(this, `Request ${f.id} repeated ${f.method} ${f.path} ${Math.round((f.atMs - before.atMs) / 1000)} s after request ${before.id} was refused with ${before.status}${before.reason ? ` ${before.reason}` : ''}, which a retry cannot change.`, whoOf(f), [before.id, f.id]));
+        out.push(
+          finding(
+            this,
+            `Request ${f.id} repeated ${f.method} ${f.path} ${Math.round((f.atMs - before.atMs) / 1000)} s after request ${before.id} was refused with ${before.status}${before.reason ? ` ${before.reason}` : ''}, which a retry cannot change.`,
+            whoOf(f),
+            [before.id, f.id],
+          ),
+        );
       }
       if (isFinal(f)) last.set(key, f);
       else last.delete(key);

@@ -18,7 +18,14 @@ export const retryAfterIgnored: Rule = {
       const wait = waits.get(key);
       if (wait && f.atMs < wait.until) {
         const early = Math.round((wait.until - f.atMs) / 1000);
-        out.push(finding(this, `Request ${f.id} (${f.operation}) came ${early} s before the Retry-After of request ${wait.refusal.id} (${wait.refusal.status}) had passed.`, whoOf(f), [wait.refusal.id, f.id]));
+        out.push(
+          finding(
+            this,
+            `Request ${f.id} (${f.operation}) came ${early} s before the Retry-After of request ${wait.refusal.id} (${wait.refusal.status}) had passed.`,
+            whoOf(f),
+            [wait.refusal.id, f.id],
+          ),
+        );
         waits.delete(key);
       }
       if (f.retryAfterMs !== null) waits.set(key, { until: f.atMs + f.retryAfterMs, refusal: f });

@@ -24,4 +24,10 @@ export interface Rule {
 }
 
 /** A finding of `rule` about `facts` (their ids, oldest first). */
-export const finding = (rule: Rule, message: string, principal: string, ids: number[]): Finding => ({ rule: rule.rule, severity: rule.severity, message, principal, entries: ids });
+export const finding = (rule: Rule, message: string, principal: string, ids: number[]): Finding => ({
+  rule: rule.rule,
+  severity: rule.severity,
+  message,
+  principal,
+  entries: ids,
+});

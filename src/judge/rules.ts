@@ -8,4 +8,12 @@ import { retriedFinalError } from './retried-final-error.js';
 import { hotPolling } from './hot-polling.js';
 import { unboundedConcurrency } from './unbounded-concurrency.js';
 
-export const RULES: readonly Rule[] = [refreshTokenReused, codeReused, retryAfterIgnored, expiredTokenResent, retriedFinalError, hotPolling, unboundedConcurrency];
+export const RULES: readonly Rule[] = [
+  refreshTokenReused,
+  codeReused,
+  retryAfterIgnored,
+  expiredTokenResent,
+  retriedFinalError,
+  hotPolling,
+  unboundedConcurrency,
+];

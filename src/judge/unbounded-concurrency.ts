@@ -16,7 +16,8 @@ export const unboundedConcurrency: Rule = {
     const burst = new Map<string, { ids: number[]; most: number }>();
     const flush = (who: string) => {
       const b = burst.get(who);
-      if (b) out.push(finding(this, `${b.most} requests were in flight at once (more than ${MAX_IN_FLIGHT}), from request ${b.ids[0]}.`, who, b.ids.slice(0, 100)));
+      if (b)
+        out.push(finding(this, `${b.most} requests were in flight at once (more than ${MAX_IN_FLIGHT}), from request ${b.ids[0]}.`, who, b.ids.slice(0, 100)));
       burst.delete(who);
     };
     for (const f of facts) {

@@ -149,7 +149,8 @@ export function buildOpenApi(options: BuildOptions): Json {
   const paths: Record<string, Json> = {};
   for (const op of operations) {
     const params: Json[] = [...parameters('path', op.pathParams, paramJson), ...parameters('query', op.query, paramJson)];
-    for (const h of op.headers ?? []) params.push({ name: h.name, in: 'header', required: !!h.required, description: h.description, schema: { type: 'string' } });
+    for (const h of op.headers ?? [])
+      params.push({ name: h.name, in: 'header', required: !!h.required, description: h.description, schema: { type: 'string' } });
 
     const responses: Json = {};
     for (const s of op.success) {
@@ -157,7 +158,9 @@ export function buildOpenApi(options: BuildOptions): Json {
       if (s.body && 'name' in s.body) r.content = { 'application/json': { schema: { $ref: refTo(s.body.name) } } };
       else if (s.body) r.content = { [s.body.contentType]: { schema: { type: 'string' } } };
       if (s.headers) {
-        r.headers = Object.fromEntries(Object.entries(s.headers).map(([k, h]) => [k, { description: h.description, required: h.required, schema: { type: 'string' } }]));
+        r.headers = Object.fromEntries(
+          Object.entries(s.headers).map(([k, h]) => [k, { description: h.description, required: h.required, schema: { type: 'string' } }]),
+        );
       }
       responses[String(s.status)] = r;
     }
@@ -170,9 +173,7 @@ export function buildOpenApi(options: BuildOptions): Json {
       description: op.description,
       security: securityOf(op, options),
       ...(params.length ? { parameters: params } : {}),
-      ...(op.body
-        ? { requestBody: { required: op.body.required, content: { 'application/json': { schema: { $ref: refTo(op.body.schema.name) } } } } }
-        : {}),
+      ...(op.body ? { requestBody: { required: op.body.required, content: { 'application/json': { schema: { $ref: refTo(op.body.schema.name) } } } } } : {}),
       responses,
     };
     (paths[op.path] ??= {})[op.method] = operation;
@@ -181,7 +182,13 @@ export function buildOpenApi(options: BuildOptions): Json {
   const tags = [
     ...V3_TAGS.map((name) => ({ name, description: `v3: ${name}` })),
     ...(options.control
-      ? [{ name: 'control', description: 'The /_mock control surface of the test double (CONTRACT section 8; not part of v3): an admin API (JSON bodies only, a loopback or allowed Host, no cross-site Origin, the control token when configured). Absent when control is off.' }]
+      ? [
+          {
+            name: 'control',
+            description:
+              'The /_mock control surface of the test double (CONTRACT section 8; not part of v3): an admin API (JSON bodies only, a loopback or allowed Host, no cross-site Origin, the control token when configured). Absent when control is off.',
+          },
+        ]
       : []),
   ];
 

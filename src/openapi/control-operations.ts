@@ -1,7 +1,15 @@
 // Catalog rows of the /_mock control surface (CONTRACT section 8; not part of v3). A new /_mock route gets its row here.
 import { ApplyDesiredStateSchema, CompileReleaseSchema } from '../schemas/control-desired-state.js';
 import { BehavioursSchema, SimulationRunRequestSchema, SimulationSettingsRequestSchema } from '../schemas/simulation.js';
-import { AuthCodeRequestSchema, ClockRequestSchema, CreateRunSchema, FaultRequestSchema, JournalQuerySchema, RequestPath, TransitionSchema } from '../schemas/control.js';
+import {
+  AuthCodeRequestSchema,
+  ClockRequestSchema,
+  CreateRunSchema,
+  FaultRequestSchema,
+  JournalQuerySchema,
+  RequestPath,
+  TransitionSchema,
+} from '../schemas/control.js';
 import { ControlApprovalPageQuerySchema, ControlJobPageQuerySchema, ControlPageQuerySchema, ControlRunPageQuerySchema } from '../schemas/control-projects.js';
 import { FixtureSchema } from '../schemas/fixtures.js';
 import { ProjectPath, RunPath } from '../routes/path-params.js';
@@ -12,7 +20,11 @@ import * as S from '../schemas/sandboxes.js';
 import { named, type AnySchema, type ErrorStatus, type OperationSpec, type SuccessResponse } from './operation-spec.js';
 
 /** A control answer: 200 with a named JSON body. */
-export const answer = (name: string, schema: AnySchema, description = 'The answer'): SuccessResponse => ({ status: 200, description, body: named(name, schema) });
+export const answer = (name: string, schema: AnySchema, description = 'The answer'): SuccessResponse => ({
+  status: 200,
+  description,
+  body: named(name, schema),
+});
 const Cleared = answer('ControlClearedAnswer', A.ClearedAnswerSchema, 'How many were removed');
 const Clock = answer('ControlClock', A.ClockAnswerSchema, 'The mock clock');
 const Run = answer('ControlRun', A.ControlRunSchema, 'The run');
@@ -46,6 +58,8 @@ export const ctl = (
   errors: [...GUARD, ...(extra.errors ?? (method === 'get' ? READ : WRITE))],
 });
 
+// One row per operation, as a table: a row is easier to read on its own lines than wrapped.
+// prettier-ignore
 export const CONTROL_OPERATIONS: OperationSpec[] = [
   ctl('controlHealth', 'get', '/health', 'Liveness of the mock and its clock', 'Answers `{status: "ok", now}` (the mock clock).', { errors: [], success: [answer('ControlHealth', A.HealthAnswerSchema)] }),
   ctl('controlReset', 'post', '/reset', 'Back to the loaded fixtures; clears the journal and faults', 'Restores the state the fixtures describe and empties the request journal, the faults and the coverage report.', {

@@ -90,9 +90,7 @@ export const FaultPageSchema = v.object({ items: v.array(FaultSchema) });
 const Exercise = v.object({ statuses: v.array(v.number()), reason_codes: v.array(v.string()), transitions: v.array(v.string()) });
 const Tally = v.object({ total: Count, exercised: Count });
 export const CoverageReportSchema = v.object({
-  operations: v.array(
-    v.object({ operation: v.string(), method: v.string(), path: v.string(), requests: Count, exercised: Exercise, missing: Exercise }),
-  ),
+  operations: v.array(v.object({ operation: v.string(), method: v.string(), path: v.string(), requests: Count, exercised: Exercise, missing: Exercise })),
   /** What the simulation did, apart from client traffic: events executed (by kind) and the transitions they made. */
   simulated: v.object({
     events: Count,

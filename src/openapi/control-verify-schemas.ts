@@ -30,6 +30,8 @@ export const VerificationFailureSchema = v.object({
   ids: v.optional(v.array(Id)),
   failed_at: v.optional(Count),
   /** only: the entries no pattern matched (at most 20; `unexpected_count` has them all). */
-  unexpected: v.optional(v.array(v.object({ id: Id, method: v.string(), path: v.string(), status: v.pipe(v.number(), v.integer()), operation: v.nullable(v.string()) }))),
+  unexpected: v.optional(
+    v.array(v.object({ id: Id, method: v.string(), path: v.string(), status: v.pipe(v.number(), v.integer()), operation: v.nullable(v.string()) })),
+  ),
   unexpected_count: v.optional(Count),
 });

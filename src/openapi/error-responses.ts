@@ -7,16 +7,28 @@ type Json = Record<string, unknown>;
 const refTo = (name: string) => `#/components/schemas/${name}`;
 
 export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; validation?: boolean; schema?: string }> = {
-  400: { name: 'BadRequest', description: 'The token grant failed (`invalid_grant`), or a body\'s bytes are not text in any encoding JSON allows (`body_unreadable`, FastAPI\'s "There was an error parsing the body") (management envelope)' },
+  400: {
+    name: 'BadRequest',
+    description:
+      'The token grant failed (`invalid_grant`), or a body\'s bytes are not text in any encoding JSON allows (`body_unreadable`, FastAPI\'s "There was an error parsing the body") (management envelope)',
+  },
   401: { name: 'Unauthenticated', description: 'Authentication failed (management envelope with `next_action`; `WWW-Authenticate: Bearer`)' },
   403: { name: 'Forbidden', description: 'The actor lacks the required project authority (management envelope); on /_mock, a cross-site Origin' },
   404: { name: 'NotFound', description: 'The project or scoped resource does not exist or is not visible (management envelope); also unknown routes' },
   409: { name: 'Conflict', description: 'The state forbids the operation (management envelope)' },
   413: { name: 'PayloadTooLarge', description: 'The body is larger than the limit (management envelope, `payload_too_large`)' },
   415: { name: 'UnsupportedMediaType', description: 'A control request declared a Content-Type other than JSON (management envelope); nothing changed' },
-  417: { name: 'ExpectationFailed', description: 'A verification of the request journal did not hold (management envelope, and beside `detail` what was found)', schema: 'VerificationFailure' },
+  417: {
+    name: 'ExpectationFailed',
+    description: 'A verification of the request journal did not hold (management envelope, and beside `detail` what was found)',
+    schema: 'VerificationFailure',
+  },
   421: { name: 'MisdirectedRequest', description: 'The Host is not one the control surface answers to (management envelope); nothing changed' },
-  422: { name: 'ValidationFailed', description: 'Validation error: malformed JSON, wrong type, missing field, bad enum, out-of-range query, bad path id', validation: true },
+  422: {
+    name: 'ValidationFailed',
+    description: 'Validation error: malformed JSON, wrong type, missing field, bad enum, out-of-range query, bad path id',
+    validation: true,
+  },
   429: { name: 'TooManyRequests', description: 'A bound of the server was reached (management envelope, `Retry-After` in seconds); nothing changed' },
 };
 

@@ -33,7 +33,8 @@ export function templatePattern(template: string): RegExp {
 
 /** One item of a row of the pydantic table (src/validation.ts): its type, its exact msg, its input, its ctx keys. */
 function itemSchema(type: PydanticErrorType) {
-  const row: { template: string; ctx?: Record<string, keyof typeof CTX_SCHEMAS>; optionalCtx?: Record<string, keyof typeof CTX_SCHEMAS> } = PYDANTIC_ERRORS[type];
+  const row: { template: string; ctx?: Record<string, keyof typeof CTX_SCHEMAS>; optionalCtx?: Record<string, keyof typeof CTX_SCHEMAS> } =
+    PYDANTIC_ERRORS[type];
   const msg = row.template.includes('{') ? v.pipe(v.string(), v.regex(templatePattern(row.template))) : v.literal(row.template);
   const entries: v.ObjectEntries = {
     type: v.literal(type),

@@ -14,7 +14,11 @@ export interface SecurityOptions {
 const SECURITY_SCHEMES: Record<SecurityScheme, { key: string; scheme: Json }> = {
   bearer: {
     key: 'bearerAuth',
-    scheme: { type: 'http', scheme: 'bearer', description: 'An access token from POST /api/v3/auth/token, or one seeded by fixtures. Every management endpoint accepts it.' },
+    scheme: {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'An access token from POST /api/v3/auth/token, or one seeded by fixtures. Every management endpoint accepts it.',
+    },
   },
   adminKey: {
     key: 'adminKey',
@@ -32,7 +36,8 @@ const SECURITY_SCHEMES: Record<SecurityScheme, { key: string; scheme: Json }> = 
       type: 'apiKey',
       in: 'header',
       name: 'X-Chatapp-Secret-Token',
-      description: 'The webhook secret of the connection binding named in the path (endpoint 16; compared in constant time). Wrong or absent: 401 `webhook_secret_invalid`.',
+      description:
+        'The webhook secret of the connection binding named in the path (endpoint 16; compared in constant time). Wrong or absent: 401 `webhook_secret_invalid`.',
     },
   },
   brokerSignature: {
@@ -51,7 +56,8 @@ const SECURITY_SCHEMES: Record<SecurityScheme, { key: string; scheme: Json }> = 
       type: 'apiKey',
       in: 'header',
       name: 'X-Mock-Control-Token',
-      description: 'The token the mock was started with (`--control-token`, `createApp({ controlToken })`); when one is set, every /_mock route requires it. Not part of v3.',
+      description:
+        'The token the mock was started with (`--control-token`, `createApp({ controlToken })`); when one is set, every /_mock route requires it. Not part of v3.',
     },
   },
 };

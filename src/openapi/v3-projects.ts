@@ -92,8 +92,7 @@ export const V3_PROJECT_OPERATIONS: OperationSpec[] = [
     path: '/api/v3/projects/{project_id}',
     tag: 'projects',
     summary: 'Archive the project (nothing is removed)',
-    description:
-      'Endpoint 12. `confirmation` must equal the project slug (else 409 `confirmation_mismatch`). Deleting an archived project again answers 200.',
+    description: 'Endpoint 12. `confirmation` must equal the project slug (else 409 `confirmation_mismatch`). Deleting an archived project again answers 200.',
     security: BEARER,
     pathParams: ProjectPath,
     body: { schema: named('ProjectDeleteRequestV3', DeleteProjectRequestSchema), required: true },
@@ -107,8 +106,7 @@ export const V3_PROJECT_OPERATIONS: OperationSpec[] = [
     path: '/api/v3/projects/{project_id}/transfer',
     tag: 'projects',
     summary: 'Move an empty project to another workspace',
-    description:
-      'Endpoint 13. 409 `project_not_empty`; 404 `workspace_not_found`; owner authority in both workspaces. A bearer token or the admin key.',
+    description: 'Endpoint 13. 409 `project_not_empty`; 404 `workspace_not_found`; owner authority in both workspaces. A bearer token or the admin key.',
     security: BEARER_OR_ADMIN_KEY,
     pathParams: ProjectPath,
     body: { schema: named('ProjectTransferRequestV3', TransferRequestSchema), required: true },

@@ -109,7 +109,7 @@ export const V3_RUNTIME_OPERATIONS: OperationSpec[] = [
     path: '/api/v3/projects/{project_id}/approvals/{approval_id}',
     tag: 'approvals',
     summary: 'Show one approval, redacted',
-    description: 'Endpoint 17. Redacted: tool arguments are never shown. A `runtime_mode` that is not the approval\'s mode is 404.',
+    description: "Endpoint 17. Redacted: tool arguments are never shown. A `runtime_mode` that is not the approval's mode is 404.",
     security: BEARER,
     pathParams: ApprovalPath,
     query: ApprovalQuerySchema,
@@ -136,7 +136,8 @@ export const V3_RUNTIME_OPERATIONS: OperationSpec[] = [
     path: '/api/v3/projects/{project_id}/users/{user_id}',
     tag: 'users',
     summary: 'Delete an app user, their memory and every retained full-content trace',
-    description: 'Endpoint 20. `confirmation` must be exactly `delete-application-user` (else 422). Answers the counts of what was deleted. A bearer token or the admin key.',
+    description:
+      'Endpoint 20. `confirmation` must be exactly `delete-application-user` (else 422). Answers the counts of what was deleted. A bearer token or the admin key.',
     security: BEARER_OR_ADMIN_KEY,
     pathParams: UserPath,
     body: { schema: named('ApplicationUserDeleteRequestV3', DeleteUserRequestSchema), required: true },

@@ -49,7 +49,8 @@ function digit(b: Uint8Array, i: number, err: string): number {
 /** DateTime::parse_bytes_rfc3339: date, separator, time, optional offset; returns epoch ms. */
 function rfc3339(b: Uint8Array): number {
   if (b.length < 10) throw new Fail(E.TooShort);
-  const year = digit(b, 0, E.InvalidCharYear) * 1000 + digit(b, 1, E.InvalidCharYear) * 100 + digit(b, 2, E.InvalidCharYear) * 10 + digit(b, 3, E.InvalidCharYear);
+  const year =
+    digit(b, 0, E.InvalidCharYear) * 1000 + digit(b, 1, E.InvalidCharYear) * 100 + digit(b, 2, E.InvalidCharYear) * 10 + digit(b, 3, E.InvalidCharYear);
   if (b[4] !== 45) throw new Fail(E.InvalidCharDateSep);
   const month = digit(b, 5, E.InvalidCharMonth) * 10 + digit(b, 6, E.InvalidCharMonth);
   if (b[7] !== 45) throw new Fail(E.InvalidCharDateSep);

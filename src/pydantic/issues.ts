@@ -107,7 +107,8 @@ export function issueToItem(issue: v.BaseIssue<unknown>, part: string, root: unk
   const param = part === 'query' || part === 'path';
   const raw = param && path.length > 0 ? path[0].value : last ? last.value : root;
   // valibot's own strictObject reports an unknown key (the first) at the key: pydantic's extra_forbidden, input the value.
-  if (issue.type === 'strict_object' && issue.expected === 'never' && last?.origin === 'key') return { loc, msg: issue.message, type: 'extra_forbidden', input: last.value };
+  if (issue.type === 'strict_object' && issue.expected === 'never' && last?.origin === 'key')
+    return { loc, msg: issue.message, type: 'extra_forbidden', input: last.value };
   if (issue.type === 'variant' && issue.expected === 'Object') return { loc, msg: issue.message, type: 'model_attributes_type', input: raw };
   if (issue.type === 'variant') {
     // The discriminated union's own loc is the object holding the tag, and its input is that object.
@@ -116,7 +117,9 @@ export function issueToItem(issue: v.BaseIssue<unknown>, part: string, root: unk
     if (Array.isArray(object)) return { loc, msg: issue.message, type: 'model_attributes_type', input: object };
     const discriminator = `'${String(last?.key)}'`;
     if (issue.input === undefined) return { loc, msg: issue.message, type: 'union_tag_not_found', input: object, ctx: { discriminator } };
-    const tags = expectedValues(issue.expected).map((t) => pyRepr(t)).join(', ');
+    const tags = expectedValues(issue.expected)
+      .map((t) => pyRepr(t))
+      .join(', ');
     const tag = typeof issue.input === 'string' ? issue.input : pyRepr(issue.input);
     return { loc, msg: issue.message, type: 'union_tag_invalid', input: object, ctx: { discriminator, tag, expected_tags: tags } };
   }

@@ -161,7 +161,10 @@ export function model<const E extends v.ObjectEntries>(entries: E): v.ObjectSche
  * what smart mode picks). When every member fails, each member's errors are reported with its label appended to the
  * loc, as pydantic does (`["body", "message", "from", "id", "int"]`).
  */
-export function union<const M extends Record<string, v.GenericSchema>>(members: M, jsonSchema: Record<string, unknown>): PydanticSchema<v.InferOutput<M[keyof M]>> {
+export function union<const M extends Record<string, v.GenericSchema>>(
+  members: M,
+  jsonSchema: Record<string, unknown>,
+): PydanticSchema<v.InferOutput<M[keyof M]>> {
   const schema = {
     kind: 'schema' as const,
     type: 'py_union',

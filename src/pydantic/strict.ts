@@ -47,7 +47,13 @@ export function closestKey(key: string, known: readonly string[]): string | unde
 }
 
 /** Adds one extra_forbidden issue per unknown own key of `input` (a key whose value is undefined is no JSON key). */
-function addExtraIssues(dataset: v.UnknownDataset, config: v.Config<v.BaseIssue<unknown>>, input: Record<string, unknown>, known: readonly string[], names: ReadonlySet<string>): void {
+function addExtraIssues(
+  dataset: v.UnknownDataset,
+  config: v.Config<v.BaseIssue<unknown>>,
+  input: Record<string, unknown>,
+  known: readonly string[],
+  names: ReadonlySet<string>,
+): void {
   for (const key of Object.keys(input)) {
     if (names.has(key) || input[key] === undefined) continue;
     const suggestion = closestKey(key, known);

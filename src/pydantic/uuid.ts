@@ -3,7 +3,8 @@
 
 const CANONICAL = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const HEX = /^[0-9a-fA-F]*$/;
-const isHyphenated = (s: string) => s.length === 36 && s[8] === '-' && s[13] === '-' && s[18] === '-' && s[23] === '-' && HEX.test(s.replace(/-/g, '')) && s.split('-').length === 5;
+const isHyphenated = (s: string) =>
+  s.length === 36 && s[8] === '-' && s[13] === '-' && s[18] === '-' && s[23] === '-' && HEX.test(s.replace(/-/g, '')) && s.split('-').length === 5;
 
 const canonical = (hex32: string) =>
   `${hex32.slice(0, 8)}-${hex32.slice(8, 12)}-${hex32.slice(12, 16)}-${hex32.slice(16, 20)}-${hex32.slice(20)}`.toLowerCase();

@@ -97,16 +97,24 @@ export function openBundle(input: unknown, sealer: Sealer): OpenedBundle {
   }
   const seal = (input as { seal?: unknown }).seal;
   if (typeof seal === 'string' && seal !== sealer.fingerprint()) {
-    throw invalid(['body', 'seal'], 'The bundle was sealed by another mock: restore it into one started with the same seed (or into the mock that wrote it)', 'value_error', seal);
+    throw invalid(
+      ['body', 'seal'],
+      'The bundle was sealed by another mock: restore it into one started with the same seed (or into the mock that wrote it)',
+      'value_error',
+      seal,
+    );
   }
   const b: BundleInput = parse(BundleSchema, input, 'body');
   const ids = b.journal.entries.map((e) => e.id);
   ids.forEach((id, i) => {
-    if (i > 0 && id !== ids[i - 1] + 1) throw invalid(['body', 'journal', 'entries', i, 'id'], 'Journal ids should be consecutive, oldest first', 'value_error', id);
+    if (i > 0 && id !== ids[i - 1] + 1)
+      throw invalid(['body', 'journal', 'entries', i, 'id'], 'Journal ids should be consecutive, oldest first', 'value_error', id);
   });
-  if (ids.length > 0 && b.journal.next_id <= ids[ids.length - 1]) throw invalid(['body', 'journal', 'next_id'], 'next_id should be greater than the newest entry id', 'value_error', b.journal.next_id);
+  if (ids.length > 0 && b.journal.next_id <= ids[ids.length - 1])
+    throw invalid(['body', 'journal', 'next_id'], 'next_id should be greater than the newest entry id', 'value_error', b.journal.next_id);
   b.faults.faults.forEach((f, i) => {
-    if (Number(f.id.slice(4)) >= b.faults.next_id) throw invalid(['body', 'faults', 'faults', i, 'id'], 'A fault id should be below faults.next_id', 'value_error', f.id);
+    if (Number(f.id.slice(4)) >= b.faults.next_id)
+      throw invalid(['body', 'faults', 'faults', i, 'id'], 'A fault id should be below faults.next_id', 'value_error', f.id);
   });
   const resetState = stateAt('reset_state', b.reset_state, sealer);
   const state = stateAt('state', b.state, sealer);

@@ -14,23 +14,33 @@ export function approvalRoutes(deps: Deps, readBody: ReadBody): Router {
   const router = new Router();
   router.get(
     '/api/v3/projects/:project_id/approvals',
-    endpoint(deps, readBody, { operation: 'listApprovals', level: 'viewer', project: true, path: ProjectPath, query: ApprovalListQuerySchema }, ({ path, query }) => {
-      const now = deps.clock.nowMs();
-      const items = approvalsOf(deps.view, path.project_id).filter(
-        (a) => (!query.status || effectiveApprovalStatus(a, now) === query.status) && (!query.runtime_mode || a.runtime_mode === query.runtime_mode),
-      );
-      return { items: items.slice(0, query.limit).map((a) => approvalView(a, now)) };
-    }),
+    endpoint(
+      deps,
+      readBody,
+      { operation: 'listApprovals', level: 'viewer', project: true, path: ProjectPath, query: ApprovalListQuerySchema },
+      ({ path, query }) => {
+        const now = deps.clock.nowMs();
+        const items = approvalsOf(deps.view, path.project_id).filter(
+          (a) => (!query.status || effectiveApprovalStatus(a, now) === query.status) && (!query.runtime_mode || a.runtime_mode === query.runtime_mode),
+        );
+        return { items: items.slice(0, query.limit).map((a) => approvalView(a, now)) };
+      },
+    ),
   );
   router.get(
     '/api/v3/projects/:project_id/approvals/:approval_id',
-    endpoint(deps, readBody, { operation: 'getApproval', level: 'viewer', project: true, path: ApprovalPath, query: ApprovalQuerySchema }, ({ path, query }) => {
-      const a = findApproval(deps.view, path.project_id, path.approval_id);
-      if (!a || (query.runtime_mode && a.runtime_mode !== query.runtime_mode)) {
-        throw new ApiError('approval_not_found', { affected_resource: `approval:${path.approval_id}` });
-      }
-      return approvalView(a, deps.clock.nowMs());
-    }),
+    endpoint(
+      deps,
+      readBody,
+      { operation: 'getApproval', level: 'viewer', project: true, path: ApprovalPath, query: ApprovalQuerySchema },
+      ({ path, query }) => {
+        const a = findApproval(deps.view, path.project_id, path.approval_id);
+        if (!a || (query.runtime_mode && a.runtime_mode !== query.runtime_mode)) {
+          throw new ApiError('approval_not_found', { affected_resource: `approval:${path.approval_id}` });
+        }
+        return approvalView(a, deps.clock.nowMs());
+      },
+    ),
   );
   router.post(
     '/api/v3/projects/:project_id/approvals/:approval_id/deny',

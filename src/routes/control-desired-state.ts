@@ -15,7 +15,9 @@ export function controlDesiredStateRoutes(deps: Deps, readBody: ReadBody): Route
   const router = new Router();
   router.get(
     '/_mock/projects/:project_id/desired-state',
-    endpoint(deps, readBody, { operation: 'controlGetDesiredState', level: 'public', path: ProjectPath }, ({ path }) => readDesiredState(deps, path.project_id)),
+    endpoint(deps, readBody, { operation: 'controlGetDesiredState', level: 'public', path: ProjectPath }, ({ path }) =>
+      readDesiredState(deps, path.project_id),
+    ),
   );
   router.post(
     '/_mock/projects/:project_id/desired-state/apply',

@@ -9,7 +9,10 @@ import { ProjectPath, RunPath } from './path-params.js';
 export function controlProjectRoutes(deps: Deps, readBody: ReadBody, control: MockControl): Router {
   const router = new Router();
   const level = 'public';
-  router.get('/_mock/projects', endpoint(deps, readBody, { operation: 'controlListProjects', level, query: ControlPageQuerySchema }, ({ query }) => control.projects(query)));
+  router.get(
+    '/_mock/projects',
+    endpoint(deps, readBody, { operation: 'controlListProjects', level, query: ControlPageQuerySchema }, ({ query }) => control.projects(query)),
+  );
   router.get(
     '/_mock/projects/:project_id',
     endpoint(deps, readBody, { operation: 'controlGetProject', level, path: ProjectPath }, ({ path }) => control.projectOverview(path.project_id)),
@@ -27,7 +30,10 @@ export function controlProjectRoutes(deps: Deps, readBody: ReadBody, control: Mo
     ['releases', 'controlListReleases', ControlPageQuerySchema, (id: string, q: object) => control.releases(id, q)],
   ] as const;
   for (const [name, operation, query, read] of pages) {
-    router.get(`/_mock/projects/:project_id/${name}`, endpoint(deps, readBody, { operation, level, path: ProjectPath, query }, ({ path, query: q }) => read(path.project_id, q)));
+    router.get(
+      `/_mock/projects/:project_id/${name}`,
+      endpoint(deps, readBody, { operation, level, path: ProjectPath, query }, ({ path, query: q }) => read(path.project_id, q)),
+    );
   }
   return router;
 }

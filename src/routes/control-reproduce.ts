@@ -28,9 +28,15 @@ export function controlReproduceRoutes(deps: Deps, readBody: ReadBody, control: 
     '/_mock/requests.har',
     endpoint(deps, readBody, { operation: 'controlRequestsHar', level: 'public', query: JournalQuerySchema }, ({ query }) => {
       const { summary: _summary, ...filter } = query;
-      return new Reply(200, control.har(filter), { 'Content-Type': 'application/json; charset=utf-8', 'Content-Disposition': 'attachment; filename="requests.har"' });
+      return new Reply(200, control.har(filter), {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Disposition': 'attachment; filename="requests.har"',
+      });
     }),
   );
-  router.get('/_mock/client-report', endpoint(deps, readBody, { operation: 'controlClientReport', level: 'public' }, () => control.clientReport()));
+  router.get(
+    '/_mock/client-report',
+    endpoint(deps, readBody, { operation: 'controlClientReport', level: 'public' }, () => control.clientReport()),
+  );
   return router;
 }

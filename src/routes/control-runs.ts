@@ -20,8 +20,11 @@ export function controlRunRoutes(deps: Deps, readBody: ReadBody, control: MockCo
   );
   router.post(
     '/_mock/projects/:project_id/runs/:run_id/transition',
-    endpoint(deps, readBody, { operation: 'controlTransitionRun', level: 'public', path: RunPath, body: TransitionSchema, bodyRequired: true }, ({ path, body }) =>
-      control.transitionRun(path.project_id, path.run_id, body),
+    endpoint(
+      deps,
+      readBody,
+      { operation: 'controlTransitionRun', level: 'public', path: RunPath, body: TransitionSchema, bodyRequired: true },
+      ({ path, body }) => control.transitionRun(path.project_id, path.run_id, body),
     ),
   );
   router.post(

@@ -24,11 +24,15 @@ export function controlSandboxRoutes(deps: Deps, readBody: ReadBody, control: Mo
   );
   router.get(
     '/_mock/sandboxes',
-    endpoint(deps, readBody, { operation: 'controlListSandboxes', level: 'public', query: SandboxPageQuerySchema }, ({ query, ctx }) => control.sandboxes(query, originOf(ctx))),
+    endpoint(deps, readBody, { operation: 'controlListSandboxes', level: 'public', query: SandboxPageQuerySchema }, ({ query, ctx }) =>
+      control.sandboxes(query, originOf(ctx)),
+    ),
   );
   router.get(
     '/_mock/sandboxes/:sandbox_id',
-    endpoint(deps, readBody, { operation: 'controlGetSandbox', level: 'public', path: SandboxPath }, ({ path, ctx }) => control.sandbox(path.sandbox_id, originOf(ctx))),
+    endpoint(deps, readBody, { operation: 'controlGetSandbox', level: 'public', path: SandboxPath }, ({ path, ctx }) =>
+      control.sandbox(path.sandbox_id, originOf(ctx)),
+    ),
   );
   router.delete(
     '/_mock/sandboxes/:sandbox_id',
@@ -40,9 +44,17 @@ export function controlSandboxRoutes(deps: Deps, readBody: ReadBody, control: Mo
 
   router.post(
     '/_mock/snapshots',
-    endpoint(deps, readBody, { operation: 'controlSaveSnapshot', level: 'public', body: SaveSnapshotSchema, bodyRequired: true }, ({ body }) => new Reply(201, control.saveSnapshot(body.name))),
+    endpoint(
+      deps,
+      readBody,
+      { operation: 'controlSaveSnapshot', level: 'public', body: SaveSnapshotSchema, bodyRequired: true },
+      ({ body }) => new Reply(201, control.saveSnapshot(body.name)),
+    ),
   );
-  router.get('/_mock/snapshots', endpoint(deps, readBody, { operation: 'controlListSnapshots', level: 'public' }, () => ({ items: control.snapshots() })));
+  router.get(
+    '/_mock/snapshots',
+    endpoint(deps, readBody, { operation: 'controlListSnapshots', level: 'public' }, () => ({ items: control.snapshots() })),
+  );
   router.post(
     '/_mock/snapshots/:name/restore',
     endpoint(deps, readBody, { operation: 'controlRestoreSnapshot', level: 'public', path: SnapshotPath }, async ({ path }) => ({

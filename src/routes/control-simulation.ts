@@ -8,14 +8,20 @@ import type { MockControl } from '../control/api.js';
 export function controlSimulationRoutes(deps: Deps, readBody: ReadBody, mock: MockControl): Router {
   const router = new Router();
   const control = () => mock;
-  router.get('/_mock/simulation', endpoint(deps, readBody, { operation: 'controlGetSimulation', level: 'public' }, () => control().simulation()));
+  router.get(
+    '/_mock/simulation',
+    endpoint(deps, readBody, { operation: 'controlGetSimulation', level: 'public' }, () => control().simulation()),
+  );
   router.put(
     '/_mock/simulation',
     endpoint(deps, readBody, { operation: 'controlSetSimulation', level: 'public', body: SimulationSettingsRequestSchema, bodyRequired: true }, ({ body }) =>
       control().setSimulation(body),
     ),
   );
-  router.post('/_mock/simulation/step', endpoint(deps, readBody, { operation: 'controlStepSimulation', level: 'public' }, () => control().stepSimulation()));
+  router.post(
+    '/_mock/simulation/step',
+    endpoint(deps, readBody, { operation: 'controlStepSimulation', level: 'public' }, () => control().stepSimulation()),
+  );
   router.post(
     '/_mock/simulation/run',
     endpoint(deps, readBody, { operation: 'controlRunSimulation', level: 'public', body: SimulationRunRequestSchema, bodyRequired: true }, ({ body }) =>

@@ -12,7 +12,12 @@ export function controlUiRoutes(deps: Deps, readBody: ReadBody): Router {
   const router = new Router();
   router.get(
     INSPECTOR_PATH,
-    endpoint(deps, readBody, { operation: 'controlInspectorPage', level: 'public' }, () => new Reply(200, INSPECTOR_HTML, { ...INSPECTOR_HEADERS, 'Content-Type': 'text/html; charset=utf-8' })),
+    endpoint(
+      deps,
+      readBody,
+      { operation: 'controlInspectorPage', level: 'public' },
+      () => new Reply(200, INSPECTOR_HTML, { ...INSPECTOR_HEADERS, 'Content-Type': 'text/html; charset=utf-8' }),
+    ),
   );
   router.get(
     `${INSPECTOR_PATH}/:asset`,
@@ -20,7 +25,10 @@ export function controlUiRoutes(deps: Deps, readBody: ReadBody): Router {
       const data = await inspectorAsset(path.asset);
       if (!data) {
         const built = Object.hasOwn(INSPECTOR_ASSETS, path.asset);
-        throw new ApiError('route_not_found', built ? { message: `The inspector page is not built (dist/inspector/${path.asset} is missing): run npm run build.` } : {});
+        throw new ApiError(
+          'route_not_found',
+          built ? { message: `The inspector page is not built (dist/inspector/${path.asset} is missing): run npm run build.` } : {},
+        );
       }
       return new Reply(200, data, { ...INSPECTOR_HEADERS, 'Content-Type': INSPECTOR_ASSETS[path.asset] });
     }),

@@ -41,7 +41,12 @@ export function controlRoutes(deps: Deps, readBody: ReadBody, control: MockContr
 
   router.get(
     '/_mock/state',
-    endpoint(deps, readBody, { operation: 'controlGetState', level: 'public' }, () => new Reply(200, control.exportStateStream(), { 'Content-Type': 'application/json; charset=utf-8' })),
+    endpoint(
+      deps,
+      readBody,
+      { operation: 'controlGetState', level: 'public' },
+      () => new Reply(200, control.exportStateStream(), { 'Content-Type': 'application/json; charset=utf-8' }),
+    ),
   );
 
   router.put(
@@ -69,7 +74,10 @@ export function controlRoutes(deps: Deps, readBody: ReadBody, control: MockContr
     endpoint(deps, readBody, { operation: 'controlClearRequests', level: 'public' }, () => ({ cleared: control.clearRequests() })),
   );
 
-  router.get('/_mock/clock', endpoint(deps, readBody, { operation: 'controlGetClock', level: 'public' }, () => control.clock()));
+  router.get(
+    '/_mock/clock',
+    endpoint(deps, readBody, { operation: 'controlGetClock', level: 'public' }, () => control.clock()),
+  );
 
   router.post(
     '/_mock/clock',
@@ -82,7 +90,10 @@ export function controlRoutes(deps: Deps, readBody: ReadBody, control: MockContr
     }),
   );
 
-  router.get('/_mock/faults', endpoint(deps, readBody, { operation: 'controlListFaults', level: 'public' }, () => ({ items: control.faults() })));
+  router.get(
+    '/_mock/faults',
+    endpoint(deps, readBody, { operation: 'controlListFaults', level: 'public' }, () => ({ items: control.faults() })),
+  );
 
   router.post(
     '/_mock/faults',
@@ -91,9 +102,15 @@ export function controlRoutes(deps: Deps, readBody: ReadBody, control: MockContr
     ),
   );
 
-  router.delete('/_mock/faults', endpoint(deps, readBody, { operation: 'controlClearFaults', level: 'public' }, () => ({ cleared: control.clearFaults() })));
+  router.delete(
+    '/_mock/faults',
+    endpoint(deps, readBody, { operation: 'controlClearFaults', level: 'public' }, () => ({ cleared: control.clearFaults() })),
+  );
 
-  router.get('/_mock/coverage', endpoint(deps, readBody, { operation: 'controlCoverage', level: 'public' }, () => control.coverage()));
+  router.get(
+    '/_mock/coverage',
+    endpoint(deps, readBody, { operation: 'controlCoverage', level: 'public' }, () => control.coverage()),
+  );
 
   return router;
 }

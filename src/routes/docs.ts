@@ -82,12 +82,18 @@ export function docsRoutes(deps: Deps, readBody: ReadBody): Router {
   );
   router.get(
     '/docs',
-    endpoint(deps, readBody, { operation: 'getDocsPage', level: 'public' }, ({ ctx }) => new Reply(200, page(pathPrefixOf(ctx.req)), { 'Content-Type': 'text/html; charset=utf-8' })),
+    endpoint(
+      deps,
+      readBody,
+      { operation: 'getDocsPage', level: 'public' },
+      ({ ctx }) => new Reply(200, page(pathPrefixOf(ctx.req)), { 'Content-Type': 'text/html; charset=utf-8' }),
+    ),
   );
   router.get(
     '/docs/:asset',
     endpoint(deps, readBody, { operation: 'getDocsAsset', level: 'public', path: AssetPath }, async ({ path, ctx }) => {
-      if (path.asset === 'swagger-initializer.js') return new Reply(200, initializer(pathPrefixOf(ctx.req)), { 'Content-Type': 'text/javascript; charset=utf-8' });
+      if (path.asset === 'swagger-initializer.js')
+        return new Reply(200, initializer(pathPrefixOf(ctx.req)), { 'Content-Type': 'text/javascript; charset=utf-8' });
       const type = Object.hasOwn(ASSETS, path.asset) ? ASSETS[path.asset] : undefined;
       if (!type) throw new ApiError('route_not_found');
       return new Reply(200, await asset(path.asset), { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' });

@@ -75,7 +75,11 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
         ? (undefined as unknown as Actor)
         : authenticate(
             deps.view,
-            { authorization: ctx.get('authorization') || undefined, adminKey: ctx.headers['x-admin-key'] as string | undefined, adminKeyAccepted: !!spec.adminKey },
+            {
+              authorization: ctx.get('authorization') || undefined,
+              adminKey: ctx.headers['x-admin-key'] as string | undefined,
+              adminKeyAccepted: !!spec.adminKey,
+            },
             { mode: deps.config.auth, adminKey: deps.config.adminKey(), nowMs: deps.clock.nowMs() },
           );
     // Path and query problems come in one 422, path first, as FastAPI reports them.

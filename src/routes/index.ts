@@ -44,4 +44,14 @@ export const V3_ROUTES: RouteModule[] = [
 
 /** The /_mock control surface (CONTRACT section 8): mounted only when `control` is on. */
 // The reproduce module comes first: its /_mock/requests/export must win over /_mock/requests/{request_id}.
-export const CONTROL_ROUTES: RouteModule[] = [controlReproduceRoutes, controlRoutes, controlRunRoutes, controlDesiredStateRoutes, controlSimulationRoutes, controlVerifyRoutes, controlProjectRoutes, controlUiRoutes, controlSandboxRoutes];
+export const CONTROL_ROUTES: RouteModule[] = [
+  controlReproduceRoutes,
+  controlRoutes,
+  controlRunRoutes,
+  controlDesiredStateRoutes,
+  controlSimulationRoutes,
+  controlVerifyRoutes,
+  controlProjectRoutes,
+  controlUiRoutes,
+  controlSandboxRoutes,
+];

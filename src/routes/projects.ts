@@ -13,8 +13,11 @@ export function projectRoutes(deps: Deps, readBody: ReadBody): Router {
   const router = new Router();
   router.put(
     '/api/v3/projects/:project_id/budget',
-    endpoint(deps, readBody, { operation: 'setBudget', level: 'operator', project: true, path: ProjectPath, body: v.optional(BudgetRequestSchema, {}) }, async ({ path, body }) =>
-      budgetView(await setBudget(deps, path.project_id, body)),
+    endpoint(
+      deps,
+      readBody,
+      { operation: 'setBudget', level: 'operator', project: true, path: ProjectPath, body: v.optional(BudgetRequestSchema, {}) },
+      async ({ path, body }) => budgetView(await setBudget(deps, path.project_id, body)),
     ),
   );
   router.delete(
@@ -23,7 +26,15 @@ export function projectRoutes(deps: Deps, readBody: ReadBody): Router {
       deps,
       readBody,
       // allowArchived: deleting an archived project again answers 200 with it.
-      { operation: 'deleteProject', level: 'owner', project: true, allowArchived: true, path: ProjectPath, body: DeleteProjectRequestSchema, bodyRequired: true },
+      {
+        operation: 'deleteProject',
+        level: 'owner',
+        project: true,
+        allowArchived: true,
+        path: ProjectPath,
+        body: DeleteProjectRequestSchema,
+        bodyRequired: true,
+      },
       async ({ path, body }) => projectView(await archiveProject(deps, path.project_id, body.confirmation)),
     ),
   );

@@ -13,11 +13,19 @@ export function releaseRoutes(deps: Deps, readBody: ReadBody): Router {
   const router = new Router();
   router.get(
     '/api/v3/projects/:project_id/releases',
-    endpoint(deps, readBody, { operation: 'listReleases', level: 'viewer', project: true, path: ProjectPath, query: ReleasePageQuerySchema }, ({ path, query }) => {
-      const page = keysetPage(releasesOf(deps.view, path.project_id), releaseKey, 1, query.limit, query.cursor, { list: 'releases', projectId: path.project_id });
-      const targets = targetsByRelease(deps.view, path.project_id);
-      return { items: page.items.map((r) => releaseView(r, targets.get(r.id) ?? [])), next_cursor: page.next_cursor };
-    }),
+    endpoint(
+      deps,
+      readBody,
+      { operation: 'listReleases', level: 'viewer', project: true, path: ProjectPath, query: ReleasePageQuerySchema },
+      ({ path, query }) => {
+        const page = keysetPage(releasesOf(deps.view, path.project_id), releaseKey, 1, query.limit, query.cursor, {
+          list: 'releases',
+          projectId: path.project_id,
+        });
+        const targets = targetsByRelease(deps.view, path.project_id);
+        return { items: page.items.map((r) => releaseView(r, targets.get(r.id) ?? [])), next_cursor: page.next_cursor };
+      },
+    ),
   );
   router.get(
     '/api/v3/projects/:project_id/releases/:release_id/diff',

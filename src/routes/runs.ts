@@ -28,16 +28,24 @@ export function runRoutes(deps: Deps, readBody: ReadBody): Router {
   // Every field of the cancel, retry, deny and budget bodies is optional, so an absent body reads as {}.
   router.post(
     '/api/v3/projects/:project_id/runs/:run_id/cancel',
-    endpoint(deps, readBody, { operation: 'cancelRun', level: 'operator', project: true, path: RunPath, body: v.optional(CancelRequestSchema, {}) }, async ({ path, body }) =>
-      runDetailView(await cancelRun(deps, { projectId: path.project_id, runId: path.run_id, reason: body.reason })),
+    endpoint(
+      deps,
+      readBody,
+      { operation: 'cancelRun', level: 'operator', project: true, path: RunPath, body: v.optional(CancelRequestSchema, {}) },
+      async ({ path, body }) => runDetailView(await cancelRun(deps, { projectId: path.project_id, runId: path.run_id, reason: body.reason })),
     ),
   );
   router.post(
     '/api/v3/projects/:project_id/runs/:run_id/retry',
-    endpoint(deps, readBody, { operation: 'retryRun', level: 'operator', project: true, path: RunPath, body: v.optional(RetryRequestSchema, {}) }, async ({ path, body }) => {
-      const run = await retryRun(deps, { projectId: path.project_id, runId: path.run_id, metadata: body.metadata, reason: body.reason });
-      return new Reply(201, runView(run), { Location: `/api/v3/projects/${run.project_id}/runs/${run.id}` });
-    }),
+    endpoint(
+      deps,
+      readBody,
+      { operation: 'retryRun', level: 'operator', project: true, path: RunPath, body: v.optional(RetryRequestSchema, {}) },
+      async ({ path, body }) => {
+        const run = await retryRun(deps, { projectId: path.project_id, runId: path.run_id, metadata: body.metadata, reason: body.reason });
+        return new Reply(201, runView(run), { Location: `/api/v3/projects/${run.project_id}/runs/${run.id}` });
+      },
+    ),
   );
   return router;
 }

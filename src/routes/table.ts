@@ -65,7 +65,8 @@ function build(routers: readonly RouteSource[]): Map<number, Route[]> {
   const bySize = new Map<number, Route[]>();
   for (const router of routers) {
     for (const layer of router.stack) {
-      if (typeof layer.path !== 'string' || layer.methods.length === 0) throw new Error(`route table: only method routes with string paths are supported (${String(layer.path)})`);
+      if (typeof layer.path !== 'string' || layer.methods.length === 0)
+        throw new Error(`route table: only method routes with string paths are supported (${String(layer.path)})`);
       const route: Route = { path: layer.path, methods: [...layer.methods], ...compile(layer.path), handler: chain(layer.stack as Middleware[]) };
       const list = bySize.get(route.segments.length) ?? [];
       list.push(route);

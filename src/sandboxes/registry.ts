@@ -11,7 +11,7 @@ export interface SandboxCore {
   close(): Promise<void>;
 }
 
-export interface SandboxRegistryOptions<Core extends SandboxCore> {
+export interface SandboxRegistryOptions {
   /** Real time in ms (createApp's `clock`, else Date.now): time to live is real time, whatever a sandbox's mock clock says. */
   now(): number;
   /** Time to live after the last request, when a create gives none. */
@@ -40,7 +40,7 @@ export class SandboxRegistry<Core extends SandboxCore> {
   private seq = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly options: SandboxRegistryOptions<Core>) {
+  constructor(private readonly options: SandboxRegistryOptions) {
     // Expired sandboxes are also dropped as they are looked up; the sweep returns the memory of ones nobody asks for.
     this.timer = setInterval(() => void this.sweep(), Math.min(60_000, Math.max(1_000, Math.floor(options.ttlMs / 4))));
     this.timer.unref();
@@ -71,7 +71,15 @@ export class SandboxRegistry<Core extends SandboxCore> {
       this.building--;
     }
     const now = this.options.now();
-    const entry: SandboxEntry<Core> = { id, name: spec.name ?? null, core, createdMs: now, lastMs: now, ttlMs: spec.ttl_ms ?? this.options.ttlMs, seq: ++this.seq };
+    const entry: SandboxEntry<Core> = {
+      id,
+      name: spec.name ?? null,
+      core,
+      createdMs: now,
+      lastMs: now,
+      ttlMs: spec.ttl_ms ?? this.options.ttlMs,
+      seq: ++this.seq,
+    };
     this.live.set(id, entry);
     return entry;
   }

@@ -26,7 +26,13 @@ export const BundleJournalEntrySchema = v.strictObject({
   request: MessageSchema,
   response: MessageSchema,
   fault: v.optional(
-    v.strictObject({ id: v.string(), status: v.optional(Int), delay_ms: v.optional(NonNegInt), retry_after_s: v.optional(NonNegInt), transport: v.optional(v.string()) }),
+    v.strictObject({
+      id: v.string(),
+      status: v.optional(Int),
+      delay_ms: v.optional(NonNegInt),
+      retry_after_s: v.optional(NonNegInt),
+      transport: v.optional(v.string()),
+    }),
   ),
 });
 

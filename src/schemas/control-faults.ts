@@ -13,10 +13,18 @@ const PosInt = v.pipe(Int, v.minValue(1));
 const Text = v.pipe(v.string(), v.maxLength(GLOB_MAX_LENGTH, `String should have at most ${GLOB_MAX_LENGTH} characters`));
 const Delay = v.pipe(Int, v.minValue(0), v.maxValue(MAX_DELAY_MS));
 const HeaderName = v.pipe(v.string(), v.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'Input should be an HTTP header name'));
-const HeaderValue = v.pipe(v.string(), v.maxLength(1024, 'String should have at most 1024 characters'), v.regex(/^[\t\x20-\x7e]*$/, 'Input should be printable ASCII'));
+const HeaderValue = v.pipe(
+  v.string(),
+  v.maxLength(1024, 'String should have at most 1024 characters'),
+  v.regex(/^[\t\x20-\x7e]*$/, 'Input should be printable ASCII'),
+);
 
 export const UniformDelaySchema = v.strictObject({ distribution: v.literal('uniform'), min_ms: Delay, max_ms: Delay });
-export const LognormalDelaySchema = v.strictObject({ distribution: v.literal('lognormal'), median_ms: v.pipe(Int, v.minValue(1), v.maxValue(MAX_DELAY_MS)), p99_ms: Delay });
+export const LognormalDelaySchema = v.strictObject({
+  distribution: v.literal('lognormal'),
+  median_ms: v.pipe(Int, v.minValue(1), v.maxValue(MAX_DELAY_MS)),
+  p99_ms: Delay,
+});
 export type DelaySpec = number | v.InferOutput<typeof UniformDelaySchema> | v.InferOutput<typeof LognormalDelaySchema>;
 
 /** Beside method and path: what else a request must show for the fault to apply. */
@@ -40,7 +48,14 @@ export const FaultRequestSchema = v.strictObject({
   /** An HTTP method or `*` (any). */
   method: v.optional(v.pipe(v.string(), v.regex(/^(\*|[A-Za-z]+)$/, 'Input should be an HTTP method or *')), '*'),
   /** A path glob (`*` one segment, `**` any number). */
-  path: v.optional(v.pipe(v.string(), v.startsWith('/', 'Input should be a path starting with /'), v.maxLength(GLOB_MAX_LENGTH, `String should have at most ${GLOB_MAX_LENGTH} characters`)), '/**'),
+  path: v.optional(
+    v.pipe(
+      v.string(),
+      v.startsWith('/', 'Input should be a path starting with /'),
+      v.maxLength(GLOB_MAX_LENGTH, `String should have at most ${GLOB_MAX_LENGTH} characters`),
+    ),
+    '/**',
+  ),
   match: v.optional(FaultMatchSchema),
   /** Answer with this status instead of handling the request. */
   status: v.optional(v.pipe(Int, v.minValue(100), v.maxValue(599))),
@@ -56,7 +71,12 @@ export const FaultRequestSchema = v.strictObject({
   /** Fire with this probability (0-1), drawn from the seeded generator. */
   probability: v.optional(v.pipe(Float, v.minValue(0), v.maxValue(1))),
   /** 429 with Retry-After once more than `requests` matching requests came within `per_ms` of mock-clock time. */
-  rate_limit: v.optional(v.strictObject({ requests: v.pipe(Int, v.minValue(1), v.maxValue(MAX_RATE_LIMIT_REQUESTS)), per_ms: v.pipe(Int, v.minValue(1), v.maxValue(365 * 24 * 3600 * 1000)) })),
+  rate_limit: v.optional(
+    v.strictObject({
+      requests: v.pipe(Int, v.minValue(1), v.maxValue(MAX_RATE_LIMIT_REQUESTS)),
+      per_ms: v.pipe(Int, v.minValue(1), v.maxValue(365 * 24 * 3600 * 1000)),
+    }),
+  ),
   /** Break the connection the way networks do. */
   transport: v.optional(v.picklist(TRANSPORT_FAULTS)),
   /** The pace of a `slow_body` answer. */

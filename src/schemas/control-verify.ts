@@ -43,7 +43,11 @@ export const VerifyRequestSchema = v.strictObject({
 });
 export type VerifyRequest = v.InferInput<typeof VerifyRequestSchema>;
 
-const Patterns = v.pipe(v.array(RequestPatternSchema), v.minLength(1, 'List should have at least 1 item after validation'), v.maxLength(MAX_PATTERNS, `List should have at most ${MAX_PATTERNS} items after validation`));
+const Patterns = v.pipe(
+  v.array(RequestPatternSchema),
+  v.minLength(1, 'List should have at least 1 item after validation'),
+  v.maxLength(MAX_PATTERNS, `List should have at most ${MAX_PATTERNS} items after validation`),
+);
 
 /** These happened in this order (others possibly between them). */
 export const VerifySequenceSchema = v.strictObject({ requests: Patterns });

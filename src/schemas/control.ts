@@ -7,10 +7,12 @@ import { RunStatus, RunStepSchema, RunSurface, RunTimingSchema, StepStatus } fro
 /** Path patterns are capped, so matching one costs at most (path length x this). */
 const GlobLength = v.maxLength<string, typeof GLOB_MAX_LENGTH, string>(GLOB_MAX_LENGTH, `String should have at most ${GLOB_MAX_LENGTH} characters`);
 
-export const ClockRequestSchema = forbidExtra(model({
-  now: v.optional(Timestamp),
-  advance_ms: v.optional(Int),
-}));
+export const ClockRequestSchema = forbidExtra(
+  model({
+    now: v.optional(Timestamp),
+    advance_ms: v.optional(Int),
+  }),
+);
 
 export { FaultRequestSchema } from './control-faults.js';
 
@@ -60,43 +62,49 @@ const usage = {
   trace_id: v.optional(v.nullable(Uuid)),
 };
 
-export const CreateRunSchema = forbidExtra(model({
-  id: v.optional(Uuid),
-  status: v.optional(RunStatus, 'queued'),
-  runtime_mode: v.optional(RuntimeMode, 'live'),
-  surface: v.optional(RunSurface, 'api'),
-  release_id: v.optional(v.nullable(Uuid)),
-  user_id: v.optional(v.nullable(Uuid), null),
-  request_metadata: v.optional(FreeObject, {}),
-  created_at: v.optional(Timestamp),
-  steps: v.optional(v.array(StepInputSchema), []),
-  events: v.optional(v.array(AnyJson), []),
-  timing: v.optional(RunTimingSchema, {}),
-  result: v.optional(FreeObject, {}),
-  trace_content_status: v.optional(v.string()),
-  approval: v.optional(ApprovalInputSchema),
-  /** Let the simulation run it (from `queued`), whatever the simulation's mode. */
-  simulate: v.optional(v.boolean(), false),
-  ...usage,
-}));
+export const CreateRunSchema = forbidExtra(
+  model({
+    id: v.optional(Uuid),
+    status: v.optional(RunStatus, 'queued'),
+    runtime_mode: v.optional(RuntimeMode, 'live'),
+    surface: v.optional(RunSurface, 'api'),
+    release_id: v.optional(v.nullable(Uuid)),
+    user_id: v.optional(v.nullable(Uuid), null),
+    request_metadata: v.optional(FreeObject, {}),
+    created_at: v.optional(Timestamp),
+    steps: v.optional(v.array(StepInputSchema), []),
+    events: v.optional(v.array(AnyJson), []),
+    timing: v.optional(RunTimingSchema, {}),
+    result: v.optional(FreeObject, {}),
+    trace_content_status: v.optional(v.string()),
+    approval: v.optional(ApprovalInputSchema),
+    /** Let the simulation run it (from `queued`), whatever the simulation's mode. */
+    simulate: v.optional(v.boolean(), false),
+    ...usage,
+  }),
+);
 export type CreateRunInput = v.InferInput<typeof CreateRunSchema>;
 
-export const TransitionSchema = forbidExtra(model({
-  to: RunStatus,
-  steps: v.optional(v.array(StepInputSchema), []),
-  events: v.optional(v.array(AnyJson), []),
-  timing: v.optional(RunTimingSchema),
-  result: v.optional(FreeObject),
-  approval: v.optional(ApprovalInputSchema),
-  ...usage,
-}));
+export const TransitionSchema = forbidExtra(
+  model({
+    to: RunStatus,
+    steps: v.optional(v.array(StepInputSchema), []),
+    events: v.optional(v.array(AnyJson), []),
+    timing: v.optional(RunTimingSchema),
+    result: v.optional(FreeObject),
+    approval: v.optional(ApprovalInputSchema),
+    ...usage,
+  }),
+);
 export type TransitionInput = v.InferInput<typeof TransitionSchema>;
 
-export const AuthCodeRequestSchema = forbidExtra(model({
-  principal_id: Uuid,
-  code_challenge: NonEmptyString,
-  scopes: v.optional(v.array(v.string())),
-  expires_in_ms: v.optional(NonNegInt),
-  code: v.optional(NonEmptyString),
-}));
+export const AuthCodeRequestSchema = forbidExtra(
+  model({
+    principal_id: Uuid,
+    code_challenge: NonEmptyString,
+    scopes: v.optional(v.array(v.string())),
+    expires_in_ms: v.optional(NonNegInt),
+    code: v.optional(NonEmptyString),
+  }),
+);
 export type AuthCodeRequest = v.InferInput<typeof AuthCodeRequestSchema>;

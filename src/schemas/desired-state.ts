@@ -157,8 +157,17 @@ export const BundleSchema = model({
 export type Bundle = v.InferOutput<typeof BundleSchema>;
 
 export const CHANGE_CATEGORIES = [
-  'project', 'agent', 'capability', 'connection', 'credential_requirement', 'memory_namespace',
-  'skill', 'the service', 'delegation', 'identity', 'policy',
+  'project',
+  'agent',
+  'capability',
+  'connection',
+  'credential_requirement',
+  'memory_namespace',
+  'skill',
+  'the service',
+  'delegation',
+  'identity',
+  'policy',
 ] as const;
 export const SemanticChangeSchema = model({
   action: v.picklist(['created', 'modified', 'removed']),

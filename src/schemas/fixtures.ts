@@ -30,26 +30,28 @@ const list = <S extends v.GenericSchema>(s: S) => v.optional(v.array(s), []);
 /** The fixture format's version (CHANGELOG.md). A document may name it; one of a version this build does not read is refused. */
 export const FIXTURE_FORMAT_VERSION = 1;
 
-export const FixtureSchema = forbidExtra(model({
-  format_version: v.optional(v.literal(FIXTURE_FORMAT_VERSION, `Input should be ${FIXTURE_FORMAT_VERSION} (the fixture format this build reads)`)),
-  now: v.optional(Timestamp),
-  settings: v.optional(SettingsSchema, {}),
-  workspaces: list(WorkspaceRecordSchema),
-  principals: list(PrincipalRecordSchema),
-  access_tokens: list(AccessTokenRecordSchema),
-  authorization_codes: list(AuthorizationCodeRecordSchema),
-  projects: list(ProjectFixtureSchema),
-  connections: list(ConnectionRecordSchema),
-  releases: list(ReleaseFixtureSchema),
-  targets: list(TargetRecordSchema),
-  runs: list(RunRecordSchema),
-  approvals: list(ApprovalFixtureSchema),
-  users: list(UserRecordSchema),
-  jobs: list(JobResponseSchema),
-  memories: list(MemoryRecordSchema),
-  traces: list(TraceRecordSchema),
-  simulation: v.optional(SimulationFixtureSchema),
-}));
+export const FixtureSchema = forbidExtra(
+  model({
+    format_version: v.optional(v.literal(FIXTURE_FORMAT_VERSION, `Input should be ${FIXTURE_FORMAT_VERSION} (the fixture format this build reads)`)),
+    now: v.optional(Timestamp),
+    settings: v.optional(SettingsSchema, {}),
+    workspaces: list(WorkspaceRecordSchema),
+    principals: list(PrincipalRecordSchema),
+    access_tokens: list(AccessTokenRecordSchema),
+    authorization_codes: list(AuthorizationCodeRecordSchema),
+    projects: list(ProjectFixtureSchema),
+    connections: list(ConnectionRecordSchema),
+    releases: list(ReleaseFixtureSchema),
+    targets: list(TargetRecordSchema),
+    runs: list(RunRecordSchema),
+    approvals: list(ApprovalFixtureSchema),
+    users: list(UserRecordSchema),
+    jobs: list(JobResponseSchema),
+    memories: list(MemoryRecordSchema),
+    traces: list(TraceRecordSchema),
+    simulation: v.optional(SimulationFixtureSchema),
+  }),
+);
 /**
  * What a fixture document may hold, declared key by key (every key is optional) rather than as `v.InferInput` of the
  * whole schema, whose nesting is too deep for a consumer's compiler (TS2589). The check below keeps the two equal.

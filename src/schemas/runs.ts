@@ -7,7 +7,6 @@ export type RunStatus = v.InferOutput<typeof RunStatus>;
 export const RunSurface = v.picklist(['api', 'chatapp', 'background', 'dashboard']);
 export const StepStatus = v.picklist(['pending', 'running', 'succeeded', 'failed', 'cancelled', 'skipped']);
 
-
 export const RunStepSchema = model({
   id: Uuid,
   created_at: Timestamp,

@@ -59,10 +59,12 @@ export const ProjectBehaviourSchema = model({
 });
 
 /** PUT /_mock/simulation/behaviours and the fixture's `simulation.behaviours`. */
-export const BehavioursSchema = forbidExtra(model({
-  default: v.optional(BehaviourPartSchema, {}),
-  projects: v.optional(v.array(ProjectBehaviourSchema), []),
-}));
+export const BehavioursSchema = forbidExtra(
+  model({
+    default: v.optional(BehaviourPartSchema, {}),
+    projects: v.optional(v.array(ProjectBehaviourSchema), []),
+  }),
+);
 export type Behaviours = v.InferOutput<typeof BehavioursSchema>;
 export type BehavioursInput = v.InferInput<typeof BehavioursSchema>;
 
@@ -185,18 +187,22 @@ export const UserSpendRecordSchema = model({
 
 // ---- control requests ----
 
-export const SimulationSettingsRequestSchema = forbidExtra(model({
-  mode: v.optional(SimulationMode),
-  speed: v.optional(Speed),
-  /** `running`: a frozen clock starts running from where it stands; `frozen`: a running clock stops where it is. */
-  clock: v.optional(v.picklist(['running', 'frozen'])),
-  traffic: v.optional(v.array(TrafficSchema)),
-  retention_days: v.optional(RetentionDays),
-}));
+export const SimulationSettingsRequestSchema = forbidExtra(
+  model({
+    mode: v.optional(SimulationMode),
+    speed: v.optional(Speed),
+    /** `running`: a frozen clock starts running from where it stands; `frozen`: a running clock stops where it is. */
+    clock: v.optional(v.picklist(['running', 'frozen'])),
+    traffic: v.optional(v.array(TrafficSchema)),
+    retention_days: v.optional(RetentionDays),
+  }),
+);
 export type SimulationSettingsRequest = v.InferInput<typeof SimulationSettingsRequestSchema>;
 
-export const SimulationRunRequestSchema = forbidExtra(model({
-  until: v.optional(Timestamp),
-  idle: v.optional(Bool),
-}));
+export const SimulationRunRequestSchema = forbidExtra(
+  model({
+    until: v.optional(Timestamp),
+    idle: v.optional(Bool),
+  }),
+);
 export type SimulationRunRequest = v.InferInput<typeof SimulationRunRequestSchema>;

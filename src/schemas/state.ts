@@ -94,9 +94,9 @@ export type Settings = v.InferOutput<typeof SettingsSchema>;
 export const StateDataSchema = model({
   clock: v.optional(ClockStateSchema, {}),
   settings: v.optional(SettingsSchema, {}),
-  ...(Object.fromEntries(
-    COLLECTION_NAMES.map((c) => [c, v.optional(v.array(COLLECTION_SCHEMAS[c]), [])]),
-  ) as { [C in CollectionName]: v.OptionalSchema<v.ArraySchema<(typeof COLLECTION_SCHEMAS)[C], undefined>, readonly []> }),
+  ...(Object.fromEntries(COLLECTION_NAMES.map((c) => [c, v.optional(v.array(COLLECTION_SCHEMAS[c]), [])])) as {
+    [C in CollectionName]: v.OptionalSchema<v.ArraySchema<(typeof COLLECTION_SCHEMAS)[C], undefined>, readonly []>;
+  }),
 });
 /**
  * Declared as its parts (not `v.InferOutput` of the whole schema), so a consumer's compiler resolves it one collection at
@@ -108,15 +108,17 @@ export type StateData = { clock: ClockState; settings: Settings } & { [C in Coll
  * What PUT /_mock/state takes: a whole document as GET /_mock/state answers it, every key present. A missing key
  * would otherwise read as empty and wipe that collection (`{}` wiped everything).
  */
-export const CompleteStateDataSchema = forbidExtra(model({
-  clock: ClockStateSchema,
-  settings: SettingsSchema,
-  ...(Object.fromEntries(COLLECTION_NAMES.map((c) => [c, v.array(COLLECTION_SCHEMAS[c])])) as {
-    [C in CollectionName]: v.ArraySchema<(typeof COLLECTION_SCHEMAS)[C], undefined>;
+export const CompleteStateDataSchema = forbidExtra(
+  model({
+    clock: ClockStateSchema,
+    settings: SettingsSchema,
+    ...(Object.fromEntries(COLLECTION_NAMES.map((c) => [c, v.array(COLLECTION_SCHEMAS[c])])) as {
+      [C in CollectionName]: v.ArraySchema<(typeof COLLECTION_SCHEMAS)[C], undefined>;
+    }),
+    // Added after the others: a document exported before it still imports, its runs then all kept (none is marked simulated).
+    simulated_runs: v.optional(v.array(SimulatedRunRecordSchema), []),
   }),
-  // Added after the others: a document exported before it still imports, its runs then all kept (none is marked simulated).
-  simulated_runs: v.optional(v.array(SimulatedRunRecordSchema), []),
-}));
+);
 
 export const DATA_FILE_FORMAT = 'project-runtime-mock';
 /** Version 2 adds `seq` (the snapshot's place in the order of change sets); version 1 files still load. */

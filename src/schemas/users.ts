@@ -22,7 +22,7 @@ export const UserRecordSchema = model({ ...UserResponseSchema.entries, status: v
 export const UserPageQuerySchema = model({ limit: intQuery(1, 200, 50), cursor: v.optional(v.string()) });
 
 export const DeleteUserRequestSchema = model({
-  confirmation: v.literal('delete-application-user', 'Input should be \'delete-application-user\''),
+  confirmation: v.literal('delete-application-user', "Input should be 'delete-application-user'"),
 });
 
 export const UserDeleteResponseSchema = model({

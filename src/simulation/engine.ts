@@ -1,6 +1,6 @@
 // The engine: pending events live in the store (collection simulation_events) and in a heap; each runs as one transaction at its due time.
 import type { Deps, RunHooks } from '../deps.js';
-import { Transaction, type WriteScope } from '../storage/store.js';
+import { Transaction } from '../storage/store.js';
 import type { RecordOf } from '../schemas/state.js';
 import { SIMULATION_RECORD_ID, type SimEventRecord, type SimulationMode, type SimulationRecord } from '../schemas/simulation.js';
 import { MAX_TIMESTAMP_MS } from '../domain/clock.js';
@@ -8,7 +8,10 @@ import { EventHeap, type HeapEntry } from './heap.js';
 import { behaviourFor } from './behaviours.js';
 import { decideApproval, expireApproval, finishStep, runKey, startRun, timingAtCancel, timingAtRequeue, type NewEvent, type RunContext } from './runs.js';
 import { ensureRollover, ensureSources, fireJobEvent, retryJobRun, rollOverEvent, scheduleJobRetry, trafficMessage } from './sources.js';
-import { History, type Removed } from './history.js';
+import { History } from './history.js';
+import type { EngineOptions } from './engine-options.js';
+
+export type { EngineOptions } from './engine-options.js';
 
 type Run = RecordOf<'runs'>;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -16,24 +19,6 @@ const EVENTS = 'simulation_events' as const;
 const isRunWork = (key: string) => key.startsWith('run:');
 /** Within one millisecond a day's reset goes first, so that day's first spend counts in the new day. */
 const rankOf = (e: SimEventRecord) => (e.kind === 'budget.rollover' ? 0 : 1);
-
-export interface EngineOptions {
-  /** The mode when the stored settings name none (createApp: off, CLI: auto). */
-  defaultMode: SimulationMode;
-  /** createApp's seed: the simulation's draws derive from it unless the fixture names one. */
-  seed?: string;
-  onError(err: unknown): void;
-  /** The write scope events run in (the coverage report collects the simulation's transitions there). */
-  scope?(): WriteScope;
-  /** Each executed event, by kind (the coverage report). */
-  onExecuted?(kind: string): void;
-  /** A new event was scheduled, inside the transaction that writes it (the driver re-arms its timer after it). */
-  onScheduled?(atMs: number): void;
-  /** Simulated days a simulated run is kept after it ended when the settings name none (0: everything is kept). */
-  retentionDays?: number;
-  /** What each retention slice removed (the coverage report). */
-  onRemoved?(r: Removed): void;
-}
 
 export class Engine implements RunHooks {
   private readonly heap = new EventHeap();
@@ -252,7 +237,6 @@ export class Engine implements RunHooks {
     ensureSources(this, tx, ms);
   }
 
-
   // ---- RunHooks: called by the domain inside its own transaction ----
 
   queued(tx: Transaction, run: Run, nowMs: number, options: { explicit?: boolean; retryOf?: string } = {}): void {
@@ -263,7 +247,16 @@ export class Engine implements RunHooks {
     if (!options.explicit && !this.executing && this.mode(tx) === 'off') return;
     const agentId = run.request_metadata.agent_id;
     const b = behaviourFor(this.record(tx)?.behaviours, run.project_id, typeof agentId === 'string' ? agentId : undefined);
-    this.schedule(tx, { key: runKey(run.id), kind: 'run.start', at: nowMs + b.queue_wait_ms, run_id: run.id, project_id: run.project_id, step: 0, since: iso(nowMs), behaviour: b });
+    this.schedule(tx, {
+      key: runKey(run.id),
+      kind: 'run.start',
+      at: nowMs + b.queue_wait_ms,
+      run_id: run.id,
+      project_id: run.project_id,
+      step: 0,
+      since: iso(nowMs),
+      behaviour: b,
+    });
   }
 
   requeued(tx: Transaction, run: Run, nowMs: number): Run {

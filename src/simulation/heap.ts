@@ -10,8 +10,7 @@ export interface HeapEntry {
   key: string;
 }
 
-const before = (a: HeapEntry, b: HeapEntry): boolean =>
-  a.at < b.at || (a.at === b.at && (a.rank < b.rank || (a.rank === b.rank && a.seq < b.seq)));
+const before = (a: HeapEntry, b: HeapEntry): boolean => a.at < b.at || (a.at === b.at && (a.rank < b.rank || (a.rank === b.rank && a.seq < b.seq)));
 
 export class EventHeap {
   private items: HeapEntry[] = [];

@@ -9,10 +9,12 @@ export interface Problem {
 /** Rules a schema cannot say: gates only on tool steps, outcome weights that add up to something. */
 function checkPart(part: BehaviourPart, path: (string | number)[], problems: Problem[]): void {
   (part.steps ?? []).forEach((s, k) => {
-    if (s.approval && s.step_type !== 'tool') problems.push({ path: [...path, 'steps', k, 'approval'], message: `approval gates are for tool steps, not ${s.step_type}` });
+    if (s.approval && s.step_type !== 'tool')
+      problems.push({ path: [...path, 'steps', k, 'approval'], message: `approval gates are for tool steps, not ${s.step_type}` });
   });
   const p = part.outcome?.probabilities;
-  if (p && p.succeeded + p.failed <= 0) problems.push({ path: [...path, 'outcome', 'probabilities'], message: 'the weights of succeeded and failed must add up to more than 0' });
+  if (p && p.succeeded + p.failed <= 0)
+    problems.push({ path: [...path, 'outcome', 'probabilities'], message: 'the weights of succeeded and failed must add up to more than 0' });
 }
 
 /** Each behaviour names a project that exists, once; each agent override appears once per project. */

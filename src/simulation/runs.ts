@@ -108,7 +108,13 @@ function beginStep(ctx: RunContext, tx: Transaction, run: Run, b: Behaviour, i: 
     step = { ...step, status: 'running', metadata: { ...step.metadata, started_at: iso(ms), ...usage } };
     run = replaceStep(run, gatedStepId, () => step);
   } else {
-    step = newStep(ctx.deps, run, { name: s.name, status: 'running', step_type: s.step_type, metadata: { simulated: true, started_at: iso(ms), ...usage } }, ms, nextSequence(run));
+    step = newStep(
+      ctx.deps,
+      run,
+      { name: s.name, status: 'running', step_type: s.step_type, metadata: { simulated: true, started_at: iso(ms), ...usage } },
+      ms,
+      nextSequence(run),
+    );
     run = { ...run, steps: [...run.steps, step] };
   }
   run = {
@@ -121,7 +127,16 @@ function beginStep(ctx: RunContext, tx: Transaction, run: Run, b: Behaviour, i: 
   tx.put('runs', run);
   accrue(tx, run, s.cost_usd, ms);
   ctx.spent(tx, run.project_id, ms);
-  ctx.schedule(tx, { key: runKey(run.id), kind: 'step.finish', at: ms + s.duration_ms, run_id: run.id, project_id: run.project_id, step: i, step_id: step.id, behaviour: b });
+  ctx.schedule(tx, {
+    key: runKey(run.id),
+    kind: 'step.finish',
+    at: ms + s.duration_ms,
+    run_id: run.id,
+    project_id: run.project_id,
+    step: i,
+    step_id: step.id,
+    behaviour: b,
+  });
 }
 
 /** A gate: a pending approval, its checkpoint step and the tool step it holds; the run waits for the reviewer or expiry. */
@@ -130,19 +145,38 @@ function openGate(ctx: RunContext, tx: Transaction, run: Run, b: Behaviour, i: n
   const a = s.approval!;
   // An expiry past the last datetime is cut to it (the clock never gets there).
   const expiresIn = Math.min(a.expires_in_ms, MAX_TIMESTAMP_MS - ms);
-  const input = v.parse(ApprovalInputSchema, { tool_id: a.tool_id ?? s.name, action_summary: a.action_summary, expires_in_ms: expiresIn, tool_arguments: { step: s.name } });
+  const input = v.parse(ApprovalInputSchema, {
+    tool_id: a.tool_id ?? s.name,
+    action_summary: a.action_summary,
+    expires_in_ms: expiresIn,
+    tool_arguments: { step: s.name },
+  });
   const approval = tx.put('approvals', pendingApproval(ctx.deps, run, input, ms));
   ctx.gated(tx, run.id, approval.id);
   const seq = nextSequence(run);
-  const gate = newStep(ctx.deps, run, {
-    name: `approval: ${input.tool_id}`,
-    status: 'pending',
-    step_type: 'approval',
-    input_summary: { tool_id: input.tool_id, action_summary: input.action_summary },
-    metadata: { simulated: true, approval_id: approval.approval_id, requested_at: iso(ms) },
-  }, ms, seq);
-  const tool = newStep(ctx.deps, run, { name: s.name, status: 'pending', step_type: 'tool', metadata: { simulated: true, gated_by: approval.approval_id } }, ms, seq + 1);
-  const waiting = move({ ...run, steps: [...run.steps, gate, tool] }, 'waiting_approval', ms, [{ type: 'approval.requested', at: iso(ms), approval_id: approval.approval_id }]);
+  const gate = newStep(
+    ctx.deps,
+    run,
+    {
+      name: `approval: ${input.tool_id}`,
+      status: 'pending',
+      step_type: 'approval',
+      input_summary: { tool_id: input.tool_id, action_summary: input.action_summary },
+      metadata: { simulated: true, approval_id: approval.approval_id, requested_at: iso(ms) },
+    },
+    ms,
+    seq,
+  );
+  const tool = newStep(
+    ctx.deps,
+    run,
+    { name: s.name, status: 'pending', step_type: 'tool', metadata: { simulated: true, gated_by: approval.approval_id } },
+    ms,
+    seq + 1,
+  );
+  const waiting = move({ ...run, steps: [...run.steps, gate, tool] }, 'waiting_approval', ms, [
+    { type: 'approval.requested', at: iso(ms), approval_id: approval.approval_id },
+  ]);
   tx.put('runs', waiting);
   const decides = a.decision !== 'none' && a.decide_after_ms < expiresIn;
   ctx.schedule(tx, {
@@ -208,7 +242,12 @@ export function decideApproval(ctx: RunContext, tx: Transaction, ev: SimEventRec
     return;
   }
   tx.put('approvals', { ...approval, status: 'approved', decided_at: iso(ms), decision_reason: 'approved by the simulated reviewer' });
-  let next = replaceStep(run, ev.gate_step_id!, (g) => ({ ...g, status: 'succeeded', output_summary: { ...g.output_summary, decision: 'approved' }, metadata: { ...g.metadata, decided_at: iso(ms) } }));
+  let next = replaceStep(run, ev.gate_step_id!, (g) => ({
+    ...g,
+    status: 'succeeded',
+    output_summary: { ...g.output_summary, decision: 'approved' },
+    metadata: { ...g.metadata, decided_at: iso(ms) },
+  }));
   next = { ...next, timing: plus(next.timing, 'approval_wait_ms', ms - Date.parse(ev.since!)) };
   next = move(next, 'running', ms, [{ type: 'approval.approved', at: iso(ms), approval_id: approval.approval_id }]);
   beginStep(ctx, tx, next, b, ev.step ?? 0, ms, ev.step_id);

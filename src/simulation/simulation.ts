@@ -14,7 +14,6 @@ import { isWholeState, type CaughtUp, type ChangeSet } from '../storage/change-s
 
 export const MAX_EVENTS_PER_RUN = 1_000_000;
 
-
 export interface SimulationOptions {
   /** The mode when neither the fixture nor PUT /_mock/simulation set one (createApp: off; the CLI: auto). */
   defaultMode?: SimulationMode;
@@ -42,7 +41,6 @@ export function eventView(e: SimEventRecord) {
   for (const k of ['project_id', 'run_id', 'job_id', 'approval_id'] as const) if (e[k] !== undefined) out[k] = e[k];
   return out;
 }
-
 
 export class Simulation {
   readonly engine: Engine;
@@ -144,7 +142,13 @@ export class Simulation {
   }
 
   /** PUT /_mock/simulation: mode, speed (the clock's rate), the traffic sources and the retention of simulated history. */
-  async configure(input: { mode?: SimulationMode; speed?: number; clock?: 'running' | 'frozen'; traffic?: SimulationRecord['traffic']; retention_days?: number }) {
+  async configure(input: {
+    mode?: SimulationMode;
+    speed?: number;
+    clock?: 'running' | 'frozen';
+    traffic?: SimulationRecord['traffic'];
+    retention_days?: number;
+  }) {
     const { store, clock } = this.deps;
     const before = this.mode();
     store.apply((tx) => {
@@ -152,7 +156,12 @@ export class Simulation {
       const r = this.engine.settings(tx);
       if (input.traffic !== undefined) r.traffic.forEach((_, i) => this.engine.remove(tx, `traffic:${i}`));
       const { mode, traffic, retention_days } = input;
-      tx.put('simulation', { ...r, ...(mode !== undefined ? { mode } : {}), ...(traffic !== undefined ? { traffic } : {}), ...(retention_days !== undefined ? { retention_days } : {}) });
+      tx.put('simulation', {
+        ...r,
+        ...(mode !== undefined ? { mode } : {}),
+        ...(traffic !== undefined ? { traffic } : {}),
+        ...(retention_days !== undefined ? { retention_days } : {}),
+      });
       if (this.engine.mode(tx) !== 'off' && (before === 'off' || input.traffic !== undefined)) this.engine.ensureSources(tx, clock.nowMs());
     });
     if (input.speed !== undefined) await store.setClock(clock.withRate(input.speed));
@@ -242,7 +251,9 @@ export class Simulation {
       if (!(err instanceof TooManyEvents)) throw err;
       await this.deps.store.restore(before);
       this.engine.rebuild();
-      throw invalid(loc, `This would execute more than ${this.maxEvents} simulated events; move in smaller steps`, 'value_error', undefined, { max_events: this.maxEvents });
+      throw invalid(loc, `This would execute more than ${this.maxEvents} simulated events; move in smaller steps`, 'value_error', undefined, {
+        max_events: this.maxEvents,
+      });
     }
   }
 

@@ -31,7 +31,15 @@ export function scheduleJobRetry(engine: Engine, tx: Transaction, run: Run, ms: 
   const attempt = Number(run.request_metadata.attempt ?? 1);
   const policy = retryPolicy(job);
   if (job?.status !== 'active' || !(attempt < policy.maxAttempts)) return;
-  engine.schedule(tx, { key: runKey(run.id), kind: 'job.retry', at: ms + policy.backoffMs, run_id: run.id, job_id: jobId, project_id: run.project_id, count: attempt });
+  engine.schedule(tx, {
+    key: runKey(run.id),
+    kind: 'job.retry',
+    at: ms + policy.backoffMs,
+    run_id: run.id,
+    job_id: jobId,
+    project_id: run.project_id,
+    count: attempt,
+  });
 }
 
 /** job.retry: the retry, through endpoint 6's transaction. */
@@ -53,7 +61,14 @@ export function trafficMessage(engine: Engine, tx: Transaction, ev: SimEventReco
   const n = ev.count ?? 0;
   const out = sendMessage(engine.deps, tx, r.seed!, index, n, t, ms);
   if ('stop' in out) return;
-  engine.schedule(tx, { key: ev.key, kind: 'traffic.message', at: ms + gapMs(r.seed!, index, n + 1, t), traffic: index, count: n + 1, project_id: tx.get('connections', t.binding_id)?.project_id });
+  engine.schedule(tx, {
+    key: ev.key,
+    kind: 'traffic.message',
+    at: ms + gapMs(r.seed!, index, n + 1, t),
+    traffic: index,
+    count: n + 1,
+    project_id: tx.get('connections', t.binding_id)?.project_id,
+  });
 }
 
 /** Keeps the project's reset event at the earliest boundary its totals need (a day's spend needs the next midnight). */
@@ -77,7 +92,14 @@ export function ensureSources(engine: Engine, tx: Transaction, ms: number): void
   r.traffic.forEach((t, index) => {
     const key = `traffic:${index}`;
     if (tx.get(EVENTS, key)) return;
-    engine.schedule(tx, { key, kind: 'traffic.message', at: ms + gapMs(r.seed!, index, 0, t), traffic: index, count: 0, project_id: tx.get('connections', t.binding_id)?.project_id });
+    engine.schedule(tx, {
+      key,
+      kind: 'traffic.message',
+      at: ms + gapMs(r.seed!, index, 0, t),
+      traffic: index,
+      count: 0,
+      project_id: tx.get('connections', t.binding_id)?.project_id,
+    });
   });
   for (const b of tx.filter('budgets', () => true)) ensureRollover(engine, tx, b.project_id, ms);
 }

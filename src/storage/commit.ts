@@ -188,7 +188,11 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
       this.failed(err);
       return;
     }
-    if (done && typeof done.then === 'function') done.then(() => this.stored(this.inFlight), (err) => this.failed(err));
+    if (done && typeof done.then === 'function')
+      done.then(
+        () => this.stored(this.inFlight),
+        (err) => this.failed(err),
+      );
     else this.stored(this.inFlight);
   }
 

@@ -1,6 +1,14 @@
 // What a data file must hold: its header, a version this build reads, and valid records (checked one at a time as they stream in).
 import * as v from 'valibot';
-import { ClockStateSchema, COLLECTION_NAMES, COLLECTION_SCHEMAS, DATA_FILE_FORMAT, DATA_FILE_VERSIONS, SettingsSchema, type CollectionName } from '../schemas/state.js';
+import {
+  ClockStateSchema,
+  COLLECTION_NAMES,
+  COLLECTION_SCHEMAS,
+  DATA_FILE_FORMAT,
+  DATA_FILE_VERSIONS,
+  SettingsSchema,
+  type CollectionName,
+} from '../schemas/state.js';
 import { describeIssues } from '../validation.js';
 import { sameJson } from '../json.js';
 import { completeAndValid } from './record-check.js';
@@ -54,7 +62,10 @@ export function checkHeader(file: string, doc: unknown): { version: number; seq:
     throw new DataFileError(file, `it is not a project-runtime-mock data file (no "format": "${DATA_FILE_FORMAT}")`);
   }
   if (!DATA_FILE_VERSIONS.includes(doc.format_version as number)) {
-    throw new DataFileError(file, `format_version ${JSON.stringify(doc.format_version)} is not supported (this build reads ${DATA_FILE_VERSIONS.join(' and ')})`);
+    throw new DataFileError(
+      file,
+      `format_version ${JSON.stringify(doc.format_version)} is not supported (this build reads ${DATA_FILE_VERSIONS.join(' and ')})`,
+    );
   }
   const seq = doc.seq ?? 0;
   if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) throw new DataFileError(file, 'invalid content: seq: Expected a non-negative integer');

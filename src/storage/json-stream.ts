@@ -82,7 +82,7 @@ export async function streamJsonFile(file: string, options: StreamOptions): Prom
    * line parses as one element, no byte of it is scanned. Returns where byte-by-byte scanning resumes.
    */
   const wholeLines = (buf: Buffer, from: number): number => {
-    for (let at = from; ; ) {
+    for (let at = from; ;) {
       const nl = buf.indexOf(0x0a, at);
       if (nl === -1) return at;
       let s = at;
@@ -210,7 +210,8 @@ export async function streamJsonFile(file: string, options: StreamOptions): Prom
         }
         if (b === 0x7d /* } */ || b === 0x5d /* ] */) {
           const kind = stack.pop();
-          if (kind === undefined || kind !== (b === 0x7d ? OBJECT : ARRAY)) throw new JsonStreamError(`unexpected "${String.fromCharCode(b)}" at byte ${total - n + i}`);
+          if (kind === undefined || kind !== (b === 0x7d ? OBJECT : ARRAY))
+            throw new JsonStreamError(`unexpected "${String.fromCharCode(b)}" at byte ${total - n + i}`);
           expectKey = false;
           i++;
           continue;

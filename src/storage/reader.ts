@@ -7,7 +7,12 @@ import type { Transaction } from './transaction.js';
 export interface RecordReader {
   get<C extends CollectionName>(c: C, key: string): RecordOf<C> | undefined;
   /** The records whose `field` equals `value` (and match `pred`). */
-  where<C extends CollectionName, F extends keyof RecordOf<C> & string>(c: C, field: F, value: RecordOf<C>[F], pred?: (r: RecordOf<C>) => boolean): RecordOf<C>[];
+  where<C extends CollectionName, F extends keyof RecordOf<C> & string>(
+    c: C,
+    field: F,
+    value: RecordOf<C>[F],
+    pred?: (r: RecordOf<C>) => boolean,
+  ): RecordOf<C>[];
 }
 
 /** The stored state, read-only: what was acknowledged, never what is still on its way to storage. */

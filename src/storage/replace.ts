@@ -52,6 +52,8 @@ export function diffTo(state: NewestState, target: Target): (tx: Transaction) =>
 
 /** The target as a whole state to store. */
 export function wholeState(target: Target): Replacement {
-  const maps = target.copy ? (Object.fromEntries(COLLECTION_NAMES.map((c) => [c, new Map(target.maps[c] as Map<string, unknown>)])) as unknown as Maps) : target.maps;
+  const maps = target.copy
+    ? (Object.fromEntries(COLLECTION_NAMES.map((c) => [c, new Map(target.maps[c] as Map<string, unknown>)])) as unknown as Maps)
+    : target.maps;
   return { maps, clock: target.clock, settings: target.settings };
 }

@@ -58,7 +58,12 @@ export class StoredState implements CommittedState, ReadView {
     return this.maps[c].size;
   }
   /** The stored records whose `field` equals `value` (and match `pred`), through the field index. */
-  where<C extends CollectionName, F extends keyof RecordOf<C> & string>(c: C, field: F, value: RecordOf<C>[F], pred: (r: RecordOf<C>) => boolean = () => true): RecordOf<C>[] {
+  where<C extends CollectionName, F extends keyof RecordOf<C> & string>(
+    c: C,
+    field: F,
+    value: RecordOf<C>[F],
+    pred: (r: RecordOf<C>) => boolean = () => true,
+  ): RecordOf<C>[] {
     const out: RecordOf<C>[] = [];
     const keys = this.indexes.keys(c, field, value) ?? this.maps[c].keys();
     for (const key of keys) {

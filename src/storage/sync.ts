@@ -22,7 +22,13 @@ export abstract class SyncingState extends CommitPipeline {
   private foreignApplied = 0;
   private ownSinceForeign = 0;
 
-  constructor(adapter: ChangeSetAdapter, data: StateData, seq: number, observer: WriteObserver | undefined, private readonly onCaughtUp: CaughtUpListener | undefined) {
+  constructor(
+    adapter: ChangeSetAdapter,
+    data: StateData,
+    seq: number,
+    observer: WriteObserver | undefined,
+    private readonly onCaughtUp: CaughtUpListener | undefined,
+  ) {
     super(adapter, data, seq, observer);
     // Shared storage: others' commits are applied as they are announced, so an idle instance stays current.
     // At most one such look per 50 ms: a busy instance catches up before each request anyway.
@@ -113,7 +119,14 @@ export abstract class SyncingState extends CommitPipeline {
       if (seq <= this.committedSeq) continue;
       if (isWholeState(item)) {
         const maps = mapsFromData(item.state);
-        this.fold({ replacement: { maps, clock: item.state.clock, settings: item.state.settings }, seq, observe: false, scope: undefined, attempts: 0, state: 'pending' });
+        this.fold({
+          replacement: { maps, clock: item.state.clock, settings: item.state.settings },
+          seq,
+          observe: false,
+          scope: undefined,
+          attempts: 0,
+          state: 'pending',
+        });
       } else {
         if (seq !== this.committedSeq + 1) throw storageUnavailable(new Error(`change set ${seq} does not follow ${this.committedSeq}`));
         this.fold({ set: item, seq, observe: false, scope: undefined, attempts: 0, state: 'pending' });

@@ -56,7 +56,12 @@ export class Transaction implements RecordReader {
    * The records whose `field` equals `value` (and match `pred`), with this transaction's writes applied: what
    * `filter` finds, but through the store's field index, so it costs what it finds rather than the collection.
    */
-  where<C extends CollectionName, F extends keyof RecordOf<C> & string>(c: C, field: F, value: RecordOf<C>[F], pred: (r: RecordOf<C>) => boolean = () => true): RecordOf<C>[] {
+  where<C extends CollectionName, F extends keyof RecordOf<C> & string>(
+    c: C,
+    field: F,
+    value: RecordOf<C>[F],
+    pred: (r: RecordOf<C>) => boolean = () => true,
+  ): RecordOf<C>[] {
     const match = (r: RecordOf<C>) => ((r as Record<string, unknown>)[field] ?? null) === (value ?? null) && pred(r);
     const candidates = this.view.viewCandidates?.(c, field, value);
     if (!candidates) return this.filter(c, match);

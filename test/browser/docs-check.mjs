@@ -15,8 +15,26 @@ const screenshot = join(outDir, 'docs.png');
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const V3_OPERATIONS = [
-  'exchangeToken', 'getConnection', 'diffRelease', 'cancelRun', 'getRun', 'retryRun', 'setBudget', 'listUsers', 'planDesiredState', 'listReleases',
-  'denyApproval', 'deleteProject', 'transferProject', 'listJobs', 'listApprovals', 'chatWebhook', 'getApproval', 'getUser', 'brokerWebhook', 'deleteUser',
+  'exchangeToken',
+  'getConnection',
+  'diffRelease',
+  'cancelRun',
+  'getRun',
+  'retryRun',
+  'setBudget',
+  'listUsers',
+  'planDesiredState',
+  'listReleases',
+  'denyApproval',
+  'deleteProject',
+  'transferProject',
+  'listJobs',
+  'listApprovals',
+  'chatWebhook',
+  'getApproval',
+  'getUser',
+  'brokerWebhook',
+  'deleteUser',
 ];
 
 /** The security schemes the Authorize dialog must offer. */
@@ -24,7 +42,10 @@ const SCHEMES = ['bearerAuth', 'adminKey', 'chatSecret', 'brokerSignature', 'con
 
 /** Starts `node dist/cli.js --memory --port 0 --control-token ...` and resolves with its base URL once it prints `listening on`. */
 function startServer() {
-  const child = spawn(process.execPath, ['dist/cli.js', '--memory', '--port', '0', '--control-token', 'docs-check-token'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['dist/cli.js', '--memory', '--port', '0', '--control-token', 'docs-check-token'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 15_000);
@@ -90,7 +111,9 @@ async function main() {
     if (notOffered.length) problems.push(`Authorize does not offer: ${notOffered.join(', ')} (offered: ${offered.join(', ')})`);
     if (errors.length) problems.push(`page errors: ${errors.join('; ')}`);
     if (external.length) problems.push(`requests left the server: ${external.join(', ')}`);
-    console.log(`docs-check: ${shown.length} operations rendered (${V3_OPERATIONS.length - missing.length}/20 v3 operations found); Authorize offers ${offered.join(', ')}; screenshot ${screenshot}`);
+    console.log(
+      `docs-check: ${shown.length} operations rendered (${V3_OPERATIONS.length - missing.length}/20 v3 operations found); Authorize offers ${offered.join(', ')}; screenshot ${screenshot}`,
+    );
     if (problems.length) {
       console.error(`docs-check FAILED:\n  ${problems.join('\n  ')}`);
       process.exitCode = 1;

@@ -58,7 +58,15 @@ export async function makeScratch(): Promise<Scratch> {
   const tarball = join(dir, packed.out.trim().split('\n').at(-1)!);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
   const quiet = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
-  const deps = [tarball, `typescript@${locked('typescript')}`, `@types/node@${locked('@types/node')}`, `vitest@${locked('vitest')}`, `jest@${locked('jest')}`, `uvu@${locked('uvu')}`, `typescript-7@npm:typescript@${TYPESCRIPT_7}`];
+  const deps = [
+    tarball,
+    `typescript@${locked('typescript')}`,
+    `@types/node@${locked('@types/node')}`,
+    `vitest@${locked('vitest')}`,
+    `jest@${locked('jest')}`,
+    `uvu@${locked('uvu')}`,
+    `typescript-7@npm:typescript@${TYPESCRIPT_7}`,
+  ];
   // The oldest Node the engines field names, from npm's own binary packages (in a folder of its own, installed meanwhile);
   // a platform without one is reported by the tests that need it.
   const nodePackage = `node-${process.platform}-${process.arch}`;
@@ -69,7 +77,10 @@ export async function makeScratch(): Promise<Scratch> {
     ok('npm install (the tarball, compilers and runners)', run(npm, ['install', ...quiet, ...deps], dir)),
     run(npm, ['install', ...quiet, `${nodePackage}@${OLDEST_NODE}`], nodeDir),
   ]);
-  const oldestNode = nodeInstall.code === 0 ? join(nodeDir, 'node_modules', nodePackage, 'bin', 'node') : { missing: `${nodePackage}@${OLDEST_NODE}: ${nodeInstall.out.trim().split('\n')[0]}` };
+  const oldestNode =
+    nodeInstall.code === 0
+      ? join(nodeDir, 'node_modules', nodePackage, 'bin', 'node')
+      : { missing: `${nodePackage}@${OLDEST_NODE}: ${nodeInstall.out.trim().split('\n')[0]}` };
   const project = join(ROOT, 'test/consumer/project');
   for (const f of readdirSync(project)) copyFileSync(join(project, f), join(dir, f));
   for (const f of RECIPES) copyFileSync(join(ROOT, 'examples', f), join(dir, f));

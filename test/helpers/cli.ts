@@ -42,7 +42,7 @@ export function startCli(args: string[], timeoutMs = 10_000): Promise<RunningCli
     });
     exited.then((code) => {
       clearTimeout(timer);
-      reject(Object.assign(new Error(`CLI exited with ${code}: ${err}${out ? ` (stdout: ${out.slice(-500)})` : ""}`), { code, stderr: err }));
+      reject(Object.assign(new Error(`CLI exited with ${code}: ${err}${out ? ` (stdout: ${out.slice(-500)})` : ''}`), { code, stderr: err }));
     });
   });
 }

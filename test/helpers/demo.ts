@@ -1,7 +1,16 @@
 // Ids and credentials of the bundled demo fixture, named for what they are.
 export const DEMO = {
-  workspaces: { acmeSupport: 'f9157be9-d9bf-406e-8a0f-ca9b45f98ec6', acmeLabs: 'aecce347-f8e9-4c70-ba06-b8d321998c62', globex: '9638b5a8-0d27-48fe-a571-3f5369fc9208' },
-  principals: { owner: 'e0aa8a15-a6c9-481a-839d-7ec4ece39df4', operator: '6fbb1e37-7a82-47fb-aeef-6ddd7d4a3eb1', viewer: '19110327-cf0e-4fe5-a59d-a336560f4bac', globex: '87187207-d8ad-4c34-acd4-98d07a7ea753' },
+  workspaces: {
+    acmeSupport: 'f9157be9-d9bf-406e-8a0f-ca9b45f98ec6',
+    acmeLabs: 'aecce347-f8e9-4c70-ba06-b8d321998c62',
+    globex: '9638b5a8-0d27-48fe-a571-3f5369fc9208',
+  },
+  principals: {
+    owner: 'e0aa8a15-a6c9-481a-839d-7ec4ece39df4',
+    operator: '6fbb1e37-7a82-47fb-aeef-6ddd7d4a3eb1',
+    viewer: '19110327-cf0e-4fe5-a59d-a336560f4bac',
+    globex: '87187207-d8ad-4c34-acd4-98d07a7ea753',
+  },
   projects: {
     support: 'fe1868ee-d60e-4ce6-8db0-f4a764225229',
     sales: '2c74a63e-c054-4dc3-bbea-76c42e6c58b4',
@@ -31,7 +40,11 @@ export const DEMO = {
     expired: 'apr_exp1r3d0',
     cancelled: 'apr_c4nc3l3d',
   },
-  connections: { chatBinding: 'e96b28d7-1310-499b-952e-bd5c21e77d85', crm: 'c32b2522-1fb5-4c08-8a63-db4227b43658', billing: '09604b72-24d7-43f3-b6e6-16ed0133dfeb' },
+  connections: {
+    chatBinding: 'e96b28d7-1310-499b-952e-bd5c21e77d85',
+    crm: 'c32b2522-1fb5-4c08-8a63-db4227b43658',
+    billing: '09604b72-24d7-43f3-b6e6-16ed0133dfeb',
+  },
   tokens: {
     owner: 'demo-owner-token',
     operator: 'demo-operator-token',

@@ -6,7 +6,11 @@ import { demoFixture } from '../../src/fixtures.js';
 import { DEMO } from './demo.js';
 
 export const any = <T>(...xs: T[]) => fc.constantFrom(...xs);
-const randomText = fc.oneof(fc.string(), fc.string({ unit: 'grapheme', maxLength: 40 }), any('', ' ', '..', '%', '%zz', '%E0%A4%A', '%00', 'null', '-1', '0', '1e309', 'NaN', '[]', '{}', 'a/b'));
+const randomText = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  any('', ' ', '..', '%', '%zz', '%E0%A4%A', '%00', 'null', '-1', '0', '1e309', 'NaN', '[]', '{}', 'a/b'),
+);
 /** A path segment: a valid demo id, another UUID, or anything (percent-encoded unless it is a raw escape sequence). */
 const segment = (valid: string[]) =>
   fc.oneof(
@@ -58,7 +62,12 @@ export const path = (template: string) => {
 };
 
 const QUERY_KEYS = ['limit', 'cursor', 'status', 'runtime_mode', 'baseline_release_id'];
-const queryValue = fc.oneof(randomText, any('1', '50', '200', '201', '0', '-5', '2.5', 'live', 'test', 'pending', 'denied', 'expired'), fc.uuid(), any(...Object.values(DEMO.releases)));
+const queryValue = fc.oneof(
+  randomText,
+  any('1', '50', '200', '201', '0', '-5', '2.5', 'live', 'test', 'pending', 'denied', 'expired'),
+  fc.uuid(),
+  any(...Object.values(DEMO.releases)),
+);
 /** Known and unknown keys, sometimes repeated (koa then hands the handler an array). */
 export const query = fc.array(fc.tuple(fc.oneof(any(...QUERY_KEYS), fc.string({ maxLength: 8 })), queryValue), { maxLength: 4 }).map((pairs) => {
   const q = new URLSearchParams();
@@ -74,9 +83,27 @@ const header = (good: fc.Arbitrary<string>, weight = 3, absent = 1) =>
   fc.oneof({ weight, arbitrary: good }, { weight: absent, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: headerText });
 export const headers = fc
   .record({
-    authorization: header(fc.oneof({ weight: 6, arbitrary: any(...TOKENS.map((t) => `Bearer ${t}`)) }, headerText.map((t) => `Bearer ${t}`), any('Bearer', 'Basic ZGVtbzpkZW1v', `bearer ${DEMO.tokens.owner}`)), 6),
+    authorization: header(
+      fc.oneof(
+        { weight: 6, arbitrary: any(...TOKENS.map((t) => `Bearer ${t}`)) },
+        headerText.map((t) => `Bearer ${t}`),
+        any('Bearer', 'Basic ZGVtbzpkZW1v', `bearer ${DEMO.tokens.owner}`),
+      ),
+      6,
+    ),
     'x-admin-key': header(any(DEMO.adminKey), 1, 4),
-    'content-type': header(any('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/merge-patch+json', 'APPLICATION/JSON', 'application/json/x')),
+    'content-type': header(
+      any(
+        'application/json',
+        'application/json; charset=utf-8',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/merge-patch+json',
+        'APPLICATION/JSON',
+        'application/json/x',
+      ),
+    ),
     'content-encoding': header(any('gzip', 'br', 'deflate', 'x-unknown', 'identity'), 1, 6),
     'x-chatapp-secret-token': header(any(DEMO.chatSecret)),
     /** 'sign' is replaced by the body's real signature, so the broker webhook gets past its check too. */
@@ -84,7 +111,45 @@ export const headers = fc
   })
   .map((h) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined)) as Record<string, string>);
 
-const FIELDS = ['now', 'advance_ms', 'method', 'path', 'status', 'times', 'delay_ms', 'to', 'steps', 'target', 'principal_id', 'code_challenge', 'runtime_mode', 'surface', 'reason', 'binding_fingerprint', 'confirmation', 'workspace_id', 'clear', 'funding_mode', 'project_daily_usd', 'user_monthly_usd', 'metadata', 'code', 'code_verifier', 'grant_type', 'refresh_token', 'base_revision_id', 'bundle', 'mutation', 'type', 'message', 'update_id', 'event', 'connection_id', '__proto__', 'constructor'];
+const FIELDS = [
+  'now',
+  'advance_ms',
+  'method',
+  'path',
+  'status',
+  'times',
+  'delay_ms',
+  'to',
+  'steps',
+  'target',
+  'principal_id',
+  'code_challenge',
+  'runtime_mode',
+  'surface',
+  'reason',
+  'binding_fingerprint',
+  'confirmation',
+  'workspace_id',
+  'clear',
+  'funding_mode',
+  'project_daily_usd',
+  'user_monthly_usd',
+  'metadata',
+  'code',
+  'code_verifier',
+  'grant_type',
+  'refresh_token',
+  'base_revision_id',
+  'bundle',
+  'mutation',
+  'type',
+  'message',
+  'update_id',
+  'event',
+  'connection_id',
+  '__proto__',
+  'constructor',
+];
 const fieldValue = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   any('delete-application-user', 'authorization_code', 'refresh_token', 'free_sandbox', DEMO.workspaces.acmeLabs, DEMO.authorizationCode, DEMO.pkceVerifier),
@@ -96,11 +161,19 @@ export const body = fc.oneof(
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((j) => JSON.stringify(j)) },
   { weight: 4, arbitrary: fc.dictionary(any(...FIELDS), fieldValue, { maxKeys: 5 }).map((o) => JSON.stringify(o)) },
   { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
-  { weight: 1, arbitrary: fc.tuple(any('reason', 'confirmation', 'message'), any(1_000, 300_000, 1_100_000)).map(([k, n]) => JSON.stringify({ [k]: 'é'.repeat(n / 2) })) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(any('reason', 'confirmation', 'message'), any(1_000, 300_000, 1_100_000)).map(([k, n]) => JSON.stringify({ [k]: 'é'.repeat(n / 2) })),
+  },
   // Nesting around the limit (64) and far past it, in a field or at the top.
   { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 60, max: 12_000 }), any('[', '{"metadata":', '{"x":[')).map(([n, open]) => deepJson(n, open)) },
   // Numbers JSON.parse and Python read differently, or that overflow: 1e400, NaN, Infinity, huge integers.
-  { weight: 1, arbitrary: fc.tuple(any(...FIELDS), any('1e400', '-1e400', 'NaN', 'Infinity', '-Infinity', '9007199254740993', '1e300', '-0', '1.5e-400')).map(([k, n]) => `{"${k}": ${n}}`) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(any(...FIELDS), any('1e400', '-1e400', 'NaN', 'Infinity', '-Infinity', '9007199254740993', '1e300', '-0', '1.5e-400'))
+      .map(([k, n]) => `{"${k}": ${n}}`),
+  },
   // Bytes that are not text, and a compressed JSON body.
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 40 }) },
   { weight: 1, arbitrary: fc.dictionary(any(...FIELDS), fieldValue, { maxKeys: 3 }).map((o) => gzipSync(JSON.stringify(o))) },

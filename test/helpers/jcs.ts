@@ -20,10 +20,16 @@ export function jcs(value: unknown): string {
   if (typeof value === 'object') {
     const names = Object.keys(value as object).filter((k) => (value as Record<string, unknown>)[k] !== undefined);
     // Array.prototype.sort without a comparator compares UTF-16 code units: exactly 3.2.3.
-    return `{${names.sort().map((k) => `${JSON.stringify(k)}:${jcs((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${names
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${jcs((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   throw new TypeError(`JCS: ${typeof value} has no JSON form`);
 }
 
 /** Lowercase hex SHA-256 of the UTF-8 bytes of the canonical JSON. */
-export const fingerprintOf = (value: unknown): string => createHash('sha256').update(Buffer.from(jcs(value), 'utf8')).digest('hex');
+export const fingerprintOf = (value: unknown): string =>
+  createHash('sha256')
+    .update(Buffer.from(jcs(value), 'utf8'))
+    .digest('hex');

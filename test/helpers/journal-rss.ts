@@ -19,5 +19,13 @@ for (let i = 0; i < n; i++) {
 (globalThis as { gc?: () => void }).gc?.();
 const m = process.memoryUsage();
 process.stdout.write(
-  JSON.stringify({ requests: n, statuses: [...statuses].sort(), rssMB: Math.round(m.rss / 1e6), heapMB: Math.round(m.heapUsed / 1e6), externalMB: Math.round(m.external / 1e6), journalBytes: mock.control.journal.bytes, entries: mock.control.journal.size }),
+  JSON.stringify({
+    requests: n,
+    statuses: [...statuses].sort(),
+    rssMB: Math.round(m.rss / 1e6),
+    heapMB: Math.round(m.heapUsed / 1e6),
+    externalMB: Math.round(m.external / 1e6),
+    journalBytes: mock.control.journal.bytes,
+    entries: mock.control.journal.size,
+  }),
 );

@@ -73,7 +73,8 @@ class DocChecker {
     const what = `${method.toUpperCase()} ${rawPath.split('?')[0]} -> ${res.status}`;
     if (m === 'options' || m === 'head') return [];
     // Addressing a sandbox that is not there, or two different ones, is refused before any operation (docs/sandboxes.md).
-    if ((res.status === 404 || res.status === 400) && /"reason_code":"sandbox_(not_found|conflict)"/.test(res.text ?? '')) return this.body(what, '/components/schemas/ManagementErrorV3', res);
+    if ((res.status === 404 || res.status === 400) && /"reason_code":"sandbox_(not_found|conflict)"/.test(res.text ?? ''))
+      return this.body(what, '/components/schemas/ManagementErrorV3', res);
     // An injected fault answers whatever the test asked for: nothing to check.
     if (res.headers['x-mock-fault']) return [];
     // The document and its page are served outside the document (GET only; another method is a routing 405).
@@ -112,9 +113,10 @@ class DocChecker {
       return problems;
     }
     if (content['application/json']) {
-      const pointer = response === op.responses[key]
-        ? `${opPointer}/responses/${key}/content/application~1json/schema`
-        : `${op.responses[key].$ref.slice(1)}/content/application~1json/schema`;
+      const pointer =
+        response === op.responses[key]
+          ? `${opPointer}/responses/${key}/content/application~1json/schema`
+          : `${op.responses[key].$ref.slice(1)}/content/application~1json/schema`;
       return [...problems, ...this.body(`${what} (${op.operationId})`, pointer, res)];
     }
     const type = (res.headers['content-type'] ?? '').split(';')[0].trim();
@@ -134,7 +136,9 @@ class DocChecker {
     }
     const validate = this.validator(pointer);
     if (validate(value)) return [];
-    return (validate.errors ?? []).map((e) => `${what}: body${e.instancePath} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''} (schema ${pointer})`);
+    return (validate.errors ?? []).map(
+      (e) => `${what}: body${e.instancePath} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''} (schema ${pointer})`,
+    );
   }
 }
 

@@ -61,6 +61,8 @@ export class CountingAdapter extends MemoryAdapter {
   }
   /** The records the last change set wrote to `collection` (deletions left out). */
   written(collection: string): Record<string, unknown>[] {
-    return (this.last?.changes ?? []).filter((c) => c.collection === collection && c.record !== null).map((c) => c.record as unknown as Record<string, unknown>);
+    return (this.last?.changes ?? [])
+      .filter((c) => c.collection === collection && c.record !== null)
+      .map((c) => c.record as unknown as Record<string, unknown>);
   }
 }

@@ -5,7 +5,8 @@ import pg from 'pg';
 import { needs } from './needs.js';
 
 export const DATABASE_URL = process.env.DATABASE_URL ?? '';
-export const needsPostgres = (): boolean => needs('postgres', DATABASE_URL !== '', 'set DATABASE_URL=postgres://user@host:port/db; .ci/run starts a private cluster');
+export const needsPostgres = (): boolean =>
+  needs('postgres', DATABASE_URL !== '', 'set DATABASE_URL=postgres://user@host:port/db; .ci/run starts a private cluster');
 
 const created: { schemas: string[]; databases: string[] } = { schemas: [], databases: [] };
 const suffix = () => `${process.pid}_${Math.random().toString(36).slice(2, 8)}`;

@@ -7,7 +7,17 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp, type MockApp } from '../../src/app.js';
 import { demoFixture } from '../../src/fixtures.js';
-import { JsonFileAdapter, MemoryAdapter, postgresStorage, type CaughtUp, type ChangeSet, type ChangeSetAdapter, type CommittedState, type Rebase, type StorageAdapter } from '../../src/storage/adapters.js';
+import {
+  JsonFileAdapter,
+  MemoryAdapter,
+  postgresStorage,
+  type CaughtUp,
+  type ChangeSet,
+  type ChangeSetAdapter,
+  type CommittedState,
+  type Rebase,
+  type StorageAdapter,
+} from '../../src/storage/adapters.js';
 import { DATABASE_URL, freshSchema } from './postgres.js';
 
 export interface Storage {
@@ -28,7 +38,9 @@ export const STORAGES: Storage[] = [
       return new JsonFileAdapter(join(dir, 'db.json'));
     },
   },
-  ...(DATABASE_URL ? [{ name: 'postgres' as const, make: (schema?: string) => postgresStorage({ connectionString: DATABASE_URL, schema: schema ?? freshSchema() }) }] : []),
+  ...(DATABASE_URL
+    ? [{ name: 'postgres' as const, make: (schema?: string) => postgresStorage({ connectionString: DATABASE_URL, schema: schema ?? freshSchema() }) }]
+    : []),
 ];
 
 export function removeDirs(): void {

@@ -43,4 +43,10 @@ export const testTimeoutMs = (env = process.env) => whole(env, 'TEST_TIMEOUT_MS'
 export const runTimeoutMs = (env = process.env) => whole(env, 'TEST_RUN_TIMEOUT_MS', DEFAULT_RUN_TIMEOUT_MS, 1);
 
 /** Requirements (see test/helpers/needs.ts) that CI may skip: TEST_ALLOW_SKIP=postgres,chromium. */
-export const allowedSkips = (env = process.env) => new Set((env.TEST_ALLOW_SKIP ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+export const allowedSkips = (env = process.env) =>
+  new Set(
+    (env.TEST_ALLOW_SKIP ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );

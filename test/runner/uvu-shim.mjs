@@ -78,7 +78,9 @@ function wrapTest(file, name, handler, bEach, aEach) {
       );
       ok = true;
     } catch (err) {
-      error = String(err?.message ?? err).split('\n')[0].slice(0, 300);
+      error = String(err?.message ?? err)
+        .split('\n')[0]
+        .slice(0, 300);
       throw err;
     } finally {
       runner.emit({ t: 'end', file, name, ok, error, ms: Math.round(performance.now() - started) });

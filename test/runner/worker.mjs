@@ -48,7 +48,9 @@ for (const file of process.argv.slice(2)) {
   for (const s of runner.suites) {
     const count = s.held.tests.length + s.held.only.length;
     if (count > 0) {
-      console.error(`\n${file}: ${count} test(s)${s.name ? ` of suite "${s.name}"` : ''} registered but never run: call ${s.name ? 'the suite' : 'test'}.run() at the end of the file`);
+      console.error(
+        `\n${file}: ${count} test(s)${s.name ? ` of suite "${s.name}"` : ''} registered but never run: call ${s.name ? 'the suite' : 'test'}.run() at the end of the file`,
+      );
       emit({ t: 'no-run', file, suite: s.name, count });
     }
     Object.assign(s.held, { tests: [], only: [], skips: 0, before: [], after: [], bEach: [], aEach: [] });

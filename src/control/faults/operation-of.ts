@@ -10,7 +10,10 @@ interface Template {
 
 const BY_SIZE = new Map<number, Template[]>();
 for (const op of OPERATIONS) {
-  const segments = op.path.split('/').slice(1).map((s) => (s.startsWith('{') ? null : s));
+  const segments = op.path
+    .split('/')
+    .slice(1)
+    .map((s) => (s.startsWith('{') ? null : s));
   const list = BY_SIZE.get(segments.length) ?? [];
   list.push({ operation: op.operation, method: op.method, segments });
   BY_SIZE.set(segments.length, list);

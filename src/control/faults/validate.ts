@@ -17,20 +17,24 @@ export function validFault(input: unknown): FaultBody {
   if (given('body') && !given('status')) problems.push(item(['body'], 'A fault body needs a status', f.body));
   if (given('headers') && !given('status') && !given('rate_limit')) problems.push(item(['headers'], 'headers go with a status or a rate_limit', f.headers));
   if (given('transport')) {
-    for (const k of ['status', 'rate_limit'] as const) if (given(k)) problems.push(item(['transport'], `transport cannot be given together with ${k}`, f.transport));
+    for (const k of ['status', 'rate_limit'] as const)
+      if (given(k)) problems.push(item(['transport'], `transport cannot be given together with ${k}`, f.transport));
     if (f.transport === 'slow_body' && !given('bytes_per_s')) problems.push(item(['bytes_per_s'], 'slow_body needs bytes_per_s', null));
   }
   if (given('bytes_per_s') && f.transport !== 'slow_body') problems.push(item(['bytes_per_s'], 'bytes_per_s goes with transport slow_body', f.bytes_per_s));
   if (given('rate_limit')) {
     if (given('status')) problems.push(item(['rate_limit'], 'a rate_limit answers 429 itself: give no status', f.rate_limit));
-    for (const k of ['after', 'probability'] as const) if (given(k)) problems.push(item([k], `${k} does not apply to a rate_limit (every matching request counts)`, f[k]));
+    for (const k of ['after', 'probability'] as const)
+      if (given(k)) problems.push(item([k], `${k} does not apply to a rate_limit (every matching request counts)`, f[k]));
   }
   if (f.match?.operation !== undefined && methodOfOperation(f.match.operation) === undefined) {
     problems.push(item(['match', 'operation'], 'Not an operation id of /openapi.json (such as getRun or cancelRun)', f.match.operation));
   }
   const d = f.delay_ms;
-  if (typeof d === 'object' && d.distribution === 'uniform' && d.max_ms < d.min_ms) problems.push(item(['delay_ms', 'max_ms'], 'max_ms must not be less than min_ms', d.max_ms));
-  if (typeof d === 'object' && d.distribution === 'lognormal' && d.p99_ms < d.median_ms) problems.push(item(['delay_ms', 'p99_ms'], 'p99_ms must not be less than median_ms', d.p99_ms));
+  if (typeof d === 'object' && d.distribution === 'uniform' && d.max_ms < d.min_ms)
+    problems.push(item(['delay_ms', 'max_ms'], 'max_ms must not be less than min_ms', d.max_ms));
+  if (typeof d === 'object' && d.distribution === 'lognormal' && d.p99_ms < d.median_ms)
+    problems.push(item(['delay_ms', 'p99_ms'], 'p99_ms must not be less than median_ms', d.p99_ms));
   if (problems.length) throw new ValidationError(problems);
   return f;
 }

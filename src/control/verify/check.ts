@@ -64,9 +64,12 @@ export interface OnlyFailure extends VerifyFailure {
 export function checkedCount(count: Count | undefined): Count {
   if (count === undefined) return { at_least: 1 };
   const { exactly, at_least, at_most } = count;
-  if (exactly === undefined && at_least === undefined && at_most === undefined) throw invalid(['body', 'count'], 'Give exactly, at_least or at_most', 'value_error', count);
-  if (exactly !== undefined && (at_least !== undefined || at_most !== undefined)) throw invalid(['body', 'count'], 'exactly excludes at_least and at_most', 'value_error', count);
-  if (at_least !== undefined && at_most !== undefined && at_least > at_most) throw invalid(['body', 'count'], 'at_least must not be greater than at_most', 'value_error', count);
+  if (exactly === undefined && at_least === undefined && at_most === undefined)
+    throw invalid(['body', 'count'], 'Give exactly, at_least or at_most', 'value_error', count);
+  if (exactly !== undefined && (at_least !== undefined || at_most !== undefined))
+    throw invalid(['body', 'count'], 'exactly excludes at_least and at_most', 'value_error', count);
+  if (at_least !== undefined && at_most !== undefined && at_least > at_most)
+    throw invalid(['body', 'count'], 'at_least must not be greater than at_most', 'value_error', count);
   return count;
 }
 
@@ -77,7 +80,8 @@ export function countText(c: Count): string {
   return `${words} ${plural(n, 'request')}`;
 }
 
-const holds = (c: Count, n: number) => (c.exactly === undefined || n === c.exactly) && (c.at_least === undefined || n >= c.at_least) && (c.at_most === undefined || n <= c.at_most);
+const holds = (c: Count, n: number) =>
+  (c.exactly === undefined || n === c.exactly) && (c.at_least === undefined || n >= c.at_least) && (c.at_most === undefined || n <= c.at_most);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const label = (e: JournalEntry) => `#${e.id} ${e.method} ${e.path} -> ${e.status}`;
 
@@ -90,7 +94,9 @@ function nearMisses(p: CompiledPattern, entries: JournalEntry[]): { misses: Near
   }
   scored.sort((a, b) => a.d.length - b.d.length || b.e.id - a.e.id);
   const top = scored.slice(0, MAX_NEAR_MISSES);
-  const lines = top.map(({ e, d }) => `  ${label(e)}: ${d.map((x) => `${x.field} expected ${JSON.stringify(x.expected)}, got ${JSON.stringify(x.actual)}`).join('; ')}`);
+  const lines = top.map(
+    ({ e, d }) => `  ${label(e)}: ${d.map((x) => `${x.field} expected ${JSON.stringify(x.expected)}, got ${JSON.stringify(x.actual)}`).join('; ')}`,
+  );
   return { misses: top.map(({ e, d }) => ({ id: e.id, differences: d })), lines };
 }
 
@@ -100,7 +106,10 @@ function failure<F extends VerifyFailure>(message: string, evicted: number, rest
   return { detail, ...rest, ...(evicted > 0 ? { evicted } : {}) } as F;
 }
 
-const passed = (ids: number[], evicted: number): { ok: true; answer: VerifyAnswer } => ({ ok: true, answer: { matched: ids.length, ids, ...(evicted > 0 ? { evicted } : {}) } });
+const passed = (ids: number[], evicted: number): { ok: true; answer: VerifyAnswer } => ({
+  ok: true,
+  answer: { matched: ids.length, ids, ...(evicted > 0 ? { evicted } : {}) },
+});
 
 /** `pattern` matched a number of entries `count` allows (at least 1 without it). */
 export function verifyCount(view: JournalView, pattern: RequestPattern, count: Count | undefined): Outcome<CountFailure> {
@@ -133,7 +142,10 @@ export function verifySequence(view: JournalView, patterns: RequestPattern[]): O
       const { misses, lines } = nearMisses(p, view.entries.slice(at));
       const head = `Expected requests in order; pattern ${k} ${JSON.stringify(p.pattern)} has no match${after} (${k} of ${compiled.length} matched in order${ids.length ? `: ${ids.map((i) => `#${i}`).join(', ')}` : ''}).`;
       const message = lines.length ? `${head}\nClosest requests${after}:\n${lines.join('\n')}` : head;
-      return { ok: false, failure: failure<SequenceFailure>(message, view.evicted, { matched: k, ids, failed_at: k, expected: p.pattern, near_misses: misses }) };
+      return {
+        ok: false,
+        failure: failure<SequenceFailure>(message, view.evicted, { matched: k, ids, failed_at: k, expected: p.pattern, near_misses: misses }),
+      };
     }
     ids.push(view.entries[found].id);
     at = found + 1;

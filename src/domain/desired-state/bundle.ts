@@ -42,7 +42,8 @@ function parseManifest(manifest: string): unknown {
     throw new ValidationError([{ loc: MANIFEST_LOC, msg: `Manifest is not valid YAML: ${msg}`, type: 'value_error', input: null }]);
   }
   // The manifest is a document inside the body: the body's nesting limit holds for it too.
-  if (jsonValueTooDeep(value)) throw new ValidationError([{ loc: MANIFEST_LOC, msg: `Manifest nested deeper than ${MAX_JSON_DEPTH} levels`, type: 'value_error', input: null }]);
+  if (jsonValueTooDeep(value))
+    throw new ValidationError([{ loc: MANIFEST_LOC, msg: `Manifest nested deeper than ${MAX_JSON_DEPTH} levels`, type: 'value_error', input: null }]);
   return value;
 }
 

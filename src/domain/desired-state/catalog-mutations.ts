@@ -1,26 +1,30 @@
 // Handlers of the catalog mutations (skills, capabilities, credential requirements, namespaces, connections) and their edges.
 import type { DesiredState, MutationOf, MutationType } from '../../schemas/desired-state.js';
-import {
-  addEdge,
-  detachEverywhere,
-  findAgent,
-  removeEdge,
-  removeEntity,
-  requireEntity,
-  unknownReference,
-  upsertById,
-} from './draft.js';
+import { addEdge, detachEverywhere, findAgent, removeEdge, removeEntity, requireEntity, unknownReference, upsertById } from './draft.js';
 
 type Handlers<K extends MutationType> = { [T in K]: (d: DesiredState, m: MutationOf<T>) => void };
 
 const edge = (agent: string, seg: string, target: string) => `agent:${agent}/${seg}:${target}`;
 
 type CatalogTypes =
-  | 'skill.upsert' | 'skill.remove' | 'agent.skill.attach' | 'agent.skill.detach'
-  | 'capability.upsert' | 'capability.remove' | 'agent.capability.grant' | 'agent.capability.revoke'
-  | 'credential_requirement.upsert' | 'credential_requirement.remove'
-  | 'memory_namespace.upsert' | 'memory_namespace.remove' | 'agent.memory.grant' | 'agent.memory.revoke'
-  | 'connection.upsert' | 'connection.remove' | 'agent.connection.attach' | 'agent.connection.detach';
+  | 'skill.upsert'
+  | 'skill.remove'
+  | 'agent.skill.attach'
+  | 'agent.skill.detach'
+  | 'capability.upsert'
+  | 'capability.remove'
+  | 'agent.capability.grant'
+  | 'agent.capability.revoke'
+  | 'credential_requirement.upsert'
+  | 'credential_requirement.remove'
+  | 'memory_namespace.upsert'
+  | 'memory_namespace.remove'
+  | 'agent.memory.grant'
+  | 'agent.memory.revoke'
+  | 'connection.upsert'
+  | 'connection.remove'
+  | 'agent.connection.attach'
+  | 'agent.connection.detach';
 
 export const CATALOG_HANDLERS: Handlers<CatalogTypes> = {
   'skill.upsert': (d, m) => upsertById(d.skills, { id: m.skill_id, display_name: m.display_name }),
@@ -54,8 +58,7 @@ export const CATALOG_HANDLERS: Handlers<CatalogTypes> = {
       `Capability grant '${m.capability_id}' on agent '${m.agent_id}'`,
     ),
 
-  'credential_requirement.upsert': (d, m) =>
-    upsertById(d.credential_requirements, { id: m.credential_requirement_id, display_name: m.display_name }),
+  'credential_requirement.upsert': (d, m) => upsertById(d.credential_requirements, { id: m.credential_requirement_id, display_name: m.display_name }),
   'credential_requirement.remove': (d, m) => removeEntity(d, 'credential_requirements', m.credential_requirement_id),
 
   'memory_namespace.upsert': (d, m) => upsertById(d.memory_namespaces, { id: m.namespace_id, display_name: m.display_name }),
@@ -77,8 +80,7 @@ export const CATALOG_HANDLERS: Handlers<CatalogTypes> = {
     agent.memory = agent.memory.filter((g) => g.namespace !== m.namespace_id);
   },
 
-  'connection.upsert': (d, m) =>
-    upsertById(d.connections, { id: m.connection_name, name: m.connection_name, kind: m.kind, display_name: m.display_name }),
+  'connection.upsert': (d, m) => upsertById(d.connections, { id: m.connection_name, name: m.connection_name, kind: m.kind, display_name: m.display_name }),
   'connection.remove': (d, m) => {
     removeEntity(d, 'connections', m.connection_name);
     detachEverywhere(d, 'connections', m.connection_name);

@@ -37,7 +37,11 @@ export function makeChange(spec: ChangeSpec): SemanticChange {
 }
 
 /** The display name of an agent or catalog entity in `state`, falling back to its id. */
-export function nameIn(state: DesiredState, key: 'agents' | 'skills' | 'capabilities' | 'memory_namespaces' | 'connections' | 'credential_requirements', id: string): string {
+export function nameIn(
+  state: DesiredState,
+  key: 'agents' | 'skills' | 'capabilities' | 'memory_namespaces' | 'connections' | 'credential_requirements',
+  id: string,
+): string {
   const list: { id: string; display_name: string }[] = state[key];
   return list.find((e) => e.id === id)?.display_name ?? id;
 }

@@ -18,10 +18,38 @@ interface EdgeSpec {
 
 const EDGES: Record<EdgeKind, EdgeSpec> = {
   skill: { category: 'skill', names: 'skills', label: 'Skill', added: ['attached', 'to'], removed: ['detached', 'from'], grantsAuthority: false },
-  capability: { category: 'capability', names: 'capabilities', label: 'Capability', added: ['granted', 'to'], removed: ['revoked', 'from'], grantsAuthority: true },
-  memory: { category: 'memory_namespace', names: 'memory_namespaces', label: 'Memory namespace', added: ['granted', 'to'], removed: ['revoked', 'from'], grantsAuthority: true },
-  connection: { category: 'connection', names: 'connections', label: 'Connection', added: ['attached', 'to'], removed: ['detached', 'from'], grantsAuthority: true },
-  delegation: { category: 'delegation', names: 'agents', label: 'Delegation to agent', added: ['added', 'for'], removed: ['removed', 'from'], grantsAuthority: true },
+  capability: {
+    category: 'capability',
+    names: 'capabilities',
+    label: 'Capability',
+    added: ['granted', 'to'],
+    removed: ['revoked', 'from'],
+    grantsAuthority: true,
+  },
+  memory: {
+    category: 'memory_namespace',
+    names: 'memory_namespaces',
+    label: 'Memory namespace',
+    added: ['granted', 'to'],
+    removed: ['revoked', 'from'],
+    grantsAuthority: true,
+  },
+  connection: {
+    category: 'connection',
+    names: 'connections',
+    label: 'Connection',
+    added: ['attached', 'to'],
+    removed: ['detached', 'from'],
+    grantsAuthority: true,
+  },
+  delegation: {
+    category: 'delegation',
+    names: 'agents',
+    label: 'Delegation to agent',
+    added: ['added', 'for'],
+    removed: ['removed', 'from'],
+    grantsAuthority: true,
+  },
 };
 
 interface Edge {

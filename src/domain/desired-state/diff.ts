@@ -92,7 +92,7 @@ function singletonChange(s: Singleton, before: DesiredState, after: DesiredState
   if (!had) return [makeChange({ ...base, action: 'created', reason_code: `${s.key}_set`, text: `${s.label} set` })];
   if (!has) return [makeChange({ ...base, action: 'removed', reason_code: `${s.key}_cleared`, text: `${s.label} cleared` })];
   const keys = [...new Set([...Object.keys(old), ...Object.keys(now)])];
-  const changed = keys.filter((k) => !sameJson(old[k] ?? null, now[k] ?? null) || (k in old) !== (k in now));
+  const changed = keys.filter((k) => !sameJson(old[k] ?? null, now[k] ?? null) || k in old !== k in now);
   if (changed.length === 0) return [];
   const text = `${s.label} changed (${changed.sort().join(', ')})`;
   return [makeChange({ ...base, action: 'modified', reason_code: `${s.key}_changed`, text, changed_fields: changed })];

@@ -35,7 +35,10 @@ export function upsertById<T extends { id: string }>(list: T[], entity: T): void
 export function removeEntity(d: DesiredState, key: CatalogKey, id: string): void {
   requireEntity(d, key, id);
   const list: { id: string }[] = d[key];
-  list.splice(list.findIndex((e) => e.id === id), 1);
+  list.splice(
+    list.findIndex((e) => e.id === id),
+    1,
+  );
 }
 
 /** Adds an id edge (idempotent: the normalizer dedupes). */

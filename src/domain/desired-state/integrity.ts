@@ -28,9 +28,7 @@ function duplicateIds(s: ParsedDesiredState, loc: Loc): ValidationItem[] {
 
 function connectionNames(s: ParsedDesiredState, loc: Loc): ValidationItem[] {
   return s.connections.flatMap((c, i) =>
-    c.name !== undefined && c.name !== c.id
-      ? [item([...loc, 'connections', i, 'name'], `A connection's name must equal its id ('${c.id}')`, c.name)]
-      : [],
+    c.name !== undefined && c.name !== c.id ? [item([...loc, 'connections', i, 'name'], `A connection's name must equal its id ('${c.id}')`, c.name)] : [],
   );
 }
 

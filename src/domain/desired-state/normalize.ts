@@ -2,13 +2,7 @@
 import * as v from 'valibot';
 import { ValidationError } from '../../errors.js';
 import { issuesToItems } from '../../validation.js';
-import {
-  DesiredStateSchema,
-  type Agent,
-  type DesiredState,
-  type MemoryGrant,
-  type ParsedDesiredState,
-} from '../../schemas/desired-state.js';
+import { DesiredStateSchema, type Agent, type DesiredState, type MemoryGrant, type ParsedDesiredState } from '../../schemas/desired-state.js';
 import { cmp } from './catalog.js';
 import { integrityItems, type Loc } from './integrity.js';
 
@@ -69,9 +63,7 @@ export function canonicalState(s: ParsedDesiredState | DesiredState): DesiredSta
     capabilities: s.capabilities.map(entity).sort(byId),
     credential_requirements: s.credential_requirements.map(entity).sort(byId),
     memory_namespaces: s.memory_namespaces.map(entity).sort(byId),
-    connections: s.connections
-      .map((c) => ({ id: c.id, name: c.id, kind: c.kind, display_name: c.display_name }))
-      .sort(byId),
+    connections: s.connections.map((c) => ({ id: c.id, name: c.id, kind: c.kind, display_name: c.display_name })).sort(byId),
   };
 }
 

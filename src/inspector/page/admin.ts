@@ -56,7 +56,12 @@ export function AdminView({ onReset }: { onReset: () => void }) {
         <h3>Load a fixture file</h3>
         <p>Replaces all state with the fixture document (see docs/fixtures.md); it becomes what Reset returns to.</p>
         <label for="fixture-file">Fixture file (JSON)</label>
-        <input id="fixture-file" type="file" accept=".json,application/json" onChange=${(e: Event) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)} />
+        <input
+          id="fixture-file"
+          type="file"
+          accept=".json,application/json"
+          onChange=${(e: Event) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)}
+        />
         <button type="submit" disabled=${busy || !file}>Load fixture</button>
       </form>
     </section>

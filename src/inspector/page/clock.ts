@@ -19,10 +19,19 @@ export const PRESETS: [string, number][] = [
 ];
 
 const subject = (e: SimEvent) =>
-  e.run_id ? `run ${e.run_id.slice(0, 8)}` : e.job_id ? `job ${e.job_id.slice(0, 8)}` : e.approval_id ? `approval ${e.approval_id}` : e.project_id ? `project ${e.project_id.slice(0, 8)}` : '—';
+  e.run_id
+    ? `run ${e.run_id.slice(0, 8)}`
+    : e.job_id
+      ? `job ${e.job_id.slice(0, 8)}`
+      : e.approval_id
+        ? `approval ${e.approval_id}`
+        : e.project_id
+          ? `project ${e.project_id.slice(0, 8)}`
+          : '—';
 
 /** The retention line: how long simulated runs stay after they ended. */
-export const retention = (days: number) => (days === 0 ? 'simulated runs kept' : `simulated runs removed ${days} ${days === 1 ? 'day' : 'days'} after they end`);
+export const retention = (days: number) =>
+  days === 0 ? 'simulated runs kept' : `simulated runs removed ${days} ${days === 1 ? 'day' : 'days'} after they end`;
 
 export function ClockView() {
   const clock = useLoad(() => call<Clock>('GET', '/_mock/clock'), []);
@@ -44,12 +53,15 @@ export function ClockView() {
       stateChanged();
     }
   };
-  const advance = (label: string, ms: number) => act(async () => `Advanced ${label}: now ${when((await call<Clock>('POST', '/_mock/clock', { advance_ms: ms })).now)}.`);
+  const advance = (label: string, ms: number) =>
+    act(async () => `Advanced ${label}: now ${when((await call<Clock>('POST', '/_mock/clock', { advance_ms: ms })).now)}.`);
   const freeze = (iso: string) => act(async () => `Frozen at ${when((await call<Clock>('POST', '/_mock/clock', { now: iso })).now)}.`);
   const step = () =>
     act(async () => {
       const r = await call<S['ControlSimulationStep']>('POST', '/_mock/simulation/step');
-      return r.executed ? `Stepped: ${r.executed.kind} of ${subject(r.executed)} at ${when(r.executed.at)}; ${r.pending_count} pending.` : 'Nothing pending: no step taken.';
+      return r.executed
+        ? `Stepped: ${r.executed.kind} of ${subject(r.executed)} at ${when(r.executed.at)}; ${r.pending_count} pending.`
+        : 'Nothing pending: no step taken.';
     });
   const runIdle = () =>
     act(async () => {
@@ -69,9 +81,12 @@ export function ClockView() {
         <div class="card">
           <h3>Clock</h3>
           <dl class="facts">
-            <dt>Now</dt><dd data-clock-now=${c?.now}>${when(c?.now)}</dd>
-            <dt>State</dt><dd>${c ? (c.frozen_at ? 'frozen' : 'running') : ''}</dd>
-            <dt>Offset</dt><dd data-offset-ms=${c?.offset_ms} title=${c ? `${c.offset_ms} ms` : ''}>${c ? offsetText(c.offset_ms) : ''}</dd>
+            <dt>Now</dt>
+            <dd data-clock-now=${c?.now}>${when(c?.now)}</dd>
+            <dt>State</dt>
+            <dd>${c ? (c.frozen_at ? 'frozen' : 'running') : ''}</dd>
+            <dt>Offset</dt>
+            <dd data-offset-ms=${c?.offset_ms} title=${c ? `${c.offset_ms} ms` : ''}>${c ? offsetText(c.offset_ms) : ''}</dd>
           </dl>
           <div class="buttons" role="group" aria-label="Advance the clock">
             ${PRESETS.map(([label, ms]) => html`<button type="button" disabled=${busy} onClick=${() => advance(label, ms)}>+ ${label}</button>`)}
@@ -88,12 +103,18 @@ export function ClockView() {
         <div class="card">
           <h3>Simulation</h3>
           <dl class="facts">
-            <dt>Mode</dt><dd data-sim-mode=${s?.mode}>${s?.mode}</dd>
-            <dt>Clock</dt><dd data-sim-clock=${s?.clock}>${s?.clock ?? ''}</dd>
-            <dt>Speed</dt><dd data-sim-speed=${s?.speed}>${s ? `${s.speed}× real time` : ''}</dd>
-            <dt>Traffic</dt><dd data-sim-traffic=${s ? s.traffic.length : undefined}>${s ? trafficText(s.traffic) : ''}</dd>
-            <dt>Retention</dt><dd data-retention-days=${s?.retention_days}>${s ? retention(s.retention_days) : ''}</dd>
-            <dt>Pending</dt><dd data-pending=${s?.pending_count}>${s?.pending_count ?? ''} events</dd>
+            <dt>Mode</dt>
+            <dd data-sim-mode=${s?.mode}>${s?.mode}</dd>
+            <dt>Clock</dt>
+            <dd data-sim-clock=${s?.clock}>${s?.clock ?? ''}</dd>
+            <dt>Speed</dt>
+            <dd data-sim-speed=${s?.speed}>${s ? `${s.speed}× real time` : ''}</dd>
+            <dt>Traffic</dt>
+            <dd data-sim-traffic=${s ? s.traffic.length : undefined}>${s ? trafficText(s.traffic) : ''}</dd>
+            <dt>Retention</dt>
+            <dd data-retention-days=${s?.retention_days}>${s ? retention(s.retention_days) : ''}</dd>
+            <dt>Pending</dt>
+            <dd data-pending=${s?.pending_count}>${s?.pending_count ?? ''} events</dd>
           </dl>
           <form class="inline" onSubmit=${(e: Event) => (e.preventDefault(), applyMode())}>
             <label for="sim-mode">Mode</label>
@@ -113,9 +134,26 @@ export function ClockView() {
       <h3>Next pending events</h3>
       <div class="scroll">
         <table data-kind="pending">
-          <caption class="sr-only">Pending simulated events in time order</caption>
-          <thead><tr><th scope="col">Due</th><th scope="col">Kind</th><th scope="col">Concerns</th></tr></thead>
-          <tbody>${(s?.pending ?? []).slice(0, 25).map((e) => html`<tr><td>${when(e.at)}</td><td>${e.kind}</td><td>${subject(e)}</td></tr>`)}</tbody>
+          <caption class="sr-only">
+            Pending simulated events in time order
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Due</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Concerns</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${(s?.pending ?? []).slice(0, 25).map(
+              (e) =>
+                html`<tr>
+                  <td>${when(e.at)}</td>
+                  <td>${e.kind}</td>
+                  <td>${subject(e)}</td>
+                </tr>`,
+            )}
+          </tbody>
         </table>
         ${s && s.pending.length === 0 && html`<p class="muted">Nothing pending.</p>`}
       </div>

@@ -53,15 +53,48 @@ export function FaultsView({ active }: { active: boolean }) {
       ${notice && html`<p class=${notice.error ? 'error' : 'notice'} role="status">${notice.text}</p>`}
       <div class="scroll">
         <table data-kind="faults">
-          <caption class="sr-only">Active faults</caption>
-          <thead><tr><th scope="col">Id</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Answers</th><th scope="col">Left</th><th scope="col">Hits</th><th scope="col">Matched</th></tr></thead>
+          <caption class="sr-only">
+            Active faults
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Id</th>
+              <th scope="col">Method</th>
+              <th scope="col">Path</th>
+              <th scope="col">Answers</th>
+              <th scope="col">Left</th>
+              <th scope="col">Hits</th>
+              <th scope="col">Matched</th>
+            </tr>
+          </thead>
           <tbody>
             ${items.map(
-              (f) => html`<tr key=${f.id}>
-                <td><code>${f.id}</code></td><td>${f.method}</td><td class="path"><code>${f.path}</code></td>
-                <td>${describeFault(f as never)}${f.body !== undefined ? html`<details><summary>body</summary><pre>${pretty(f.body)}</pre></details>` : ''}${f.match ? html`<details><summary>match</summary><pre>${pretty(f.match)}</pre></details>` : ''}</td>
-                <td>${f.remaining ?? 'until cleared'}</td><td>${f.hits}</td><td>${f.matched}</td>
-              </tr>`,
+              (f) =>
+                html`<tr key=${f.id}>
+                  <td><code>${f.id}</code></td>
+                  <td>${f.method}</td>
+                  <td class="path"><code>${f.path}</code></td>
+                  <td>
+                    ${describeFault(f as never)}${
+                      f.body !== undefined
+                        ? html`<details>
+                            <summary>body</summary>
+                            <pre>${pretty(f.body)}</pre>
+                          </details>`
+                        : ''
+                    }${
+                      f.match
+                        ? html`<details>
+                            <summary>match</summary>
+                            <pre>${pretty(f.match)}</pre>
+                          </details>`
+                        : ''
+                    }
+                  </td>
+                  <td>${f.remaining ?? 'until cleared'}</td>
+                  <td>${f.hits}</td>
+                  <td>${f.matched}</td>
+                </tr>`,
             )}
           </tbody>
         </table>
@@ -70,18 +103,49 @@ export function FaultsView({ active }: { active: boolean }) {
       <div class="buttons"><button type="button" onClick=${clear} disabled=${items.length === 0}>Clear all faults</button></div>
       <form class="card grid-form" onSubmit=${add} aria-labelledby="fault-form-title">
         <h3 id="fault-form-title">Add a fault</h3>
-        <label>Kind <select name="kind" value=${k} onChange=${field('kind')}>${FAULT_KINDS.map(([v, t]) => html`<option value=${v}>${t}</option>`)}</select></label>
-        <label>Method <select name="method" value=${form.method} onChange=${field('method')}>${METHODS.map((m) => html`<option value=${m}>${m}</option>`)}</select></label>
+        <label
+          >Kind
+          <select name="kind" value=${k} onChange=${field('kind')}>
+            ${FAULT_KINDS.map(([v, t]) => html`<option value=${v}>${t}</option>`)}
+          </select></label
+        >
+        <label
+          >Method
+          <select name="method" value=${form.method} onChange=${field('method')}>
+            ${METHODS.map((m) => html`<option value=${m}>${m}</option>`)}
+          </select></label
+        >
         <label>Path (glob: * one segment, ** any) <input name="path" required value=${form.path} onInput=${field('path')} /></label>
         <label>Operation id (optional) <input name="operation" value=${form.operation} onInput=${field('operation')} placeholder="cancelRun" /></label>
         <label>Principal id (optional) <input name="principal" value=${form.principal} onInput=${field('principal')} /></label>
-        <label class="full">Match query, headers, body (JSON subsets, optional) <textarea name="match" rows="2" value=${form.match} onInput=${field('match')} placeholder='{"query": {"limit": "1"}, "headers": {"x-client": "mobile"}}'></textarea></label>
+        <label class="full"
+          >Match query, headers, body (JSON subsets, optional)
+          <textarea
+            name="match"
+            rows="2"
+            value=${form.match}
+            onInput=${field('match')}
+            placeholder='{"query": {"limit": "1"}, "headers": {"x-client": "mobile"}}'
+          ></textarea>
+        </label>
         ${k === 'status' && input('status', 'Status', { min: '100', max: '599' })}
         ${k === 'rate_limit' && html`${input('requests', 'Requests allowed', { min: '1' })}${input('per_ms', 'Per window (ms, mock clock)', { min: '1' })}`}
-        ${k === 'transport' &&
-        html`<label>Transport <select name="transport" value=${form.transport} onChange=${field('transport')}>${TRANSPORTS.map((t) => html`<option value=${t}>${t}</option>`)}</select></label>
-          ${form.transport === 'slow_body' && input('bytes_per_s', 'Bytes per second', { min: '1' })}`}
-        <label>Delay <select name="delay" value=${form.delay} onChange=${field('delay')}>${DELAYS.map((d) => html`<option value=${d}>${d}</option>`)}</select></label>
+        ${
+          k === 'transport' &&
+          html`<label
+              >Transport
+              <select name="transport" value=${form.transport} onChange=${field('transport')}>
+                ${TRANSPORTS.map((t) => html`<option value=${t}>${t}</option>`)}
+              </select></label
+            >
+            ${form.transport === 'slow_body' && input('bytes_per_s', 'Bytes per second', { min: '1' })}`
+        }
+        <label
+          >Delay
+          <select name="delay" value=${form.delay} onChange=${field('delay')}>
+            ${DELAYS.map((d) => html`<option value=${d}>${d}</option>`)}
+          </select></label
+        >
         ${form.delay === 'fixed' && input('delay_ms', 'Delay (ms)', { min: '0', max: '300000' })}
         ${form.delay === 'uniform' && html`${input('min_ms', 'Minimum (ms)', { min: '0' })}${input('max_ms', 'Maximum (ms)', { min: '0' })}`}
         ${form.delay === 'lognormal' && html`${input('median_ms', 'Median (ms)', { min: '1' })}${input('p99_ms', '99th percentile (ms)', { min: '1' })}`}

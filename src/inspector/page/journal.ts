@@ -73,7 +73,14 @@ export function JournalView({ active }: { active: boolean }) {
     <section aria-labelledby="journal-title">
       <h2 id="journal-title">Requests</h2>
       <div class="toolbar">
-        <label>Filter <input type="search" value=${filter} onInput=${(e: Event) => setFilter((e.target as HTMLInputElement).value)} placeholder="method, path, status, operation" /></label>
+        <label
+          >Filter
+          <input
+            type="search"
+            value=${filter}
+            onInput=${(e: Event) => setFilter((e.target as HTMLInputElement).value)}
+            placeholder="method, path, status, operation"
+        /></label>
         <button type="button" aria-pressed=${paused} onClick=${() => setPaused(!paused)}>${paused ? 'Resume' : 'Pause'}</button>
         <button type="button" onClick=${clear}>Clear journal</button>
         <span class="muted" aria-live="polite">${paused ? 'paused' : 'live'} · ${rows.length} shown</span>
@@ -82,18 +89,44 @@ export function JournalView({ active }: { active: boolean }) {
       <div class="split">
         <div class="scroll">
           <table class="journal">
-            <caption class="sr-only">Requests, newest first</caption>
-            <thead><tr><th scope="col">Time</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col" class="wide">Duration</th><th scope="col" class="wide">Operation</th></tr></thead>
+            <caption class="sr-only">
+              Requests, newest first
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Method</th>
+                <th scope="col">Path</th>
+                <th scope="col">Status</th>
+                <th scope="col" class="wide">Duration</th>
+                <th scope="col" class="wide">Operation</th>
+              </tr>
+            </thead>
             <tbody>
               ${shown.map(
-                (r) => html`<tr key=${r.id} data-id=${r.id} data-path=${r.path} class=${open === r.id ? 'selected' : ''}>
-                  <td class="nowrap">${rowTime(r.at)}</td>
-                  <td>${r.method}</td>
-                  <td class="path"><button type="button" class="link" title=${r.path} aria-label=${`${r.method} ${r.path}: show the request and response`} aria-expanded=${open === r.id} onClick=${() => setOpen(open === r.id ? null : r.id)}>${shortPath(r.path)}</button></td>
-                  <td><span class=${`status ${statusClass(r.status)}`}>${r.status}</span>${r.fault && html` <span class="badge" title="answered or delayed by fault ${r.fault.id}">fault</span>`}</td>
-                  <td class="wide num">${r.duration_ms.toFixed(1)} ms</td>
-                  <td class="wide">${r.operation ?? '—'}</td>
-                </tr>`,
+                (r) =>
+                  html`<tr key=${r.id} data-id=${r.id} data-path=${r.path} class=${open === r.id ? 'selected' : ''}>
+                    <td class="nowrap">${rowTime(r.at)}</td>
+                    <td>${r.method}</td>
+                    <td class="path">
+                      <button
+                        type="button"
+                        class="link"
+                        title=${r.path}
+                        aria-label=${`${r.method} ${r.path}: show the request and response`}
+                        aria-expanded=${open === r.id}
+                        onClick=${() => setOpen(open === r.id ? null : r.id)}
+                      >
+                        ${shortPath(r.path)}
+                      </button>
+                    </td>
+                    <td>
+                      <span class=${`status ${statusClass(r.status)}`}>${r.status}</span
+                      >${r.fault && html` <span class="badge" title="answered or delayed by fault ${r.fault.id}">fault</span>`}
+                    </td>
+                    <td class="wide num">${r.duration_ms.toFixed(1)} ms</td>
+                    <td class="wide">${r.operation ?? '—'}</td>
+                  </tr>`,
               )}
             </tbody>
           </table>
@@ -133,16 +166,29 @@ function EntryDetail({ id, onClose }: { id: number; onClose: () => void }) {
         <button type="button" onClick=${onClose}>Close</button>
       </div>
       ${error && html`<p class="error" role="alert">${error}</p>`}
-      ${entry &&
-      html`
-        <p><strong>${entry.method} ${entry.path}</strong> → <span class=${`status ${statusClass(entry.status)}`}>${entry.status}</span> in ${entry.duration_ms} ms, at ${when(entry.at)}${entry.operation ? ` (${entry.operation})` : ''}</p>
-        ${entry.fault && html`<p class="badge-line">Fault ${entry.fault.id}: ${entry.fault.status ? `answered ${entry.fault.status}` : ''}${entry.fault.delay_ms ? ` delayed ${entry.fault.delay_ms} ms` : ''}</p>`}
-        ${Object.keys(entry.query).length > 0 && html`<h4>Query</h4><pre>${pretty(entry.query)}</pre>`}
-        <h4>Request headers</h4><pre>${pretty(entry.request.headers)}</pre>
-        <h4>Request body</h4><pre>${pretty(entry.request.body)}</pre>
-        <h4>Response headers</h4><pre>${pretty(entry.response.headers)}</pre>
-        <h4>Response body</h4><pre>${pretty(entry.response.body)}</pre>
-      `}
+      ${
+        entry &&
+        html`
+          <p>
+            <strong>${entry.method} ${entry.path}</strong> → <span class=${`status ${statusClass(entry.status)}`}>${entry.status}</span> in ${entry.duration_ms}
+            ms, at ${when(entry.at)}${entry.operation ? ` (${entry.operation})` : ''}
+          </p>
+          ${entry.fault && html`<p class="badge-line">Fault ${entry.fault.id}: ${entry.fault.status ? `answered ${entry.fault.status}` : ''}${entry.fault.delay_ms ? ` delayed ${entry.fault.delay_ms} ms` : ''}</p>`}
+          ${
+            Object.keys(entry.query).length > 0 &&
+            html`<h4>Query</h4>
+              <pre>${pretty(entry.query)}</pre>`
+          }
+          <h4>Request headers</h4>
+          <pre>${pretty(entry.request.headers)}</pre>
+          <h4>Request body</h4>
+          <pre>${pretty(entry.request.body)}</pre>
+          <h4>Response headers</h4>
+          <pre>${pretty(entry.response.headers)}</pre>
+          <h4>Response body</h4>
+          <pre>${pretty(entry.response.body)}</pre>
+        `
+      }
     </aside>
   `;
 }

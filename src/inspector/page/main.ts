@@ -25,7 +25,7 @@ const SECTIONS = [
 ] as const;
 type Section = (typeof SECTIONS)[number][0];
 
-const fromHash = (): Section => (SECTIONS.find(([id]) => `#${id}` === location.hash)?.[0] ?? 'requests');
+const fromHash = (): Section => SECTIONS.find(([id]) => `#${id}` === location.hash)?.[0] ?? 'requests';
 
 function TokenForm() {
   const [value, setValue] = useState('');
@@ -34,8 +34,8 @@ function TokenForm() {
     <form class="card token" onSubmit=${(e: Event) => (e.preventDefault(), value && setToken(value))}>
       <h2>Control token</h2>
       <p>
-        This mock runs with <code>--control-token</code>: every /_mock call needs it.${wrong ? ' The token given before was refused.' : ''} It is kept in this tab only
-        (sessionStorage) and sent as the <code>X-Mock-Control-Token</code> header, never in a URL.
+        This mock runs with <code>--control-token</code>: every /_mock call needs it.${wrong ? ' The token given before was refused.' : ''} It is kept in this
+        tab only (sessionStorage) and sent as the <code>X-Mock-Control-Token</code> header, never in a URL.
       </p>
       <label for="control-token">Control token</label>
       <input id="control-token" type="password" autocomplete="off" value=${value} onInput=${(e: Event) => setValue((e.target as HTMLInputElement).value)} />
@@ -52,7 +52,9 @@ function Header() {
   return html`
     <header class="top">
       <h1>project-runtime-mock <span class="muted">inspector</span></h1>
-      <p class="clock" aria-live="off">Mock clock: <strong>${clock ? when(clock.now) : '…'}</strong> ${clock && (clock.frozen_at ? '(frozen)' : '(running)')}</p>
+      <p class="clock" aria-live="off">
+        Mock clock: <strong>${clock ? when(clock.now) : '…'}</strong> ${clock && (clock.frozen_at ? '(frozen)' : '(running)')}
+      </p>
     </header>
   `;
 }
@@ -100,9 +102,7 @@ function App() {
       ${storedToken() && html`<button type="button" class="quiet" onClick=${() => (forgetToken(), location.reload())}>Forget token</button>`}
     </nav>
     ${tokenWanted && html`<${TokenForm} />`}
-    <main>
-      ${SECTIONS.map(([id]) => (seen.has(id) ? html`<div key=${id} class="section" hidden=${section !== id}>${body(id)}</div>` : null))}
-    </main>
+    <main>${SECTIONS.map(([id]) => (seen.has(id) ? html`<div key=${id} class="section" hidden=${section !== id}>${body(id)}</div>` : null))}</main>
   `;
 }
 

@@ -105,12 +105,14 @@ export function Records({ project, kind, initialStatus }: { project: string; kin
   return html`
     <div class="records">
       <div class="toolbar">
-        ${kind.statuses &&
-        html`<label for=${filterId}>Status</label>
-          <select id=${filterId} value=${statusFilter} onChange=${(e: Event) => (setStatus((e.target as HTMLSelectElement).value), setCursors([undefined]))}>
-            <option value="">any</option>
-            ${kind.statuses.map((s) => html`<option value=${s}>${s}</option>`)}
-          </select>`}
+        ${
+          kind.statuses &&
+          html`<label for=${filterId}>Status</label>
+            <select id=${filterId} value=${statusFilter} onChange=${(e: Event) => (setStatus((e.target as HTMLSelectElement).value), setCursors([undefined]))}>
+              <option value="">any</option>
+              ${kind.statuses.map((s) => html`<option value=${s}>${s}</option>`)}
+            </select>`
+        }
         <button type="button" onClick=${page.reload}>Refresh</button>
         <button type="button" disabled=${cursors.length < 2} onClick=${() => setCursors(cursors.slice(0, -1))}>Previous page</button>
         <button type="button" disabled=${!page.data?.next_cursor} onClick=${() => setCursors([...cursors, page.data!.next_cursor!])}>Next page</button>
@@ -119,14 +121,21 @@ export function Records({ project, kind, initialStatus }: { project: string; kin
       ${page.error && html`<p class="error" role="alert">${page.error}</p>`}
       <div class="scroll">
         <table data-kind=${kind.path}>
-          <caption class="sr-only">${kind.label}</caption>
-          <thead><tr>${kind.columns.map((c) => html`<th scope="col" class=${c.wide ? 'wide' : ''}>${c.label}</th>`)}${kind.opens && html`<th scope="col"><span class="sr-only">Open</span></th>`}</tr></thead>
+          <caption class="sr-only">
+            ${kind.label}
+          </caption>
+          <thead>
+            <tr>
+              ${kind.columns.map((c) => html`<th scope="col" class=${c.wide ? 'wide' : ''}>${c.label}</th>`)}${kind.opens && html`<th scope="col"><span class="sr-only">Open</span></th>`}
+            </tr>
+          </thead>
           <tbody>
             ${(page.data?.items ?? []).map(
-              (r) => html`<tr key=${r.id} data-id=${r.approval_id ?? r.id}>
-                ${kind.columns.map((c) => html`<td class=${c.wide ? 'wide' : ''}>${c.value(r)}</td>`)}
-                ${kind.opens && html`<td><button type="button" aria-expanded=${open === r.id} aria-label=${`Details of run ${r.id}`} onClick=${() => setOpen(open === r.id ? null : r.id)}>Details</button></td>`}
-              </tr>`,
+              (r) =>
+                html`<tr key=${r.id} data-id=${r.approval_id ?? r.id}>
+                  ${kind.columns.map((c) => html`<td class=${c.wide ? 'wide' : ''}>${c.value(r)}</td>`)}
+                  ${kind.opens && html`<td><button type="button" aria-expanded=${open === r.id} aria-label=${`Details of run ${r.id}`} onClick=${() => setOpen(open === r.id ? null : r.id)}>Details</button></td>`}
+                </tr>`,
             )}
           </tbody>
         </table>
@@ -147,28 +156,47 @@ function RunDetail({ project, run, onClose }: { project: string; run: string; on
         <button type="button" onClick=${onClose}>Close</button>
       </div>
       ${detail.error && html`<p class="error" role="alert">${detail.error}</p>`}
-      ${r &&
-      html`
-        <dl class="facts">
-          <dt>Status</dt><dd>${status(r.status)}</dd>
-          <dt>Surface</dt><dd>${r.surface}</dd>
-          <dt>Mode</dt><dd>${r.runtime_mode}</dd>
-          <dt>User</dt><dd>${r.user_id ?? '—'}</dd>
-          <dt>Release</dt><dd>${r.release_id ?? '—'}</dd>
-          <dt>Created</dt><dd>${when(r.created_at)}</dd>
-          <dt>Cost</dt><dd>${usd(r.cost_usd)}</dd>
-        </dl>
-        <h5>Steps</h5>
-        ${(r.steps ?? []).length === 0
-          ? html`<p class="muted">None.</p>`
-          : html`<ol class="steps">${r.steps.map((s: Row) => html`<li>${s.name} ${status(s.status)} <span class="muted">${s.step_type}</span></li>`)}</ol>`}
-        <h5>Approvals</h5>
-        ${r.approvals.length === 0
-          ? html`<p class="muted">None.</p>`
-          : html`<ul>${r.approvals.map((a: Row) => html`<li><code>${a.approval_id}</code> ${status(a.status)} expires ${when(a.expires_at)}</li>`)}</ul>`}
-        <h5>Events</h5><pre>${pretty(r.events ?? [])}</pre>
-        <h5>Result</h5><pre>${pretty(r.result ?? {})}</pre>
-      `}
+      ${
+        r &&
+        html`
+          <dl class="facts">
+            <dt>Status</dt>
+            <dd>${status(r.status)}</dd>
+            <dt>Surface</dt>
+            <dd>${r.surface}</dd>
+            <dt>Mode</dt>
+            <dd>${r.runtime_mode}</dd>
+            <dt>User</dt>
+            <dd>${r.user_id ?? '—'}</dd>
+            <dt>Release</dt>
+            <dd>${r.release_id ?? '—'}</dd>
+            <dt>Created</dt>
+            <dd>${when(r.created_at)}</dd>
+            <dt>Cost</dt>
+            <dd>${usd(r.cost_usd)}</dd>
+          </dl>
+          <h5>Steps</h5>
+          ${
+            (r.steps ?? []).length === 0
+              ? html`<p class="muted">None.</p>`
+              : html`<ol class="steps">
+                  ${r.steps.map((s: Row) => html`<li>${s.name} ${status(s.status)} <span class="muted">${s.step_type}</span></li>`)}
+                </ol>`
+          }
+          <h5>Approvals</h5>
+          ${
+            r.approvals.length === 0
+              ? html`<p class="muted">None.</p>`
+              : html`<ul>
+                  ${r.approvals.map((a: Row) => html`<li><code>${a.approval_id}</code> ${status(a.status)} expires ${when(a.expires_at)}</li>`)}
+                </ul>`
+          }
+          <h5>Events</h5>
+          <pre>${pretty(r.events ?? [])}</pre>
+          <h5>Result</h5>
+          <pre>${pretty(r.result ?? {})}</pre>
+        `
+      }
     </section>
   `;
 }

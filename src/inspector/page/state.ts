@@ -31,7 +31,10 @@ export function StateView() {
       // No choice yet (or it is gone): open on a project with runs to show, not on an empty one.
       if (!cursor && !page.items.some((p) => p.id === chosen.current)) {
         const hasRuns = async (id: string) => (await call<S['ControlRunPage']>('GET', `/_mock/projects/${id}/runs${qs({ limit: 1 })}`)).items.length > 0;
-        const id = await openingProject(page.items.map((p) => p.id), hasRuns);
+        const id = await openingProject(
+          page.items.map((p) => p.id),
+          hasRuns,
+        );
         if (id && !page.items.some((p) => p.id === chosen.current)) choose(id);
       }
     } catch (e) {
@@ -62,16 +65,21 @@ export function StateView() {
         </select>
         ${next && html`<button type="button" onClick=${() => more(next)}>More projects</button>`}
       </div>
-      ${selected &&
-      html`
-        <${ProjectOverview} project=${selected} onRuns=${(s: string) => (setTab('runs'), setRunStatus(s))} />
-        <div class="subtabs" role="group" aria-label="Records">
-          ${Object.entries(KINDS).map(
-            ([k, kind]) => html`<button type="button" aria-pressed=${tab === k} onClick=${() => (setTab(k as keyof typeof KINDS), setRunStatus(undefined))}>${kind.label}</button>`,
-          )}
-        </div>
-        <${Records} project=${selected} kind=${KINDS[tab]} initialStatus=${tab === 'runs' ? runStatus : undefined} />
-      `}
+      ${
+        selected &&
+        html`
+          <${ProjectOverview} project=${selected} onRuns=${(s: string) => (setTab('runs'), setRunStatus(s))} />
+          <div class="subtabs" role="group" aria-label="Records">
+            ${Object.entries(KINDS).map(
+              ([k, kind]) =>
+                html`<button type="button" aria-pressed=${tab === k} onClick=${() => (setTab(k as keyof typeof KINDS), setRunStatus(undefined))}>
+                  ${kind.label}
+                </button>`,
+            )}
+          </div>
+          <${Records} project=${selected} kind=${KINDS[tab]} initialStatus=${tab === 'runs' ? runStatus : undefined} />
+        `
+      }
     </section>
   `;
 }
@@ -89,37 +97,59 @@ function ProjectOverview({ project, onRuns }: { project: string; onRuns: (status
       <div class="card">
         <h3>${d.project.name}</h3>
         <dl class="facts">
-          <dt>Status</dt><dd>${d.project.status}</dd>
-          <dt>Slug</dt><dd><code>${d.project.slug}</code></dd>
-          <dt>Id</dt><dd><code>${d.project.id}</code></dd>
-          <dt>Live</dt><dd>${d.targets.live ? html`<code>${d.targets.live.slice(0, 8)}</code>` : '—'}</dd>
-          <dt>Candidate</dt><dd>${d.targets.candidate ? html`<code>${d.targets.candidate.slice(0, 8)}</code>` : '—'}</dd>
-          <dt>Users</dt><dd>${d.users}</dd>
-          <dt>Releases</dt><dd>${d.releases}</dd>
+          <dt>Status</dt>
+          <dd>${d.project.status}</dd>
+          <dt>Slug</dt>
+          <dd><code>${d.project.slug}</code></dd>
+          <dt>Id</dt>
+          <dd><code>${d.project.id}</code></dd>
+          <dt>Live</dt>
+          <dd>${d.targets.live ? html`<code>${d.targets.live.slice(0, 8)}</code>` : '—'}</dd>
+          <dt>Candidate</dt>
+          <dd>${d.targets.candidate ? html`<code>${d.targets.candidate.slice(0, 8)}</code>` : '—'}</dd>
+          <dt>Users</dt>
+          <dd>${d.users}</dd>
+          <dt>Releases</dt>
+          <dd>${d.releases}</dd>
         </dl>
       </div>
       <div class="card">
         <h3>Budget</h3>
         <dl class="facts">
-          <dt>Funding</dt><dd>${b.funding_mode}</dd>
-          <dt>Balance</dt><dd>${money(b.credit_balance_usd)}</dd>
-          <dt>Today</dt><dd>${money(b.current_daily_spend_usd)} of ${money(b.limits.project_daily_usd)}</dd>
-          <dt>This month</dt><dd>${money(b.current_monthly_spend_usd)} of ${money(b.limits.project_monthly_usd)}</dd>
-          <dt>Per user</dt><dd>${money(b.limits.user_daily_usd)} a day, ${money(b.limits.user_monthly_usd)} a month</dd>
-          <dt>Config epoch</dt><dd>${b.runtime_config_epoch}</dd>
+          <dt>Funding</dt>
+          <dd>${b.funding_mode}</dd>
+          <dt>Balance</dt>
+          <dd>${money(b.credit_balance_usd)}</dd>
+          <dt>Today</dt>
+          <dd>${money(b.current_daily_spend_usd)} of ${money(b.limits.project_daily_usd)}</dd>
+          <dt>This month</dt>
+          <dd>${money(b.current_monthly_spend_usd)} of ${money(b.limits.project_monthly_usd)}</dd>
+          <dt>Per user</dt>
+          <dd>${money(b.limits.user_daily_usd)} a day, ${money(b.limits.user_monthly_usd)} a month</dd>
+          <dt>Config epoch</dt>
+          <dd>${b.runtime_config_epoch}</dd>
         </dl>
       </div>
       <div class="card">
         <h3>Runs by status</h3>
         <ul class="counts">
           ${Object.entries(d.runs).map(
-            ([s, n]) => html`<li><button type="button" class="link" onClick=${() => onRuns(s)} aria-label=${`${n} ${s} runs: show them`}><span class=${`pill st-${s}`}>${s}</span> ${n}</button></li>`,
+            ([s, n]) =>
+              html`<li>
+                <button type="button" class="link" onClick=${() => onRuns(s)} aria-label=${`${n} ${s} runs: show them`}>
+                  <span class=${`pill st-${s}`}>${s}</span> ${n}
+                </button>
+              </li>`,
           )}
         </ul>
         <h3>Approvals</h3>
-        <ul class="counts" data-counts="approvals">${Object.entries(d.approvals).map(([s, n]) => html`<li><span class=${`pill st-${s}`}>${s}</span> ${n}</li>`)}</ul>
+        <ul class="counts" data-counts="approvals">
+          ${Object.entries(d.approvals).map(([s, n]) => html`<li><span class=${`pill st-${s}`}>${s}</span> ${n}</li>`)}
+        </ul>
         <h3>Jobs</h3>
-        <ul class="counts">${Object.entries(d.jobs).map(([s, n]) => html`<li><span class=${`pill st-${s}`}>${s}</span> ${n}</li>`)}</ul>
+        <ul class="counts">
+          ${Object.entries(d.jobs).map(([s, n]) => html`<li><span class=${`pill st-${s}`}>${s}</span> ${n}</li>`)}
+        </ul>
       </div>
     </div>
     <p><button type="button" onClick=${o.reload}>Refresh overview</button></p>

@@ -162,7 +162,9 @@ export class JsonFileAdapter implements ChangeSetAdapter {
   #summary(logBytes: number, t0: number): void {
     const seconds = (performance.now() - t0) / 1000;
     if (this.#snapshotBytes >= BIG_BYTES || logBytes >= BIG_BYTES || seconds >= 1) {
-      this.#report.summary?.(`compacted ${this.logFile} (${(logBytes / MB).toFixed(1)} MB) into ${this.filename} (${(this.#snapshotBytes / MB).toFixed(1)} MB) in ${seconds.toFixed(1)} s`);
+      this.#report.summary?.(
+        `compacted ${this.logFile} (${(logBytes / MB).toFixed(1)} MB) into ${this.filename} (${(this.#snapshotBytes / MB).toFixed(1)} MB) in ${seconds.toFixed(1)} s`,
+      );
     }
   }
 
@@ -246,7 +248,12 @@ export class JsonFileAdapter implements ChangeSetAdapter {
    */
   async #compact(committed: CommittedState): Promise<void> {
     await nextTurn(); // the store makes the group just stored visible first
-    const { seq, offset, generation, logId } = await this.#serial(async () => ({ seq: this.#seq, offset: this.#logSize, generation: this.#generation, logId: this.#logId }));
+    const { seq, offset, generation, logId } = await this.#serial(async () => ({
+      seq: this.#seq,
+      offset: this.#logSize,
+      generation: this.#generation,
+      logId: this.#logId,
+    }));
     while (committed.seq < seq) await nextTurn();
     const t0 = performance.now();
     const logBytes = offset;

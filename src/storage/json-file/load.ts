@@ -1,6 +1,14 @@
 // Loading the JSON file: the snapshot as a stream (each record checked as it arrives), then the log replayed after its seq.
 import { performance } from 'node:perf_hooks';
-import { COLLECTION_NAMES, DATA_FILE_FORMAT, DATA_FILE_VERSION, PRIMARY_KEYS, type CollectionName, type DataFile, type StateData } from '../../schemas/state.js';
+import {
+  COLLECTION_NAMES,
+  DATA_FILE_FORMAT,
+  DATA_FILE_VERSION,
+  PRIMARY_KEYS,
+  type CollectionName,
+  type DataFile,
+  type StateData,
+} from '../../schemas/state.js';
 import type { ChangeSet } from '../change-sets.js';
 import { checkHeader, DataFileError, DATA_FILE_MAX_DEPTH, finishState, RecordChecker } from '../data-file.js';
 import { JsonStreamError, readJsonStreaming } from '../json-document.js';
@@ -65,7 +73,9 @@ export async function loadDataFile(file: string, logFile: string, fs: FileSystem
   const seconds = (performance.now() - t0) / 1000;
   if (size >= BIG_BYTES || seconds >= 1 || replayed > 0) {
     const records = COLLECTION_NAMES.reduce((n, c) => n + (state[c] as unknown[]).length, 0);
-    report.summary?.(`loaded ${file}: ${records.toLocaleString('en-US')} records (${(size / MB).toFixed(1)} MB) and ${replayed} logged change sets in ${seconds.toFixed(1)} s`);
+    report.summary?.(
+      `loaded ${file}: ${records.toLocaleString('en-US')} records (${(size / MB).toFixed(1)} MB) and ${replayed} logged change sets in ${seconds.toFixed(1)} s`,
+    );
   }
   return {
     doc: { format: DATA_FILE_FORMAT, format_version: DATA_FILE_VERSION, seq: replay.lastSeq, state: state as unknown as StateData },

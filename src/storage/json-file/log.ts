@@ -19,7 +19,7 @@ export async function copyTail(fs: FileSystem, source: Handle, offset: number, l
   try {
     await writeAt(out, header, 0);
     const buf = Buffer.allocUnsafe(Math.min(length, 4 * 1024 * 1024));
-    for (let done = 0; done < length; ) {
+    for (let done = 0; done < length;) {
       const { bytesRead } = await source.read(buf, 0, Math.min(buf.length, length - done), offset + done);
       if (bytesRead === 0) throw new Error('the log is shorter than expected');
       await writeAt(out, buf.subarray(0, bytesRead), header.length + done);
@@ -75,7 +75,13 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
  * Reads `file` and hands each whole change set after `afterSeq` to `apply`, in order. Damage
  * anywhere but the last line is refused (DataFileError naming the file and line).
  */
-export async function replayLog(file: string, logId: string | null, afterSeq: number, checker: RecordChecker, apply: (set: ChangeSet) => void): Promise<Replay> {
+export async function replayLog(
+  file: string,
+  logId: string | null,
+  afterSeq: number,
+  checker: RecordChecker,
+  apply: (set: ChangeSet) => void,
+): Promise<Replay> {
   let fh;
   try {
     fh = await open(file, 'r');
@@ -113,9 +119,11 @@ export async function replayLog(file: string, logId: string | null, afterSeq: nu
     if (parts && parts.seq !== entry.seq) refuse(lineNo, `change set ${parts.seq} is missing its last part`);
     const changes: Change[] = parts?.changes ?? [];
     entry.changes.forEach((item, i) => {
-      if (!Array.isArray(item) || item.length !== 3 || !COLLECTIONS.has(item[0]) || typeof item[1] !== 'string') refuse(lineNo, `changes[${i}]: expected [collection, key, record or null]`);
+      if (!Array.isArray(item) || item.length !== 3 || !COLLECTIONS.has(item[0]) || typeof item[1] !== 'string')
+        refuse(lineNo, `changes[${i}]: expected [collection, key, record or null]`);
       const [collection, key, record] = item as [CollectionName, string, unknown];
-      if (record !== null && isObject(record) && (PRIMARY_KEYS[collection] as (r: unknown) => unknown)(record) !== key) refuse(lineNo, `changes[${i}]: the key ${JSON.stringify(key)} is not the record's`);
+      if (record !== null && isObject(record) && (PRIMARY_KEYS[collection] as (r: unknown) => unknown)(record) !== key)
+        refuse(lineNo, `changes[${i}]: the key ${JSON.stringify(key)} is not the record's`);
       const checked = record === null ? null : checker.record(collection, `line ${lineNo}: changes[${i}][2]`, record);
       changes.push({ collection, key, record: checked } as Change);
     });

@@ -1,6 +1,14 @@
 // The snapshot: the data file as a readable JSON document, one record per line, written in chunks so request handling never waits long.
 import { performance } from 'node:perf_hooks';
-import { COLLECTION_NAMES, DATA_FILE_FORMAT, DATA_FILE_VERSION, type ClockState, type CollectionName, type DataFile, type Settings } from '../../schemas/state.js';
+import {
+  COLLECTION_NAMES,
+  DATA_FILE_FORMAT,
+  DATA_FILE_VERSION,
+  type ClockState,
+  type CollectionName,
+  type DataFile,
+  type Settings,
+} from '../../schemas/state.js';
 import type { CommittedState } from '../change-sets.js';
 import { writeAt, type FileSystem } from './fs.js';
 
@@ -42,7 +50,9 @@ export async function streamSnapshot(fs: FileSystem, tmp: string, source: Snapsh
     };
     const total = COLLECTION_NAMES.reduce((n, c) => n + source.count(c), 0);
     let done = 0;
-    push(`{"format":${JSON.stringify(DATA_FILE_FORMAT)},"format_version":${DATA_FILE_VERSION},"seq":${source.seq},"log_id":${JSON.stringify(source.logId)},"state":{\n`);
+    push(
+      `{"format":${JSON.stringify(DATA_FILE_FORMAT)},"format_version":${DATA_FILE_VERSION},"seq":${source.seq},"log_id":${JSON.stringify(source.logId)},"state":{\n`,
+    );
     push(`"clock":${JSON.stringify(source.clock)},\n"settings":${JSON.stringify(source.settings)}`);
     let sliceStart = performance.now();
     for (const c of COLLECTION_NAMES) {

@@ -29,7 +29,9 @@ export async function appendIfAt(c: pg.ClientBase, t: Tables, channel: string, s
   if (moved) return 'moved';
   const [clock, settings] = lastState(sets);
   const gone = JSON.stringify(deletes.key.map((k, i) => [deletes.collection[i], k]));
-  const put = JSON.stringify(upserts.key.map((k, i) => [upserts.collection[i], k, upserts.ordSeq[i], upserts.ordI[i], upserts.at[i][0] + 1, upserts.at[i][1] + 1]));
+  const put = JSON.stringify(
+    upserts.key.map((k, i) => [upserts.collection[i], k, upserts.ordSeq[i], upserts.ordI[i], upserts.at[i][0] + 1, upserts.at[i][1] + 1]),
+  );
   // Prepared once per connection (named): PostgreSQL parses and plans this statement once, not for every group.
   const { rows } = await c.query({
     name: `prm_append_${t.tag}`,
@@ -77,6 +79,10 @@ export async function appendLocked(c: pg.ClientBase, t: Tables, channel: string,
 
 /** Moves the head (a whole new state, or a group under the lock) and announces it to the instances that listen. */
 export async function setHead(c: pg.ClientBase, t: Tables, channel: string, seq: number, clock: string | null, settings: string | null): Promise<void> {
-  await c.query(`UPDATE ${t.head} SET seq = $1, clock = COALESCE($2::json, clock), settings = COALESCE($3::json, settings) WHERE id = 1`, [seq, clock, settings]);
+  await c.query(`UPDATE ${t.head} SET seq = $1, clock = COALESCE($2::json, clock), settings = COALESCE($3::json, settings) WHERE id = 1`, [
+    seq,
+    clock,
+    settings,
+  ]);
   await c.query('SELECT pg_notify($1, $2)', [channel, String(seq)]);
 }

@@ -60,7 +60,13 @@ export class PostgresAdapter implements ChangeSetAdapter {
     this.#keep = options.keepChangeSets ?? 10_000;
     this.#name = redactUrl(options.connectionString);
     this.#channel = `prm_changes_${this.#t.tag}`;
-    const config: pg.PoolConfig = { connectionString: options.connectionString, keepAlive: true, connectionTimeoutMillis: 5_000, query_timeout: 30_000, application_name: 'project-runtime-mock' };
+    const config: pg.PoolConfig = {
+      connectionString: options.connectionString,
+      keepAlive: true,
+      connectionTimeoutMillis: 5_000,
+      query_timeout: 30_000,
+      application_name: 'project-runtime-mock',
+    };
     this.#pool = new (pgDriver().Pool)({ ...config, max: options.poolSize ?? 8, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
     // An idle connection the server dropped (a restart): the pool discards it and the next query connects again.
     this.#pool.on('error', () => {});
@@ -259,7 +265,9 @@ export class PostgresAdapter implements ChangeSetAdapter {
 
   async writeResetState(state: StateData): Promise<void> {
     await this.#init();
-    await this.#pool.query(`INSERT INTO ${this.#t.reset} (id, state) VALUES (1, $1::json) ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state`, [JSON.stringify(state)]);
+    await this.#pool.query(`INSERT INTO ${this.#t.reset} (id, state) VALUES (1, $1::json) ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state`, [
+      JSON.stringify(state),
+    ]);
   }
 
   /** Ends the connections (after every write is stored). */
@@ -278,5 +286,7 @@ export class PostgresAdapter implements ChangeSetAdapter {
 /** Errors after which a connection is not reused: the socket is gone or the server is shutting down. */
 function isConnectionError(err: unknown): boolean {
   const code = (err as { code?: string }).code ?? '';
-  return code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || /ECONN|EPIPE|terminated|timeout/i.test(String((err as Error).message));
+  return (
+    code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || /ECONN|EPIPE|terminated|timeout/i.test(String((err as Error).message))
+  );
 }

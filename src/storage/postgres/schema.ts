@@ -25,7 +25,15 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 export function tables(schema: string): Tables {
   const q = quote(schema);
-  return { schema: q, meta: `${q}.prm_meta`, head: `${q}.prm_head`, records: `${q}.prm_records`, changes: `${q}.prm_changes`, reset: `${q}.prm_reset`, tag: hashName(schema) };
+  return {
+    schema: q,
+    meta: `${q}.prm_meta`,
+    head: `${q}.prm_head`,
+    records: `${q}.prm_records`,
+    changes: `${q}.prm_changes`,
+    reset: `${q}.prm_reset`,
+    tag: hashName(schema),
+  };
 }
 
 /** A short stable name for per-schema channels and statements. */
@@ -60,7 +68,10 @@ export async function ensureSchema(client: pg.ClientBase, schema: string, databa
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`project-runtime-mock schema ${schema}`]);
-    const { rows } = await client.query<{ name: string }>('SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = ANY($2)', [schema, NAMES]);
+    const { rows } = await client.query<{ name: string }>(
+      'SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = ANY($2)',
+      [schema, NAMES],
+    );
     const present = new Set(rows.map((r) => r.name));
     if (present.size === 0) {
       await client.query(ddl(t));
@@ -73,9 +84,11 @@ export async function ensureSchema(client: pg.ClientBase, schema: string, databa
       } catch {
         throw refuse('prm_meta', 'is not one of project-runtime-mock (its columns differ)');
       }
-      if (!meta || meta.format !== SCHEMA_FORMAT) throw refuse('prm_meta', `is not one of project-runtime-mock (format ${JSON.stringify(meta?.format ?? null)})`);
+      if (!meta || meta.format !== SCHEMA_FORMAT)
+        throw refuse('prm_meta', `is not one of project-runtime-mock (format ${JSON.stringify(meta?.format ?? null)})`);
       const version = Number(meta.schema_version);
-      if (version > SCHEMA_VERSION) throw refuse('prm_meta', `holds schema version ${version}, newer than this build's ${SCHEMA_VERSION}: upgrade project-runtime-mock`);
+      if (version > SCHEMA_VERSION)
+        throw refuse('prm_meta', `holds schema version ${version}, newer than this build's ${SCHEMA_VERSION}: upgrade project-runtime-mock`);
       if (version !== SCHEMA_VERSION) throw refuse('prm_meta', `holds schema version ${version}, which this build does not read`);
       const missing = NAMES.filter((n) => !present.has(n));
       if (missing.length) throw refuse(missing[0], 'is missing');

@@ -140,7 +140,12 @@ export async function everyControlMethod(mock: MockApp): Promise<unknown[]> {
   c.clearRequests();
   const run = await c.createRun(P, { status: 'running' });
   const moved = await c.transitionRun(P, run.id as string, { to: 'succeeded' });
-  const code = await c.mintAuthorizationCode({ client_id: 'c', redirect_uri: 'https://app.test/cb', code_challenge: createPkcePair().code_challenge, principal_id: 'p' } as never);
+  const code = await c.mintAuthorizationCode({
+    client_id: 'c',
+    redirect_uri: 'https://app.test/cb',
+    code_challenge: createPkcePair().code_challenge,
+    principal_id: 'p',
+  } as never);
   const report = c.coverage();
   const verified = [
     c.verify({ request: { method: 'POST', operation: 'cancelRun', status: 200 }, count: { exactly: 1 } }),
@@ -155,7 +160,27 @@ export async function everyControlMethod(mock: MockApp): Promise<unknown[]> {
   await c.importBundle(bundle);
   const reads = [c.projects(), c.projectOverview(P), c.runs(P, { limit: 5 }), c.run(P, run.id as string), c.approvals(P), c.users(P), c.jobs(P), c.releases(P)];
   const status: string | undefined = mock.store.get('runs', run.id as string)?.status;
-  return [verified, har.log.entries.length, client, gate, sealed, now, clock, sim, desired, fault.id, faults, summaries, first, moved, code, report.operations.length, reads, status, c.applyDesiredState];
+  return [
+    verified,
+    har.log.entries.length,
+    client,
+    gate,
+    sealed,
+    now,
+    clock,
+    sim,
+    desired,
+    fault.id,
+    faults,
+    summaries,
+    first,
+    moved,
+    code,
+    report.operations.length,
+    reads,
+    status,
+    c.applyDesiredState,
+  ];
 }
 
 export function storageTypes(): unknown[] {
@@ -182,7 +207,15 @@ export function fixturesAndHelpers(): unknown[] {
   const signed: SignedBrokerPayload = signBrokerPayload({ event: 'x' }, 'secret');
   const reason: ReasonCode = 'run_not_found';
   const known: boolean = reason in REASON_CODES;
-  return [state.runs.length, known, fromFile, pkce.code_challenge_method, signed.headers, reason, ACCESS_TOKEN_TTL_MS + REFRESH_TOKEN_TTL_MS + AUTHORIZATION_CODE_TTL_MS];
+  return [
+    state.runs.length,
+    known,
+    fromFile,
+    pkce.code_challenge_method,
+    signed.headers,
+    reason,
+    ACCESS_TOKEN_TTL_MS + REFRESH_TOKEN_TTL_MS + AUTHORIZATION_CODE_TTL_MS,
+  ];
 }
 
 export async function typedClient(): Promise<string | undefined> {
