@@ -29,6 +29,9 @@ const SEG = {
   release_id: segment(Object.values(DEMO.releases)),
   connection_name: segment(['support-chat', 'crm', 'billing-api', 'sales-crm']),
   binding_id: segment(Object.values(DEMO.connections)),
+  // The control surface's own names: a sandbox id (lower case, 1-40) and a snapshot name, none of which exist at the start.
+  sandbox_id: segment(['abcdefghij0123456789', 'a', 'x'.repeat(40)]),
+  name: segment(['before-test', 'nightly', 's1']),
 };
 type Param = keyof typeof SEG;
 
