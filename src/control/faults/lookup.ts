@@ -14,10 +14,16 @@ export interface Indexed {
   operation?: string;
 }
 
+/** A fixed-width glob: its segments without `*`, by position, which a path must hold exactly to match. */
+interface Fixed<T> {
+  fault: T;
+  literals: [number, string][];
+}
+
 interface Bucket<T> {
   byOperation: Map<string, T[]>;
   /** Globs without `**`: exactly this many segments. */
-  bySize: Map<number, T[]>;
+  bySize: Map<number, Fixed<T>[]>;
   /** Globs with `**`. */
   variable: T[];
 }
@@ -45,7 +51,10 @@ export class FaultIndex<T extends Indexed> {
       if (!b) this.buckets.set(f.method, (b = { byOperation: new Map(), bySize: new Map(), variable: [] }));
       if (f.operation !== undefined) push(b.byOperation, f.operation, f);
       else if (f.path.split('/').includes('**')) b.variable.push(f);
-      else push(b.bySize, segmentCount(f.path), f);
+      else {
+        const literals = f.path.split('/').flatMap((seg, i): [number, string][] => (seg.includes('*') ? [] : [[i, seg]]));
+        push(b.bySize, segmentCount(f.path), { fault: f, literals });
+      }
     }
   }
 
@@ -53,13 +62,17 @@ export class FaultIndex<T extends Indexed> {
   candidates(method: string, path: string): T[] {
     if (this.buckets.size === 0) return [];
     let lists: T[][] | undefined;
-    let size = -1;
+    let parts: string[] | undefined;
     let operation: string | null | undefined;
     for (const b of [this.buckets.get(method), this.buckets.get('*')]) {
       if (!b) continue;
       const add = (list: T[] | undefined) => list && list.length > 0 && (lists ??= []).push(list);
       if (b.byOperation.size > 0) add(b.byOperation.get((operation ??= operationOf(method, path)) ?? ''));
-      if (b.bySize.size > 0) add(b.bySize.get(size < 0 ? (size = segmentCount(path)) : size));
+      if (b.bySize.size > 0) {
+        const fixed = b.bySize.get(segmentCount(path));
+        // Only the globs whose literal segments the path holds: those for other routes of the same width cost a compare.
+        if (fixed) add(fixed.filter((x) => x.literals.every(([i, lit]) => (parts ??= path.split('/'))[i] === lit)).map((x) => x.fault));
+      }
       add(b.variable);
     }
     if (!lists) return [];
