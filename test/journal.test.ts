@@ -9,6 +9,20 @@ import { redactDeep } from '../src/control/redact.js';
 
 const P = DEMO.projects.support;
 const owner = bearer(DEMO.tokens.owner);
+/** A bare journal record of a GET to `path`: what the bounds tests fill the journal with. */
+const plainGet = (path: string) => ({
+  atMs: 0,
+  method: 'GET',
+  path,
+  querystring: '',
+  status: 200,
+  duration_ms: 0,
+  operation: null,
+  requestHeaders: {},
+  requestBody: null,
+  responseHeaders: {},
+  responseBody: null,
+});
 
 test('journal: an entry holds method, path, query, status, duration, bodies and operation', async () => {
   const { mock, http } = await freshMock();
@@ -160,19 +174,7 @@ test('journal: clear empties it; ids keep counting', async () => {
 test('journal: bounded to the newest 1000 entries', () => {
   const j = new Journal();
   for (let i = 0; i < 2600; i++) {
-    j.add({
-      atMs: 0,
-      method: 'GET',
-      path: `/p/${i}`,
-      querystring: '',
-      status: 200,
-      duration_ms: 0,
-      operation: null,
-      requestHeaders: {},
-      requestBody: null,
-      responseHeaders: {},
-      responseBody: null,
-    });
+    j.add(plainGet(`/p/${i}`));
   }
   const all = j.list();
   assert.is(all.length, 1000);
@@ -183,19 +185,7 @@ test('journal: bounded to the newest 1000 entries', () => {
 test('journal: `after` counts from the oldest entry still held (ids 4..8 of 8 held): exact ids at each boundary', () => {
   const j = new Journal({ entries: 5 });
   for (let i = 1; i <= 8; i++) {
-    j.add({
-      atMs: 0,
-      method: 'GET',
-      path: `/p/${i}`,
-      querystring: '',
-      status: 200,
-      duration_ms: 0,
-      operation: null,
-      requestHeaders: {},
-      requestBody: null,
-      responseHeaders: {},
-      responseBody: null,
-    });
+    j.add(plainGet(`/p/${i}`));
   }
   const ids = (filter: Parameters<Journal['list']>[0]) => j.list(filter).map((e) => e.id);
   assert.equal(ids({}), [4, 5, 6, 7, 8]);
