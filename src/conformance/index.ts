@@ -1,0 +1,2 @@
+// The conformance capability's public face: compare the mock's answers with a real service's, probe by probe.
+export { compareAnswers, envelopeOf, responseSchema, type Answer, type Comparison, type CompareOptions, type Difference } from './compare.js';
