@@ -19,3 +19,15 @@ export function needs(name: string, available: boolean, hint: string): boolean {
 /** Debian's Chromium, driven by playwright-core (no browser download). */
 export const CHROMIUM = '/usr/bin/chromium';
 export const needsChromium = (): boolean => needs('chromium', existsSync(CHROMIUM), `install Debian's chromium at ${CHROMIUM}`);
+
+/** Chromium headless on a closed network: no QUIC, no background fetches, no component or sync traffic, no first-run UI. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
