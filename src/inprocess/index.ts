@@ -20,6 +20,6 @@ export function inProcess(dispatch: RequestListener): InProcess {
   return {
     fetch: client.fetch,
     inject: client.inject,
-    intercept: (origins, options) => intercept(client.answer, origins, options),
+    intercept: (origins, options) => intercept({ answer: client.answer, fetch: client.fetch }, origins, options),
   };
 }

@@ -22,9 +22,15 @@ export interface InterceptHandle {
 }
 
 type Answer = (request: Request) => Promise<Response>;
+type GlobalFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-interface Registration {
+/** How one mock answers: a Request the interceptor built (node:http, node:https), or a global fetch call as it was made (mock.fetch). */
+export interface Answerer {
   answer: Answer;
+  fetch: GlobalFetch;
+}
+
+interface Registration extends Answerer {
   onUnhandled: 'bypass' | 'error';
 }
 
@@ -36,6 +42,30 @@ interface Registration {
 const routes = new Map<string, Registration>();
 const handles = new Set<Registration>();
 let interceptor: BatchInterceptor<(ClientRequestInterceptor | FetchInterceptor)[]> | null = null;
+/** The fetch the interceptor installed, and ours over it (see shortcut). */
+let patched: { below: GlobalFetch; ours: GlobalFetch } | null = null;
+
+function urlOf(input: string | URL | Request): string {
+  return input instanceof Request ? input.url : input instanceof URL ? input.href : String(input);
+}
+
+/**
+ * A global fetch for an intercepted origin goes straight to its mock, without the interceptor building a Request,
+ * emitting an event and wrapping the answer: the same answer, a third of the cost. Anything else (another origin, a
+ * relative or malformed URL) goes to the interceptor's fetch below, which bypasses or refuses it as before.
+ */
+function shortcut(below: GlobalFetch): GlobalFetch {
+  return function fetch(input, init) {
+    let origin: string;
+    try {
+      origin = new URL(urlOf(input)).origin;
+    } catch {
+      return below(input, init);
+    }
+    const route = routes.get(origin);
+    return route ? route.fetch(input, init) : below(input, init);
+  };
+}
 
 /**
  * The interceptors library is loaded by the first intercept, not with the package: a test file that never intercepts
@@ -71,10 +101,16 @@ function start(): void {
     // Otherwise the request is left alone and goes out as usual.
   });
   interceptor.apply();
+  const below = globalThis.fetch;
+  patched = { below, ours: shortcut(below) };
+  globalThis.fetch = patched.ours;
 }
 
 function stop(): void {
   if (!interceptor || handles.size > 0) return;
+  // Put back the interceptor's own patch, so its dispose restores the fetch from before the first intercept.
+  if (patched && globalThis.fetch === patched.ours) globalThis.fetch = patched.below;
+  patched = null;
   interceptor.dispose();
   interceptor = null;
 }
@@ -88,13 +124,13 @@ export function originOf(o: string | URL): string {
 }
 
 /** Answers requests for `origins` with `answer` until the handle is restored. */
-export function intercept(answer: Answer, origins: string | URL | (string | URL)[], options: InterceptOptions = {}): InterceptHandle {
+export function intercept(answerer: Answerer, origins: string | URL | (string | URL)[], options: InterceptOptions = {}): InterceptHandle {
   const list = [...new Set((Array.isArray(origins) ? origins : [origins]).map(originOf))];
   if (list.length === 0) throw new TypeError('intercept: name at least one origin');
   for (const o of list) {
     if (routes.has(o)) throw new Error(`intercept: ${o} is already intercepted by another mock; restore that handle first`);
   }
-  const reg: Registration = { answer, onUnhandled: options.onUnhandled ?? 'bypass' };
+  const reg: Registration = { ...answerer, onUnhandled: options.onUnhandled ?? 'bypass' };
   for (const o of list) routes.set(o, reg);
   handles.add(reg);
   start();
