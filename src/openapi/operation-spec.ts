@@ -9,7 +9,8 @@ export interface Named {
   name: string;
   schema: AnySchema;
 }
-export const named = (name: string, schema: AnySchema): Named => ({ name, schema });
+/** Generic, so that a declaration's handler sees the schema's own output type. */
+export const named = <S extends AnySchema>(name: string, schema: S): Named & { schema: S } => ({ name, schema });
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 417 | 421 | 422 | 429;
 

@@ -3,14 +3,8 @@ import type { Router } from './route-list.js';
 import type { Deps } from '../deps.js';
 import type { ReadBody } from './endpoint.js';
 import type { MockControl } from '../control/api.js';
-import { approvalRoutes } from './approvals.js';
-import { authRoutes } from './auth.js';
-import { connectionRoutes } from './connections.js';
-import { jobRoutes } from './jobs.js';
-import { projectRoutes } from './projects.js';
-import { releaseRoutes } from './releases.js';
-import { desiredStateRoutes } from './desired-state.js';
 import { docsRoutes } from './docs.js';
+import { v3Routes } from '../operations/index.js';
 import { controlDesiredStateRoutes } from './control-desired-state.js';
 import { controlRoutes } from './control.js';
 import { controlReproduceRoutes } from './control-reproduce.js';
@@ -20,24 +14,13 @@ import { controlUiRoutes } from './control-ui.js';
 import { controlSimulationRoutes } from './control-simulation.js';
 import { controlVerifyRoutes } from './control-verify.js';
 import { controlSandboxRoutes } from './control-sandboxes.js';
-import { runRoutes } from './runs.js';
-import { userRoutes } from './users.js';
-import { webhookRoutes } from './webhooks.js';
 
 /** A route module; control modules also receive the instance's MockControl (v3 modules ignore it). */
 type RouteModule = (deps: Deps, readBody: ReadBody, control: MockControl) => Router;
 
 export const V3_ROUTES: RouteModule[] = [
-  connectionRoutes,
-  runRoutes,
-  userRoutes,
-  releaseRoutes,
-  desiredStateRoutes,
-  jobRoutes,
-  approvalRoutes,
-  projectRoutes,
-  authRoutes,
-  webhookRoutes,
+  // The 20 v3 operations, each declared once (src/operations).
+  v3Routes,
   // /openapi.json and /docs: public, and served also with control off.
   docsRoutes,
 ];

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { gzipSync } from 'node:zlib';
 import { demoFixture } from '../../src/fixtures.js';
 import { DEMO } from './demo.js';
+import { V3_DECLARATIONS } from '../../src/operations/index.js';
 
 export const any = <T>(...xs: T[]) => fc.constantFrom(...xs);
 const randomText = fc.oneof(
@@ -35,29 +36,8 @@ const SEG = {
 };
 type Param = keyof typeof SEG;
 
-/** The 20 routes of interface-v3.md, in its order. */
-export const ENDPOINTS: [number, string, string][] = [
-  [1, 'POST', '/api/v3/auth/token'],
-  [2, 'GET', '/api/v3/projects/{project_id}/connections/{connection_name}'],
-  [3, 'GET', '/api/v3/projects/{project_id}/releases/{release_id}/diff'],
-  [4, 'POST', '/api/v3/projects/{project_id}/runs/{run_id}/cancel'],
-  [5, 'GET', '/api/v3/projects/{project_id}/runs/{run_id}'],
-  [6, 'POST', '/api/v3/projects/{project_id}/runs/{run_id}/retry'],
-  [7, 'PUT', '/api/v3/projects/{project_id}/budget'],
-  [8, 'GET', '/api/v3/projects/{project_id}/users'],
-  [9, 'POST', '/api/v3/projects/{project_id}/desired-state/plan'],
-  [10, 'GET', '/api/v3/projects/{project_id}/releases'],
-  [11, 'POST', '/api/v3/projects/{project_id}/approvals/{approval_id}/deny'],
-  [12, 'DELETE', '/api/v3/projects/{project_id}'],
-  [13, 'POST', '/api/v3/projects/{project_id}/transfer'],
-  [14, 'GET', '/api/v3/projects/{project_id}/jobs'],
-  [15, 'GET', '/api/v3/projects/{project_id}/approvals'],
-  [16, 'POST', '/api/v3/connections/{binding_id}/chatapp/webhook'],
-  [17, 'GET', '/api/v3/projects/{project_id}/approvals/{approval_id}'],
-  [18, 'GET', '/api/v3/projects/{project_id}/users/{user_id}'],
-  [19, 'POST', '/api/v3/webhooks/broker'],
-  [20, 'DELETE', '/api/v3/projects/{project_id}/users/{user_id}'],
-];
+/** The 20 routes of interface-v3.md, in its order: [endpoint, METHOD, path template], from each operation's declaration. */
+export const ENDPOINTS: [number, string, string][] = V3_DECLARATIONS.map((op) => [op.endpoint, op.method.toUpperCase(), op.path]);
 
 export const path = (template: string) => {
   const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as Param);
