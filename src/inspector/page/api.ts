@@ -46,10 +46,46 @@ export function forgetToken(): void {
 }
 
 /** The page opened at /sandboxes/{id}/_mock/ui shows that sandbox: its calls go under the same prefix. */
-const SANDBOX_PREFIX = /^\/sandboxes\/[a-z0-9]{1,40}(?=\/_mock\/ui)/.exec(location.pathname)?.[0] ?? '';
+const OPENED_PREFIX = /^\/sandboxes\/[a-z0-9]{1,40}(?=\/_mock\/ui)/.exec(location.pathname)?.[0] ?? '';
+/** So does a page opened at `{id}.localhost` (one label before `localhost`, as the server reads hosts). */
+const OPENED_AT_SANDBOX_HOST = /^[^.]+\.localhost$/.test(location.hostname);
+const SANDBOX_ID = /^[a-z0-9]{1,40}$/;
 
-/** Calls a /_mock route; resolves with the JSON answer, rejects with ApiFailure. `body` is sent as JSON (a string as is). */
-export async function call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+/** True when the page may pick a sandbox: opened at the default mock's /_mock/ui (sandboxes do not nest). */
+export const canPick = (): boolean => OPENED_PREFIX === '' && !OPENED_AT_SANDBOX_HOST;
+
+/**
+ * The sandbox the default mock's page shows: `?sandbox={id}` in its URL (the picker sets it, so a reload or a shared
+ * link keeps it); null for the default mock, a malformed id, or a page opened at a sandbox's own address.
+ */
+export function pickedSandbox(): string | null {
+  const id = canPick() ? new URLSearchParams(location.search).get('sandbox') : null;
+  return id && SANDBOX_ID.test(id) ? id : null;
+}
+
+/** Where the views' calls go: the prefix the page was opened under, or the picked sandbox's, or the default mock. */
+const base = (): string => OPENED_PREFIX || (pickedSandbox() ? `/sandboxes/${pickedSandbox()}` : '');
+
+/** Shows sandbox `id` (null: the default mock): the URL's query says so, and the hash (the section) stays. */
+export function pickSandbox(id: string | null): void {
+  const query = new URLSearchParams(location.search);
+  if (id) query.set('sandbox', id);
+  else query.delete('sandbox');
+  const search = query.toString();
+  history.replaceState(null, '', `${location.pathname}${search ? `?${search}` : ''}${location.hash}`);
+}
+
+/** Calls a /_mock route of the mock the page shows; resolves with the JSON answer, rejects with ApiFailure. `body` is sent as JSON (a string as is). */
+export function call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  return send<T>(base() + path, method, body);
+}
+
+/** Calls a /_mock route of the default mock whichever sandbox is shown (sandboxes are managed there only). */
+export function callDefault<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  return send<T>(path, method, body);
+}
+
+async function send<T>(url: string, method: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = {};
   const token = storedToken();
   if (token) headers[HEADER] = token;
@@ -58,7 +94,7 @@ export async function call<T = unknown>(method: string, path: string, body?: unk
     headers['Content-Type'] = 'application/json';
     payload = typeof body === 'string' ? body : JSON.stringify(body);
   }
-  const res = await fetch(SANDBOX_PREFIX + path, { method, headers, body: payload, cache: 'no-store' });
+  const res = await fetch(url, { method, headers, body: payload, cache: 'no-store' });
   const text = await res.text();
   let json: unknown;
   try {

@@ -1,8 +1,9 @@
-// The inspector page: a header with the mock clock, one button per section, and the sections (each mounted the first
-// time it is shown and kept, so the journal keeps its rows). Asks for the control token when the mock wants one.
+// The inspector page: a header with the mock clock, one button per section and the sandbox picker, and the sections
+// (each mounted the first time it is shown and kept, so the journal keeps its rows; all mounted afresh when another
+// sandbox is picked). Asks for the control token when the mock wants one.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { call, forgetToken, needsToken, onTokenNeeded, setToken, storedToken } from './api.js';
+import { call, canPick, forgetToken, needsToken, onTokenNeeded, pickSandbox, pickedSandbox, setToken, storedToken } from './api.js';
 import { html, when } from './html.js';
 import { useLoad, usePoll } from './hooks.js';
 import { JournalView } from './journal.js';
@@ -12,6 +13,7 @@ import { FaultsView } from './faults.js';
 import { CoverageView } from './coverage.js';
 import { ClientReportView } from './client-report.js';
 import { AdminView } from './admin.js';
+import { SandboxPicker } from './sandboxes.js';
 import './style.css';
 
 const SECTIONS = [
@@ -64,6 +66,11 @@ function App() {
   const [seen, setSeen] = useState<Set<Section>>(new Set([fromHash()]));
   const [tokenWanted, setTokenWanted] = useState(needsToken());
   const [journalKey, setJournalKey] = useState(0);
+  const [sandbox, setSandbox] = useState(pickedSandbox());
+  const pick = (id: string | null) => {
+    pickSandbox(id);
+    setSandbox(pickedSandbox());
+  };
   useEffect(() => onTokenNeeded(() => setTokenWanted(needsToken())), []);
   useEffect(() => {
     const onHash = () => go(fromHash());
@@ -96,13 +103,16 @@ function App() {
   };
 
   return html`
-    <${Header} />
+    <${Header} key=${sandbox ?? ''} />
     <nav class="sections" aria-label="Sections">
       ${SECTIONS.map(([id, label]) => html`<button type="button" aria-current=${section === id ? 'page' : undefined} onClick=${() => go(id)}>${label}</button>`)}
       ${storedToken() && html`<button type="button" class="quiet" onClick=${() => (forgetToken(), location.reload())}>Forget token</button>`}
+      ${canPick() && html`<${SandboxPicker} key=${sandbox ?? ''} picked=${sandbox} onPick=${pick} />`}
     </nav>
     ${tokenWanted && html`<${TokenForm} />`}
-    <main>${SECTIONS.map(([id]) => (seen.has(id) ? html`<div key=${id} class="section" hidden=${section !== id}>${body(id)}</div>` : null))}</main>
+    <main key=${sandbox ?? ''}>
+      ${SECTIONS.map(([id]) => (seen.has(id) ? html`<div key=${id} class="section" hidden=${section !== id}>${body(id)}</div>` : null))}
+    </main>
   `;
 }
 
