@@ -13,6 +13,7 @@ import { acquirePathLock, IdentityLock, LockError, realDataPath } from './storag
 import { hostName, isLoopback } from './middleware/control-guard.js';
 import { ValidationError } from './validation.js';
 import { coverageCommand } from './coverage-command.js';
+import { conformanceCommand } from './conformance-command.js';
 import { DEMO_FIXTURE_PATH, FixtureError, loadFixtureFile, stateFromFixture } from './fixtures.js';
 import { fail, reporter, rootCause, simulationProgress } from './cli-output.js';
 
@@ -42,7 +43,8 @@ const USAGE = `Usage: project-runtime-mock [options]
   --request-timeout-ms N  cut off a client whose whole request takes longer (default 30000)
   -v, --version        print the version and exit
   -h, --help           show this help
-Subcommand: project-runtime-mock coverage --url URL [--fail-under PCT] [--require OP:STATUS[:REASON] ...] [--junit FILE] [--markdown FILE]`;
+Subcommand: project-runtime-mock coverage --url URL [--fail-under PCT] [--require OP:STATUS[:REASON] ...] [--junit FILE] [--markdown FILE]
+Subcommand: project-runtime-mock conformance --target URL [--token T] [--admin-key K] [--project ID] [--disposable-project ID] [--write] [--dry-run] [--json FILE] [--junit FILE] [--markdown FILE]`;
 
 /** The names the bound address answers to: itself, or every interface address for a wildcard bind. */
 function boundHosts(host: string): string[] {
@@ -92,6 +94,8 @@ function flags() {
 async function main(): Promise<void> {
   // Subcommands: `coverage` reads a running mock's coverage (the CI gate).
   if (process.argv[2] === 'coverage') process.exit(await coverageCommand(process.argv.slice(3)));
+  // `conformance` compares a real service with an in-process mock, probe by probe.
+  if (process.argv[2] === 'conformance') process.exit(await conformanceCommand(process.argv.slice(3)));
   const f = flags();
   if (f.help) {
     process.stdout.write(`${USAGE}\n`);

@@ -50,7 +50,9 @@ test('error envelopes: kind, reason code and next_action presence; the message t
   const renamed = copy(a);
   renamed.body.detail.reason_code = 'project_missing';
   renamed.body.detail.message = 'Another text';
-  assert.equal(compareAnswers('listJobs', a, renamed).differences, [{ field: 'body.detail.reason_code', mock: 'project_not_found', target: 'project_missing' }]);
+  assert.equal(compareAnswers('listJobs', a, renamed).differences, [
+    { field: 'body.detail.reason_code', mock: 'project_not_found', target: 'project_missing' },
+  ]);
   const items = copy(a);
   items.body = { detail: [{ type: 'missing', loc: ['path', 'project_id'], msg: 'Field required', input: null }] };
   assert.equal(compareAnswers('listJobs', a, items).differences, [{ field: 'body.detail', mock: 'management envelope', target: 'validation items' }]);
@@ -90,10 +92,16 @@ test('validation items: compared in order on type, loc, msg and ctx; input only 
   const otherInput = copy(a);
   otherInput.body.detail[0].input = 'something else';
   assert.equal(compareAnswers('setBudget', a, otherInput).differences, []);
-  assert.equal(compareAnswers('setBudget', a, otherInput, { ownInput: true }).differences.map((d) => d.field), ['body.detail[0].input']);
+  assert.equal(
+    compareAnswers('setBudget', a, otherInput, { ownInput: true }).differences.map((d) => d.field),
+    ['body.detail[0].input'],
+  );
   const fewer = copy(a);
   fewer.body.detail.pop();
-  assert.equal(compareAnswers('setBudget', a, fewer).differences.map((d) => d.field), ['body.detail']);
+  assert.equal(
+    compareAnswers('setBudget', a, fewer).differences.map((d) => d.field),
+    ['body.detail'],
+  );
 });
 
 test('success bodies against the document: required, renamed, nullable, value sets, patterns; extra keys compatible', async () => {
@@ -148,7 +156,10 @@ test('the diff fingerprint is recomputed from the returned changes (sorted, cano
   assert.equal(compareAnswers('diffRelease', diff, shuffled).differences, []);
   const notHex = copy(diff);
   notHex.body.semantic_diff_fingerprint = 'ABC';
-  assert.equal(compareAnswers('diffRelease', diff, notHex).differences.map((d) => d.field), ['body.semantic_diff_fingerprint']);
+  assert.equal(
+    compareAnswers('diffRelease', diff, notHex).differences.map((d) => d.field),
+    ['body.semantic_diff_fingerprint'],
+  );
 });
 
 test('responseSchema finds an operation answer by status, through $refs, and nothing for an undeclared one', () => {

@@ -117,7 +117,11 @@ function compareItems(mock: Json[], target: Json[], withInput: boolean, differ: 
   const m = keys(mock);
   const t = keys(target);
   if (m.length !== t.length) {
-    differ('body.detail', mock.map((i) => itemName(i)), target.map((i) => (isObject(i) ? itemName(i) : i)));
+    differ(
+      'body.detail',
+      mock.map((i) => itemName(i)),
+      target.map((i) => (isObject(i) ? itemName(i) : i)),
+    );
     return;
   }
   if (m.join('\n') !== t.join('\n') && [...m].sort().join('\n') === [...t].sort().join('\n')) {
