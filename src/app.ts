@@ -18,6 +18,7 @@ import { inProcess, type InProcess } from './inprocess/index.js';
 import type { SimulationProgress, StartSettings } from './simulation/index.js';
 import type { SimulationMode } from './schemas/simulation.js';
 import { assembleMock, type ServerParts } from './mock.js';
+import { serverApp } from './server.js';
 
 export interface CreateAppOptions {
   /**
@@ -171,12 +172,14 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     },
     server,
   );
-  // One request listener serves fetch, inject and interception alike (Koa builds it per callback() call).
-  const local = inProcess(root.app.callback());
+  // One app serves the default mock and every sandbox; one request listener serves fetch, inject and interception alike
+  // (Koa builds it per callback() call).
+  const app = serverApp(root, sandboxes, server);
+  const local = inProcess(app.callback());
 
   return {
-    app: root.app,
-    callback: () => root.app.callback(),
+    app,
+    callback: () => app.callback(),
     fetch: local.fetch,
     inject: local.inject,
     intercept: local.intercept,

@@ -1,30 +1,22 @@
-// One whole mock on its own store: clock, ids, simulation, journal, faults, coverage, control surface and routes in a
-// Koa app. createApp builds the server's default mock here, and every sandbox is built here the same way.
-import Koa from 'koa';
+// One whole mock on its own store: clock, ids, simulation, journal, faults, coverage and control surface (no HTTP: the
+// server's one app answers every mock's requests). createApp builds its default mock here, and every sandbox the same way.
 import { randomUUID } from 'node:crypto';
-import { appErrorListener, errorMiddleware, type ErrorReporter } from './errors.js';
+import type { ErrorReporter } from './errors.js';
 import type { Store, StoreOptions, WriteScope } from './storage/store.js';
 import type { StateData } from './schemas/state.js';
 import { MockClock } from './domain/clock.js';
 import { randomIds, randomTokens, SeededGenerators, type IdGenerator, type TokenGenerator } from './domain/ids.js';
-import { principalOf } from './domain/auth.js';
 import { RetentionTracker } from './domain/retention.js';
 import type { ReadBody } from './routes/endpoint.js';
-import { CONTROL_ROUTES, V3_ROUTES } from './routes/index.js';
-import { routeTable } from './routes/table.js';
 import { MockControl, controlParts } from './control/api.js';
 import { CoverageTracker } from './control/coverage.js';
 import { FaultRegistry } from './control/faults/index.js';
 import type { JournalBudget } from './control/journal-budget.js';
 import type { NamedSnapshots } from './control/snapshots.js';
-import { journalMiddleware } from './middleware/journal.js';
-import { coverageMiddleware } from './middleware/coverage.js';
-import { faultMiddleware } from './middleware/faults.js';
-import { controlGuard } from './middleware/control-guard.js';
-import { sharedStorage } from './middleware/shared-storage.js';
+import type { AddressedMock } from './middleware/addressed.js';
 import { ClientObserver } from './judge/index.js';
 import { Simulation, type StartSettings } from './simulation/index.js';
-import type { Sandboxes, SandboxCore } from './sandboxes/index.js';
+import type { Sandboxes } from './sandboxes/index.js';
 import type { Deps } from './deps.js';
 import type { CreateAppOptions } from './app.js';
 
@@ -49,7 +41,7 @@ export interface OwnParts {
   ids?: IdGenerator;
   tokens?: TokenGenerator;
   snapshots: NamedSnapshots;
-  /** The sandboxes the default mock manages, and whose requests it hands on before anything of its own sees them. */
+  /** The sandboxes the default mock manages (their control routes answer from it). */
   sandboxes: Sandboxes | null;
   /** A repro bundle to restore once built (createApp's `bundle`). */
   bundle?: unknown;
@@ -57,14 +49,9 @@ export interface OwnParts {
   start?: StartSettings;
 }
 
-/** One whole mock: the server's default one, or a sandbox. */
-export interface Mock {
-  app: Koa;
-  control: MockControl;
+/** One whole mock: the server's default one, or a sandbox. Requests reach it through the server's app (src/server.ts). */
+export interface Mock extends AddressedMock {
   store: Store;
-  deps: Deps;
-  /** Serves one request (Koa composes the middleware on the first). */
-  dispatch: SandboxCore['dispatch'];
   close(): Promise<void>;
 }
 
@@ -127,32 +114,12 @@ export async function assembleMock(own: OwnParts, server: ServerParts): Promise<
   if (own.bundle !== undefined) await control.importBundle(own.bundle);
   await simulation.applyStart();
 
-  const app = new Koa();
-  app.on('error', appErrorListener(options.log ?? ((line) => console.error(line)), options.onError));
-  // A request for a sandbox goes to that sandbox's own mock before anything of this one sees it.
-  if (own.sandboxes) app.use(own.sandboxes.select);
-  // Journal outermost (sees the final answer, faults included), then coverage (after errors are rendered),
-  // then faults (outside the error renderer, so an injected 404 stays as injected).
-  app.use(journalMiddleware(control.journal, deps.clock, new ClientObserver(deps.view)));
-  app.use(coverageMiddleware(control.coverageTracker));
-  app.use(faultMiddleware(faults, { bodyLimit: deps.config.bodyLimit, principalOf: (authorization) => principalOf(store, authorization) }));
-  app.use(errorMiddleware(options.onError));
-  // Every /_mock path, whichever module serves it, passes the admin-API checks first.
-  if (deps.config.control) app.use(controlGuard({ allowedHosts: options.allowedHosts, controlToken: options.controlToken }));
-  // Every module's routes in one flat table (looked up by segments, not by walking each router's layers).
-  const modules = deps.config.control ? [...V3_ROUTES, ...CONTROL_ROUTES] : V3_ROUTES;
-  const table = routeTable(modules.map((routes) => routes(deps, server.readBody, control)));
-  // Shared storage: a request sees every write acknowledged (by any instance) before it began.
-  app.use(store.shared ? sharedStorage(store, table) : table);
-
-  let listener: ReturnType<Koa['callback']> | undefined;
   const sim = simulation;
   return {
-    app,
     control,
     store,
     deps,
-    dispatch: (req, res) => (listener ??= app.callback())(req, res),
+    observer: new ClientObserver(deps.view),
     close: async () => {
       await sim.close();
       await store.close();

@@ -12,7 +12,7 @@ import { ENDPOINTS, path } from './helpers/generators.js';
 import { propertyRuns } from './runner/config.mjs';
 
 const mock = await createApp({ storage: 'memory', fixtures: demoFixture() });
-const routers = [...V3_ROUTES, ...CONTROL_ROUTES].map((m) => m(mock.deps, bodyReader(1024), mock.control));
+const routers = [...V3_ROUTES, ...CONTROL_ROUTES].map((m) => m(bodyReader(1024), 1024));
 const table = routeTable(routers);
 // The previous assembly: every module's routes declared on one @koa/router router.
 const nested = new Router();

@@ -1,11 +1,12 @@
 // Coverage middleware: after the error renderer, notes each v3 operation's status, reason code and the transitions its writes caused.
 import type { Middleware } from 'koa';
-import type { CoverageTracker } from '../control/coverage.js';
 import { OPERATION_NAMES } from '../control/operations.js';
+import { addressed } from './addressed.js';
 
 const V3 = new Set(OPERATION_NAMES);
 
-export function coverageMiddleware(coverage: CoverageTracker): Middleware {
+/** Counts each v3 answer in the coverage report of the mock the request addresses. */
+export function coverageMiddleware(): Middleware {
   return async function trackCoverage(ctx, next) {
     // The endpoint pipeline attributes the request's commits to ctx.state (see Store.attributeTo).
     const transitions: string[] = (ctx.state.transitions = []);
@@ -15,6 +16,6 @@ export function coverageMiddleware(coverage: CoverageTracker): Middleware {
     if (!operation || !V3.has(operation) || ctx.state.fault?.status !== undefined) return;
     const detail = (ctx.body as { detail?: unknown } | undefined)?.detail;
     const reason = detail && typeof detail === 'object' && !Array.isArray(detail) ? (detail as { reason_code?: string }).reason_code : undefined;
-    coverage.record(operation, ctx.status, reason, transitions);
+    addressed(ctx).control.coverageTracker.record(operation, ctx.status, reason, transitions);
   };
 }

@@ -5,26 +5,27 @@ import type { FaultMarker } from '../control/journal.js';
 import { isJsonContentType, jsonFromBytes, readRawBody } from '../body/index.js';
 import { isControlPath } from './journal.js';
 import { ApiError } from '../errors.js';
+import { principalOf } from '../domain/auth.js';
+import { addressed } from './addressed.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface FaultMiddlewareOptions {
   /** The request body limit: a fault matching on the body reads at most this much (the handler then reuses it). */
   bodyLimit: number;
-  /** The principal id behind an Authorization header's bearer token, or null. */
-  principalOf(authorization: string | undefined): string | null;
 }
 
-export function faultMiddleware(faults: FaultRegistry, options: FaultMiddlewareOptions): Middleware {
+/** Injects the faults of the mock the request addresses; the principal a fault matches is read from that mock's store. */
+export function faultMiddleware(options: FaultMiddlewareOptions): Middleware {
   const facts = (ctx: Context, body?: unknown): RequestFacts => ({
     method: ctx.method,
     path: ctx.path,
     query: ctx.query,
     headers: ctx.headers,
     body,
-    principal: () => options.principalOf(ctx.get('authorization') || undefined),
+    principal: () => principalOf(addressed(ctx).deps.store, ctx.get('authorization') || undefined),
   });
-  const decide = async (ctx: Context, next: Next, candidates: ReturnType<FaultRegistry['candidates']>) => {
+  const decide = async (ctx: Context, next: Next, faults: FaultRegistry, candidates: ReturnType<FaultRegistry['candidates']>) => {
     let body: unknown;
     try {
       const raw = await readRawBody(ctx, options.bodyLimit);
@@ -38,9 +39,10 @@ export function faultMiddleware(faults: FaultRegistry, options: FaultMiddlewareO
   // Not async itself: a request no fault could match (almost every one) passes through without an extra promise.
   return function injectFaults(ctx, next) {
     if (isControlPath(ctx.path)) return next();
+    const faults = addressed(ctx).control.faultRegistry;
     const candidates = faults.candidates(ctx.method, ctx.path);
     if (candidates.length === 0) return next();
-    if (faults.needsBody(candidates)) return decide(ctx, next, candidates);
+    if (faults.needsBody(candidates)) return decide(ctx, next, faults, candidates);
     const decision = faults.fire(candidates, facts(ctx));
     return decision ? applyFault(ctx, next, decision) : next();
   };

@@ -1,11 +1,9 @@
 // Outermost middleware: records each API request in the instance's journal as bounded text (redacted when read); /_mock
 // traffic and the documentation pages (/docs, its assets, /openapi.json) are not journaled.
 import type { Context, Middleware } from 'koa';
-import type { MockClock } from '../domain/clock.js';
-import type { Journal } from '../control/journal.js';
 import { jsonBody, rawBody, type BodyText } from '../control/journal-text.js';
-import type { ClientObserver } from '../judge/index.js';
 import { operationOf } from '../control/faults/index.js';
+import { addressed } from './addressed.js';
 
 /** /_mock and below, in any letter case: the router matches paths case-insensitively, so `/_MOCK/reset` is a control route too. */
 export const isControlPath = (path: string): boolean => /^\/_mock(?:\/|$)/i.test(path);
@@ -40,17 +38,20 @@ function responseBody(ctx: Context, limit: number): BodyText | null {
   return jsonBody(b, limit, text);
 }
 
-export function journalMiddleware(journal: Journal, clock: MockClock, observer?: ClientObserver): Middleware {
+/** Journals each request in the journal of the mock it addresses, by that mock's clock. */
+export function journalMiddleware(): Middleware {
   return async function journalRequests(ctx, next) {
     if (isControlPath(ctx.path) || isDocsPath(ctx.path)) return next();
-    const atMs = clock.nowMs();
+    const { control, deps, observer } = addressed(ctx);
+    const journal = control.journal;
+    const atMs = deps.clock.nowMs();
     const started = performance.now();
-    const arrival = observer?.arrive(ctx);
+    const arrival = observer.arrive(ctx);
     try {
       await next();
     } finally {
       const limit = journal.bodyBytes;
-      const client = arrival && observer!.depart(ctx, arrival); // first: it reads the answer's body as an object
+      const client = observer.depart(ctx, arrival); // first: it reads the answer's body as an object
       const response = responseBody(ctx, limit); // first: it may turn an object body into the text Koa sends
       // A fresh record per request: the journal keeps this very object as its entry.
       journal.add({

@@ -1,19 +1,20 @@
 // Shared storage (several instances on one database): every request sees every write acknowledged before it began. A
 // read catches up first; a write, while others are not writing, runs at once and is confirmed afterwards.
-import type { Context, Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import type { Store } from '../storage/store.js';
 import type { RouteTable } from '../routes/table.js';
+import { addressed } from './addressed.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Routes requests through `table` once the store is current enough. A v3 write request skips its catch-up when the
+ * Routes requests through `table` once the addressed mock's store is current enough. A v3 write request skips its catch-up when the
  * store allows it (`Store.optimism`): its commit's compare-and-set proves that no other instance committed anything
  * this instance lacked, or a catch-up begun after the request ran finds nothing new. When neither holds, nothing it
  * wrote was stored: its answer is dropped and it runs again after catching up, as any request would have.
  */
-export function sharedStorage(store: Store, table: RouteTable): Middleware {
-  return async (ctx, next) => {
+export function sharedStorage(table: RouteTable): Middleware {
+  const current = async (ctx: Context, next: Next, store: Store) => {
     const optimism = !READS.has(ctx.method) && !ctx.path.startsWith('/_mock') && 'handler' in table.lookup(ctx.method, ctx.path) ? store.optimism() : null;
     if (!optimism) {
       await store.sync();
@@ -35,6 +36,11 @@ export function sharedStorage(store: Store, table: RouteTable): Middleware {
     restoreHeaders(ctx, headers);
     await store.sync();
     await table(ctx, next);
+  };
+  // Not async itself: a store of its own (memory, the JSON file) is always current, and its request gets no extra promise.
+  return (ctx, next) => {
+    const store = addressed(ctx).deps.store;
+    return store.shared ? current(ctx, next, store) : table(ctx, next);
   };
 }
 

@@ -2,13 +2,15 @@
 // coverage report expects it to answer and change, and its handler. Everything else (route, document, coverage row,
 // client types, test generators) is derived from it, so an operation cannot exist in one place and be missing in another.
 import * as v from 'valibot';
-import type { Deps } from '../deps.js';
 import type { LevelName } from '../domain/auth.js';
 import type { EndpointSpec, ReadBody, Request } from '../routes/endpoint.js';
 import type { AnySchema, ObjectSchema, OperationSpec } from '../openapi/operation-spec.js';
 
-/** A handler, built once per mock (it may keep per-instance caches), then called per request by the pipeline. */
-export type HandlerFactory<P, Q, B> = (deps: Deps, readBody: ReadBody) => (req: Request<P, Q, B>) => unknown;
+/**
+ * A handler, built once per server (it may keep caches of immutable records, which every mock shares), then called per
+ * request by the pipeline with the collaborators of the mock the request addresses (`req.deps`).
+ */
+export type HandlerFactory<P, Q, B> = (readBody: ReadBody) => (req: Request<P, Q, B>) => unknown;
 
 export interface Operation<
   P extends ObjectSchema | undefined = ObjectSchema | undefined,

@@ -1,7 +1,6 @@
 // Every operation declared once (declare.ts), and what is derived from the declarations: the route module, the
 // OpenAPI catalog rows and the coverage rows. /openapi.json, the coverage report, the typed client (generated from
 // /openapi.json) and the test generators all read these lists.
-import type { Deps } from '../deps.js';
 import { endpoint, type ReadBody } from '../routes/endpoint.js';
 import { Router } from '../routes/route-list.js';
 import type { OperationSpec } from '../openapi/operation-spec.js';
@@ -27,11 +26,11 @@ export const V3_DECLARATIONS: readonly Operation[] = [
 
 /** The routes of `operations`, in their order: each the pipeline (routes/endpoint.ts) around the declared handler. */
 export function operationRoutes(operations: readonly Operation[]) {
-  return (deps: Deps, readBody: ReadBody): Router => {
+  return (readBody: ReadBody): Router => {
     const router = new Router();
     for (const op of operations) {
-      const handle = op.handler(deps, readBody) as Parameters<typeof endpoint>[3];
-      router[op.method](routePattern(op.path), endpoint(deps, readBody, endpointSpec(op), handle));
+      const handle = op.handler(readBody) as Parameters<typeof endpoint>[2];
+      router[op.method](routePattern(op.path), endpoint(readBody, endpointSpec(op), handle));
     }
     return router;
   };

@@ -38,8 +38,8 @@ export const V3_APPROVAL_OPERATIONS = [
     ],
     transitions: ['approval: pending -> denied', 'run: waiting_approval -> queued'],
     handler:
-      (deps) =>
-      ({ path, query, body }) =>
+      () =>
+      ({ path, query, body, deps }) =>
         denyApproval(deps, {
           projectId: path.project_id,
           approvalId: path.approval_id,
@@ -65,8 +65,8 @@ export const V3_APPROVAL_OPERATIONS = [
     errors: READ_ERRORS,
     reasonCodes: AUTH,
     handler:
-      (deps) =>
-      ({ path, query }) => {
+      () =>
+      ({ path, query, deps }) => {
         const now = deps.clock.nowMs();
         const items = approvalsOf(deps.view, path.project_id).filter(
           (a) => (!query.status || effectiveApprovalStatus(a, now) === query.status) && (!query.runtime_mode || a.runtime_mode === query.runtime_mode),
@@ -91,8 +91,8 @@ export const V3_APPROVAL_OPERATIONS = [
     errors: READ_ERRORS,
     reasonCodes: [...AUTH, 'approval_not_found'],
     handler:
-      (deps) =>
-      ({ path, query }) => {
+      () =>
+      ({ path, query, deps }) => {
         const a = findApproval(deps.view, path.project_id, path.approval_id);
         if (!a || (query.runtime_mode && a.runtime_mode !== query.runtime_mode)) {
           throw new ApiError('approval_not_found', { affected_resource: `approval:${path.approval_id}` });

@@ -31,8 +31,8 @@ export const V3_PROJECT_OPERATIONS = [
     errors: WRITE_ERRORS,
     reasonCodes: [...AUTH, 'project_archived', 'payload_too_large'],
     handler:
-      (deps) =>
-      async ({ path, body }) =>
+      () =>
+      async ({ path, body, deps }) =>
         budgetView(await setBudget(deps, path.project_id, body)),
   }),
   declare({
@@ -55,8 +55,8 @@ export const V3_PROJECT_OPERATIONS = [
     errors: WRITE_ERRORS,
     reasonCodes: [...AUTH, 'stale_base_revision', 'unknown_reference', 'duplicate_reference', 'payload_too_large'],
     handler:
-      (deps) =>
-      ({ project, body }) =>
+      () =>
+      ({ project, body, deps }) =>
         planDesiredState(deps, project, body),
   }),
   declare({
@@ -79,8 +79,8 @@ export const V3_PROJECT_OPERATIONS = [
     reasonCodes: [...AUTH, 'confirmation_mismatch', 'payload_too_large'],
     transitions: ['project: active -> archived'],
     handler:
-      (deps) =>
-      async ({ path, body }) =>
+      () =>
+      async ({ path, body, deps }) =>
         projectView(await archiveProject(deps, path.project_id, body.confirmation)),
   }),
   declare({
@@ -100,8 +100,8 @@ export const V3_PROJECT_OPERATIONS = [
     errors: WRITE_ERRORS,
     reasonCodes: [...ADMIN, 'workspace_not_found', 'project_not_empty', 'project_archived', 'payload_too_large'],
     handler:
-      (deps) =>
-      async ({ actor, path, body }) =>
+      () =>
+      async ({ actor, path, body, deps }) =>
         projectView(await transferProject(deps, { actor, projectId: path.project_id, workspaceId: body.workspace_id })),
   }),
   declare({
@@ -121,8 +121,8 @@ export const V3_PROJECT_OPERATIONS = [
     errors: READ_ERRORS,
     reasonCodes: AUTH,
     handler:
-      (deps) =>
-      ({ path, query }) => {
+      () =>
+      ({ path, query, deps }) => {
         const jobs = jobsOf(deps.view, path.project_id).filter((j) => !query.status || j.status === query.status);
         return { items: jobs.slice(0, query.limit).map(jobView) };
       },

@@ -47,8 +47,8 @@ export const V3_PUBLIC_OPERATIONS = [
       'access_token: active -> revoked',
     ],
     handler:
-      (deps) =>
-      async ({ body, ctx }) =>
+      () =>
+      async ({ body, ctx, deps }) =>
         new Reply(200, await exchangeToken(deps, body, (ctx.request as { body?: unknown }).body), NO_STORE),
   }),
   declare({
@@ -71,8 +71,8 @@ export const V3_PUBLIC_OPERATIONS = [
     reasonCodes: ['webhook_secret_invalid', 'binding_not_found', 'no_live_agent', 'payload_too_large'],
     transitions: ['run: none -> queued', 'user: none -> active'],
     handler:
-      (deps, readBody) =>
-      async ({ path, ctx }) => {
+      (readBody) =>
+      async ({ path, ctx, deps }) => {
         const binding = findBinding(deps.view, path.binding_id);
         verifyChatSecret(binding, ctx.headers['x-chatapp-secret-token'] as string | undefined);
         const raw = await readBody(ctx);
@@ -102,8 +102,8 @@ export const V3_PUBLIC_OPERATIONS = [
     reasonCodes: ['broker_signature_invalid', 'payload_too_large'],
     transitions: ['connection: * -> active', 'connection: * -> error', 'connection: * -> revoked'],
     handler:
-      (deps, readBody) =>
-      async ({ ctx }) => {
+      (readBody) =>
+      async ({ ctx, deps }) => {
         const raw = await readRawBody(ctx, deps.config.bodyLimit);
         verifyBrokerSignature(raw, ctx.headers['x-broker-hmac-sha256'] as string | undefined, deps.config.brokerSecret());
         const json = await readBody(ctx);

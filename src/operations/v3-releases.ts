@@ -31,10 +31,10 @@ export const V3_RELEASE_OPERATIONS = [
     success: [json(200, 'ConnectionBindingResponseV3', ConnectionBindingResponseSchema, 'The connection binding')],
     errors: READ_ERRORS,
     reasonCodes: [...ADMIN, 'connection_not_found'],
-    handler: (deps) => {
-      // A record read again and again is serialized once (per instance; bounded).
+    handler: () => {
+      // A record read again and again is serialized once (per server, shared by every mock: records are immutable; bounded).
       const connectionJson = cachedJson(connectionView);
-      return ({ path }) => {
+      return ({ path, deps }) => {
         const c = findConnection(deps.view, path.project_id, path.connection_name);
         if (!c) throw new ApiError('connection_not_found', { affected_resource: `connection:${path.connection_name}` });
         return connectionJson(c);
@@ -59,8 +59,8 @@ export const V3_RELEASE_OPERATIONS = [
     errors: READ_ERRORS,
     reasonCodes: [...ADMIN, 'release_not_found'],
     handler:
-      (deps) =>
-      ({ path, query }) =>
+      () =>
+      ({ path, query, deps }) =>
         diffRelease(deps, path.project_id, path.release_id, query.baseline_release_id),
   }),
   declare({
@@ -81,8 +81,8 @@ export const V3_RELEASE_OPERATIONS = [
     errors: READ_ERRORS,
     reasonCodes: AUTH,
     handler:
-      (deps) =>
-      ({ path, query }) => {
+      () =>
+      ({ path, query, deps }) => {
         const page = keysetPage(releasesOf(deps.view, path.project_id), releaseKey, 1, query.limit, query.cursor, {
           list: 'releases',
           projectId: path.project_id,

@@ -37,8 +37,8 @@ export const V3_RUN_OPERATIONS = [
       'approval: pending -> cancelled',
     ],
     handler:
-      (deps) =>
-      async ({ path, body }) =>
+      () =>
+      async ({ path, body, deps }) =>
         runDetailView(await cancelRun(deps, { projectId: path.project_id, runId: path.run_id, reason: body.reason })),
   }),
   declare({
@@ -57,10 +57,10 @@ export const V3_RUN_OPERATIONS = [
     success: [json(200, 'RunDetailResponseV3', RunDetailResponseSchema, 'The run detail')],
     errors: READ_ERRORS,
     reasonCodes: [...AUTH, 'run_not_found'],
-    handler: (deps) => {
-      // A record read again and again is serialized once (per instance; bounded).
+    handler: () => {
+      // A record read again and again is serialized once (per server, shared by every mock: records are immutable; bounded).
       const runDetailJson = cachedJson(runDetailView);
-      return ({ path, query }) => {
+      return ({ path, query, deps }) => {
         const run = inProject(deps.view, 'runs', path.run_id, path.project_id);
         if (!run || (query.runtime_mode && run.runtime_mode !== query.runtime_mode)) {
           throw new ApiError('run_not_found', { affected_resource: `run:${path.run_id}` });
@@ -93,8 +93,8 @@ export const V3_RUN_OPERATIONS = [
     reasonCodes: [...AUTH, 'run_not_found', 'run_not_retryable', 'project_archived', 'payload_too_large'],
     transitions: ['run: none -> queued'],
     handler:
-      (deps) =>
-      async ({ path, body }) => {
+      () =>
+      async ({ path, body, deps }) => {
         const run = await retryRun(deps, { projectId: path.project_id, runId: path.run_id, metadata: body.metadata, reason: body.reason });
         return new Reply(201, runView(run), { Location: `/api/v3/projects/${run.project_id}/runs/${run.id}` });
       },

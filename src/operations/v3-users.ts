@@ -29,8 +29,8 @@ export const V3_USER_OPERATIONS = [
     errors: READ_ERRORS,
     reasonCodes: AUTH,
     handler:
-      (deps) =>
-      ({ path, query }) => {
+      () =>
+      ({ path, query, deps }) => {
         const page = keysetPage(usersOf(deps.view, path.project_id), userKey, 2, query.limit, query.cursor, { list: 'users', projectId: path.project_id });
         return { items: page.items.map(userView), next_cursor: page.next_cursor };
       },
@@ -50,10 +50,10 @@ export const V3_USER_OPERATIONS = [
     success: [json(200, 'UserResponseV3', UserResponseSchema, 'The app user')],
     errors: READ_ERRORS,
     reasonCodes: [...ADMIN, 'user_not_found'],
-    handler: (deps) => {
-      // A record read again and again is serialized once (per instance; bounded).
+    handler: () => {
+      // A record read again and again is serialized once (per server, shared by every mock: records are immutable; bounded).
       const userJson = cachedJson(userView);
-      return ({ path }) => {
+      return ({ path, deps }) => {
         const user = inProject(deps.view, 'users', path.user_id, path.project_id);
         if (!user || user.status === 'deleted') throw new ApiError('user_not_found', { affected_resource: `user:${path.user_id}` });
         return userJson(user);
@@ -79,8 +79,8 @@ export const V3_USER_OPERATIONS = [
     reasonCodes: [...ADMIN, 'user_not_found', 'project_archived', 'payload_too_large'],
     transitions: ['user: active -> deleted'],
     handler:
-      (deps) =>
-      ({ path }) =>
+      () =>
+      ({ path, deps }) =>
         deleteUser(deps, path.project_id, path.user_id),
   }),
 ];

@@ -1,19 +1,17 @@
 // GET /_mock/ui: the inspector page and its built files (src/inspector), mounted with the rest of the control surface.
 import { Router } from './route-list.js';
 import * as v from 'valibot';
-import type { Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { INSPECTOR_ASSETS, INSPECTOR_HEADERS, INSPECTOR_HTML, INSPECTOR_PATH, inspectorAsset } from '../inspector/index.js';
 import { endpoint, Reply, type ReadBody } from './endpoint.js';
 
 const AssetPath = v.object({ asset: v.string() });
 
-export function controlUiRoutes(deps: Deps, readBody: ReadBody): Router {
+export function controlUiRoutes(readBody: ReadBody): Router {
   const router = new Router();
   router.get(
     INSPECTOR_PATH,
     endpoint(
-      deps,
       readBody,
       { operation: 'controlInspectorPage', level: 'public' },
       () => new Reply(200, INSPECTOR_HTML, { ...INSPECTOR_HEADERS, 'Content-Type': 'text/html; charset=utf-8' }),
@@ -21,7 +19,7 @@ export function controlUiRoutes(deps: Deps, readBody: ReadBody): Router {
   );
   router.get(
     `${INSPECTOR_PATH}/:asset`,
-    endpoint(deps, readBody, { operation: 'controlInspectorAsset', level: 'public', path: AssetPath }, async ({ path }) => {
+    endpoint(readBody, { operation: 'controlInspectorAsset', level: 'public', path: AssetPath }, async ({ path }) => {
       const data = await inspectorAsset(path.asset);
       if (!data) {
         const built = Object.hasOwn(INSPECTOR_ASSETS, path.asset);

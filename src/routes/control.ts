@@ -3,7 +3,6 @@
 import { Router } from './route-list.js';
 import * as v from 'valibot';
 import type { Deps } from '../deps.js';
-import type { MockControl } from '../control/api.js';
 import { invalid } from '../errors.js';
 import { ClockRequestSchema, FaultRequestSchema, JournalQuerySchema, RequestPath } from '../schemas/control.js';
 import { COLLECTION_NAMES } from '../schemas/state.js';
@@ -14,18 +13,18 @@ export const CONTROL_BODY_LIMIT = 64 * 1024 * 1024;
 
 const AnyBody = v.unknown();
 
-export function controlRoutes(deps: Deps, readBody: ReadBody, control: MockControl): Router {
+export function controlRoutes(readBody: ReadBody, bodyLimit: number): Router {
   const router = new Router();
-  const readLargeBody = bodyReader(Math.max(deps.config.bodyLimit, CONTROL_BODY_LIMIT));
+  const readLargeBody = bodyReader(Math.max(bodyLimit, CONTROL_BODY_LIMIT));
 
   router.get(
     '/_mock/health',
-    endpoint(deps, readBody, { operation: 'controlHealth', level: 'public' }, () => ({ status: 'ok', now: deps.clock.nowIso() })),
+    endpoint(readBody, { operation: 'controlHealth', level: 'public' }, ({ deps }) => ({ status: 'ok', now: deps.clock.nowIso() })),
   );
 
   router.post(
     '/_mock/reset',
-    endpoint(deps, readBody, { operation: 'controlReset', level: 'public' }, async () => {
+    endpoint(readBody, { operation: 'controlReset', level: 'public' }, async ({ control, deps }) => {
       await control.reset();
       return { reset: true, now: deps.clock.nowIso() };
     }),
@@ -33,7 +32,7 @@ export function controlRoutes(deps: Deps, readBody: ReadBody, control: MockContr
 
   router.post(
     '/_mock/fixtures',
-    endpoint(deps, readLargeBody, { operation: 'controlLoadFixtures', level: 'public', body: AnyBody, bodyRequired: true }, async ({ body }) => {
+    endpoint(readLargeBody, { operation: 'controlLoadFixtures', level: 'public', body: AnyBody, bodyRequired: true }, async ({ body, control, deps }) => {
       await control.loadFixtures(body);
       return { loaded: true, counts: counts(deps) };
     }),
@@ -42,16 +41,15 @@ export function controlRoutes(deps: Deps, readBody: ReadBody, control: MockContr
   router.get(
     '/_mock/state',
     endpoint(
-      deps,
       readBody,
       { operation: 'controlGetState', level: 'public' },
-      () => new Reply(200, control.exportStateStream(), { 'Content-Type': 'application/json; charset=utf-8' }),
+      ({ control }) => new Reply(200, control.exportStateStream(), { 'Content-Type': 'application/json; charset=utf-8' }),
     ),
   );
 
   router.put(
     '/_mock/state',
-    endpoint(deps, readLargeBody, { operation: 'controlPutState', level: 'public', body: AnyBody, bodyRequired: true }, async ({ body }) => {
+    endpoint(readLargeBody, { operation: 'controlPutState', level: 'public', body: AnyBody, bodyRequired: true }, async ({ body, control, deps }) => {
       await control.importState(body);
       return { restored: true, counts: counts(deps) };
     }),
@@ -59,29 +57,29 @@ export function controlRoutes(deps: Deps, readBody: ReadBody, control: MockContr
 
   router.get(
     '/_mock/requests',
-    endpoint(deps, readBody, { operation: 'controlListRequests', level: 'public', query: JournalQuerySchema }, ({ query }) => ({
+    endpoint(readBody, { operation: 'controlListRequests', level: 'public', query: JournalQuerySchema }, ({ query, control }) => ({
       items: control.requests(query),
     })),
   );
 
   router.get(
     '/_mock/requests/:request_id',
-    endpoint(deps, readBody, { operation: 'controlGetRequest', level: 'public', path: RequestPath }, ({ path }) => control.journalEntry(path.request_id)),
+    endpoint(readBody, { operation: 'controlGetRequest', level: 'public', path: RequestPath }, ({ path, control }) => control.journalEntry(path.request_id)),
   );
 
   router.delete(
     '/_mock/requests',
-    endpoint(deps, readBody, { operation: 'controlClearRequests', level: 'public' }, () => ({ cleared: control.clearRequests() })),
+    endpoint(readBody, { operation: 'controlClearRequests', level: 'public' }, ({ control }) => ({ cleared: control.clearRequests() })),
   );
 
   router.get(
     '/_mock/clock',
-    endpoint(deps, readBody, { operation: 'controlGetClock', level: 'public' }, () => control.clock()),
+    endpoint(readBody, { operation: 'controlGetClock', level: 'public' }, ({ control }) => control.clock()),
   );
 
   router.post(
     '/_mock/clock',
-    endpoint(deps, readBody, { operation: 'controlSetClock', level: 'public', body: ClockRequestSchema, bodyRequired: true }, async ({ body }) => {
+    endpoint(readBody, { operation: 'controlSetClock', level: 'public', body: ClockRequestSchema, bodyRequired: true }, async ({ body, control }) => {
       const given = (body.now !== undefined ? 1 : 0) + (body.advance_ms !== undefined ? 1 : 0);
       if (given !== 1) throw invalid(['body'], 'Give exactly one of now and advance_ms', 'value_error', body);
       if (body.now !== undefined) await control.setClock(body.now);
@@ -92,24 +90,24 @@ export function controlRoutes(deps: Deps, readBody: ReadBody, control: MockContr
 
   router.get(
     '/_mock/faults',
-    endpoint(deps, readBody, { operation: 'controlListFaults', level: 'public' }, () => ({ items: control.faults() })),
+    endpoint(readBody, { operation: 'controlListFaults', level: 'public' }, ({ control }) => ({ items: control.faults() })),
   );
 
   router.post(
     '/_mock/faults',
-    endpoint(deps, readBody, { operation: 'controlAddFault', level: 'public', body: FaultRequestSchema, bodyRequired: true }, ({ body }) =>
+    endpoint(readBody, { operation: 'controlAddFault', level: 'public', body: FaultRequestSchema, bodyRequired: true }, ({ body, control }) =>
       control.addFault(body),
     ),
   );
 
   router.delete(
     '/_mock/faults',
-    endpoint(deps, readBody, { operation: 'controlClearFaults', level: 'public' }, () => ({ cleared: control.clearFaults() })),
+    endpoint(readBody, { operation: 'controlClearFaults', level: 'public' }, ({ control }) => ({ cleared: control.clearFaults() })),
   );
 
   router.get(
     '/_mock/coverage',
-    endpoint(deps, readBody, { operation: 'controlCoverage', level: 'public' }, () => control.coverage()),
+    endpoint(readBody, { operation: 'controlCoverage', level: 'public' }, ({ control }) => control.coverage()),
   );
 
   return router;

@@ -5,7 +5,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Router } from './route-list.js';
 import * as v from 'valibot';
-import type { Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { endpoint, Reply, type ReadBody } from './endpoint.js';
 import { pathPrefixOf } from '../sandboxes/index.js';
@@ -69,11 +68,11 @@ async function asset(name: string): Promise<Buffer> {
 
 const AssetPath = v.object({ asset: v.string() });
 
-export function docsRoutes(deps: Deps, readBody: ReadBody): Router {
+export function docsRoutes(readBody: ReadBody): Router {
   const router = new Router();
   router.get(
     '/openapi.json',
-    endpoint(deps, readBody, { operation: 'getOpenApiDocument', level: 'public' }, async ({ ctx }) => {
+    endpoint(readBody, { operation: 'getOpenApiDocument', level: 'public' }, async ({ ctx, deps }) => {
       const doc = (await import('../openapi/build.js')).openApiDocument(deps.config.control, deps.config.controlTokenRequired);
       // A sandbox reached by its path prefix: "try it out" sends its requests there.
       const prefix = pathPrefixOf(ctx.req);
@@ -83,7 +82,6 @@ export function docsRoutes(deps: Deps, readBody: ReadBody): Router {
   router.get(
     '/docs',
     endpoint(
-      deps,
       readBody,
       { operation: 'getDocsPage', level: 'public' },
       ({ ctx }) => new Reply(200, page(pathPrefixOf(ctx.req)), { 'Content-Type': 'text/html; charset=utf-8' }),
@@ -91,7 +89,7 @@ export function docsRoutes(deps: Deps, readBody: ReadBody): Router {
   );
   router.get(
     '/docs/:asset',
-    endpoint(deps, readBody, { operation: 'getDocsAsset', level: 'public', path: AssetPath }, async ({ path, ctx }) => {
+    endpoint(readBody, { operation: 'getDocsAsset', level: 'public', path: AssetPath }, async ({ path, ctx }) => {
       if (path.asset === 'swagger-initializer.js')
         return new Reply(200, initializer(pathPrefixOf(ctx.req)), { 'Content-Type': 'text/javascript; charset=utf-8' });
       const type = Object.hasOwn(ASSETS, path.asset) ? ASSETS[path.asset] : undefined;

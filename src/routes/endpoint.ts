@@ -10,6 +10,8 @@ import type { RecordOf } from '../schemas/state.js';
 import { JsonText } from './json-text.js';
 import { authorityGuard, type AuthorityNeeded } from '../domain/write-guard.js';
 import type { WriteScope } from '../storage/store.js';
+import type { MockControl } from '../control/api.js';
+import { addressed } from '../middleware/addressed.js';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
 type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
@@ -38,6 +40,10 @@ export interface Request<P, Q, B> {
   body: Out<B>;
   project: RecordOf<'projects'>;
   ctx: Context;
+  /** The collaborators of the mock the request addresses (the default mock or a sandbox). */
+  deps: Deps;
+  /** That mock's control surface. */
+  control: MockControl;
 }
 
 /** A non-default reply: another status, or extra headers. */
@@ -62,14 +68,18 @@ function lastValues(query: Record<string, string | string[] | undefined>): Recor
   return out ?? (query as Record<string, string | undefined>);
 }
 
+/**
+ * The handler of one route, built once per server: each request is answered from the mock it addresses (its deps and
+ * control surface come with the request), so a sandbox holds only its own state, never a copy of the handlers.
+ */
 export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | undefined, B extends AnySchema | undefined>(
-  deps: Deps,
   readBody: ReadBody,
   spec: EndpointSpec<P, Q, B>,
   handler: (req: Request<P, Q, B>) => unknown | Promise<unknown>,
 ): Middleware {
   return async (ctx) => {
     ctx.state.operation = spec.operation;
+    const { deps, control } = addressed(ctx);
     const actor =
       spec.level === 'public'
         ? (undefined as unknown as Actor)
@@ -125,7 +135,7 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
       throw new ApiError('project_archived', { affected_resource: `project:${project.id}` });
     }
     // Commits made while the handler runs synchronously (every transaction callback is) belong to this request.
-    const result = await deps.store.attributeTo(ctx.state, () => handler({ actor, path, query, body, project, ctx } as Request<P, Q, B>));
+    const result = await deps.store.attributeTo(ctx.state, () => handler({ actor, path, query, body, project, ctx, deps, control } as Request<P, Q, B>));
     if (result instanceof JsonText) {
       ctx.status = 200;
       ctx.set('Content-Type', 'application/json; charset=utf-8');

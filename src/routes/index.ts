@@ -1,8 +1,6 @@
 // Every v3 route module, in one list, so app.ts stays a plain assembly.
 import type { Router } from './route-list.js';
-import type { Deps } from '../deps.js';
 import type { ReadBody } from './endpoint.js';
-import type { MockControl } from '../control/api.js';
 import { docsRoutes } from './docs.js';
 import { v3Routes } from '../operations/index.js';
 import { controlDesiredStateRoutes } from './control-desired-state.js';
@@ -15,8 +13,8 @@ import { controlSimulationRoutes } from './control-simulation.js';
 import { controlVerifyRoutes } from './control-verify.js';
 import { controlSandboxRoutes } from './control-sandboxes.js';
 
-/** A route module; control modules also receive the instance's MockControl (v3 modules ignore it). */
-type RouteModule = (deps: Deps, readBody: ReadBody, control: MockControl) => Router;
+/** A route module, built once per server: the v3 body reader, and the v3 body limit (control modules read more). */
+type RouteModule = (readBody: ReadBody, bodyLimit: number) => Router;
 
 export const V3_ROUTES: RouteModule[] = [
   // The 20 v3 operations, each declared once (src/operations).

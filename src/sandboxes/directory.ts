@@ -6,7 +6,7 @@ import type { Snapshot } from '../storage/store.js';
 import { ApiError, ValidationError, invalid } from '../errors.js';
 import { parse as parseInput } from '../validation.js';
 import { validateFixture } from '../control/fixture-errors.js';
-import type { MockControl } from '../control/api.js';
+import { address, type AddressedMock } from '../middleware/addressed.js';
 import type { SandboxDirectory } from '../control/sandbox-directory.js';
 import { CreateSandboxSchema, type CreateSandboxInput, type SandboxInfo } from '../schemas/sandboxes.js';
 import { SandboxRegistry, notFound, type SandboxCore } from './registry.js';
@@ -17,10 +17,8 @@ import { sandboxIds } from './ids.js';
 export const SANDBOX_TTL_MS = 60 * 60 * 1000;
 export const MAX_SANDBOXES = 1000;
 
-/** A sandbox's mock: what the registry needs, and its control surface. */
-export interface SandboxMock extends SandboxCore {
-  control: MockControl;
-}
+/** A sandbox's mock: what the registry needs, and what its requests are answered from. */
+export interface SandboxMock extends SandboxCore, AddressedMock {}
 
 export interface SandboxesOptions {
   now(): number;
@@ -37,7 +35,7 @@ export interface SandboxesOptions {
 }
 
 export interface Sandboxes extends SandboxDirectory {
-  /** The first middleware of the default mock: a request for a sandbox is answered by that sandbox's mock. */
+  /** Readdresses a request that names a sandbox to that sandbox's mock (its prefix taken off), before anything else sees it. */
   select: Middleware;
   close(): Promise<void>;
 }
@@ -106,7 +104,7 @@ export function createSandboxes(options: SandboxesOptions): Sandboxes {
     control: (id) => registry.get(id).core.control,
     close: () => registry.close(),
     select(ctx, next) {
-      // This runs before the default mock's error renderer: its two refusals are rendered here, in the same envelope.
+      // This runs before the error renderer: its two refusals are rendered here, in the same envelope.
       let to: ReturnType<typeof addressOf>;
       try {
         to = addressOf(ctx.req);
@@ -116,11 +114,11 @@ export function createSandboxes(options: SandboxesOptions): Sandboxes {
       if (!to) return next();
       const entry = registry.touch(to.id);
       if (!entry) return refuse(ctx, notFound(to.id.slice(0, 64)));
-      ctx.req.url = to.url;
+      ctx.url = to.url;
       if (to.prefix) markPathPrefix(ctx.req, to.prefix);
-      // The sandbox's own Koa app answers on the same socket: this one leaves the response alone.
-      ctx.respond = false;
-      return entry.core.dispatch(ctx.req, ctx.res);
+      // The same middleware and routes answer it, from the sandbox's own state.
+      address(ctx, entry.core);
+      return next();
     },
   };
 }

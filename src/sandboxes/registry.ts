@@ -3,10 +3,8 @@ import { ApiError } from '../errors.js';
 import { keysetPage, type Page } from '../domain/pagination.js';
 import type { SandboxInfo } from '../schemas/sandboxes.js';
 
-/** What the registry needs of a sandbox's mock: a request listener and a way to let it go. */
+/** What the registry needs of a sandbox's mock: a way to let it go. */
 export interface SandboxCore {
-  /** Serves one request (the prefix already taken off its URL). */
-  dispatch(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): Promise<unknown>;
   /** Stops its timers and hands back what it held (its journal's share of the budget). */
   close(): Promise<void>;
 }

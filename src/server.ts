@@ -1,0 +1,43 @@
+// The server's one Koa app: the middleware chain and the route table are built once, and each request is answered from
+// the mock it addresses (the default mock, or a sandbox), so a sandbox costs its own state and nothing of the pipeline.
+import Koa from 'koa';
+import { appErrorListener, errorMiddleware } from './errors.js';
+import { CONTROL_ROUTES, V3_ROUTES } from './routes/index.js';
+import { routeTable } from './routes/table.js';
+import { address } from './middleware/addressed.js';
+import { journalMiddleware } from './middleware/journal.js';
+import { coverageMiddleware } from './middleware/coverage.js';
+import { faultMiddleware } from './middleware/faults.js';
+import { controlGuard } from './middleware/control-guard.js';
+import { sharedStorage } from './middleware/shared-storage.js';
+import type { Sandboxes } from './sandboxes/index.js';
+import type { Mock, ServerParts } from './mock.js';
+
+export function serverApp(root: Mock, sandboxes: Sandboxes | null, server: ServerParts): Koa {
+  const { options } = server;
+  const bodyLimit = options.bodyLimit ?? 1024 * 1024;
+  const control = options.control ?? true;
+  const app = new Koa();
+  app.on('error', appErrorListener(options.log ?? ((line) => console.error(line)), options.onError));
+  // Every request is the default mock's unless it names a sandbox: the selector then readdresses it (prefix taken off)
+  // before anything else sees it.
+  app.use((ctx, next) => {
+    address(ctx, root);
+    return next();
+  });
+  if (sandboxes) app.use(sandboxes.select);
+  // Journal outermost (sees the final answer, faults included), then coverage (after errors are rendered),
+  // then faults (outside the error renderer, so an injected 404 stays as injected).
+  app.use(journalMiddleware());
+  app.use(coverageMiddleware());
+  app.use(faultMiddleware({ bodyLimit }));
+  app.use(errorMiddleware(options.onError));
+  // Every /_mock path, whichever module serves it, passes the admin-API checks first.
+  if (control) app.use(controlGuard({ allowedHosts: options.allowedHosts, controlToken: options.controlToken }));
+  // Every module's routes in one flat table (looked up by segments, not by walking each router's layers).
+  const modules = control ? [...V3_ROUTES, ...CONTROL_ROUTES] : V3_ROUTES;
+  const table = routeTable(modules.map((routes) => routes(server.readBody, bodyLimit)));
+  // Shared storage: a request sees every write acknowledged (by any instance) before it began.
+  app.use(sharedStorage(table));
+  return app;
+}
