@@ -185,7 +185,7 @@ test("a sandbox's own address shows it, with no picker (sandboxes do not nest)",
 });
 
 test('past the 200 listed, the count says so, and a picked sandbox older than those is still offered and shown', async () => {
-  for (let i = 0; i < 200; i++) await root.control.createSandbox({ name: `bulk-${i}` });
+  for (let i = 0; i < 200; i++) await root.control.createSandbox(i === 0 ? {} : { name: `bulk-${i}` });
   await page.goto(`${cli.url}/_mock/ui?sandbox=${alpha.sandbox.id}#requests`);
   await clockShows('2031-03-03 03:03:03 UTC');
   await page.locator('[data-sandbox-count="200"]', { hasText: '200+ live sandboxes' }).waitFor({ timeout: 15_000 });
@@ -193,7 +193,7 @@ test('past the 200 listed, the count says so, and a picked sandbox older than th
   assert.is(options.length, 202, 'the default mock, alpha (looked up on its own) and the newest 200');
   assert.equal(options.slice(0, 2), ['Default mock', `alpha · ${alpha.sandbox.id}`]);
   assert.match(options[2], /^bulk-199 · [a-z0-9]{20}$/, 'then the newest first');
-  assert.match(options[201], /^bulk-0 · /);
+  assert.match(options[201], /^unnamed · [a-z0-9]{20}$/, 'a sandbox without a name shows its id');
   assert.not.ok(
     options.some((o) => o.startsWith('beta')),
     'beta is older than the newest 200',
