@@ -31,7 +31,7 @@ interface Shape {
   group: string;
   scope: Scope;
   ownInput?: boolean;
-  credentials: 'none' | 'token' | 'wrong-token' | 'wrong-admin-key';
+  credentials: 'none' | 'token' | 'admin-key' | 'wrong-token' | 'wrong-admin-key';
   values?: Record<string, string>;
   query?: Record<string, string>;
   body?: string;
@@ -49,15 +49,18 @@ function probe(op: Operation, shape: Shape, random: () => string): Probe {
       const project = projectFor(op, side, shape.scope);
       if (typeof project === 'object') return project.reason;
       if (shape.credentials === 'token' && !side.token && op.security.length > 0) return NO_TOKEN;
+      if (shape.credentials === 'admin-key' && !side.adminKey) return 'no --admin-key given';
       const values = project && !shape.values?.project_id ? { ...ids, project_id: project } : ids;
       const headers: Record<string, string> =
         shape.credentials === 'token'
           ? bearer(side)
           : shape.credentials === 'wrong-token'
             ? { Authorization: `Bearer ${WRONG_TOKEN}` }
-            : shape.credentials === 'wrong-admin-key'
-              ? { 'X-Admin-Key': WRONG_ADMIN_KEY }
-              : {};
+            : shape.credentials === 'admin-key'
+              ? { 'X-Admin-Key': side.adminKey! }
+              : shape.credentials === 'wrong-admin-key'
+                ? { 'X-Admin-Key': WRONG_ADMIN_KEY }
+                : {};
       return { method: op.method, path: fill(op, values, shape.query), headers, body };
     },
   };
@@ -109,7 +112,11 @@ export function readOnlyCatalogue(doc: Schema, random: () => string): Probe[] {
     if (isManagement(op)) {
       out.push(probe(op, { name: 'no credentials', group: 'auth', scope, credentials: 'none' }, random));
       out.push(probe(op, { name: 'wrong token', group: 'auth', scope, credentials: 'wrong-token' }, random));
-      if (takesAdminKey(op)) out.push(probe(op, { name: 'wrong admin key', group: 'auth', scope, credentials: 'wrong-admin-key' }, random));
+      if (takesAdminKey(op)) {
+        out.push(probe(op, { name: 'wrong admin key', group: 'auth', scope, credentials: 'wrong-admin-key' }, random));
+        // A valid key on ids that exist nowhere: the key is accepted, the record is not found.
+        out.push(probe(op, { name: 'admin key, random ids', group: 'random-id', scope: 'random', credentials: 'admin-key' }, random));
+      }
       out.push(probe(op, { name: 'random project id', group: 'random-id', scope: 'random', credentials: 'token' }, random));
       if (op.pathParams.length > 1 && !mutating)
         out.push(probe(op, { name: 'random ids on --project', group: 'random-id', scope: 'project', credentials: 'token' }, random));
