@@ -1,5 +1,5 @@
 // Valibot schemas of the /_mock control answers, for the OpenAPI document and the typed client generated from it.
-// The routes build these answers in src/routes/control*.ts; every test response is checked against these shapes.
+// The /_mock operations (src/operations/control-*.ts) build these answers; every test response is checked against these shapes.
 import * as v from 'valibot';
 import { SnapshotInfoSchema } from '../schemas/sandboxes.js';
 import { Timestamp, Uuid } from '../schemas/common.js';

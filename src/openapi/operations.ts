@@ -1,14 +1,11 @@
 // The operation catalog behind /openapi.json: one row per operation, naming the valibot schemas the routes use.
-// build.ts turns this table into OpenAPI 3.1; nothing here is written by hand in JSON Schema. The v3 rows are the
-// OpenAPI part of each operation's declaration (src/operations); the /_mock rows live in control-operations.ts.
-import { V3_OPERATION_SPECS } from '../operations/index.js';
-
-import { CONTROL_OPERATIONS as BASE_CONTROL_OPERATIONS } from './control-operations.js';
-import { REPRODUCE_OPERATIONS } from './control-reproduce.js';
+// build.ts turns this table into OpenAPI 3.1; nothing here is written by hand in JSON Schema. The rows are the OpenAPI
+// part of each operation's declaration (src/operations).
+import { CONTROL_OPERATION_SPECS, V3_OPERATION_SPECS } from '../operations/index.js';
 export type { ErrorStatus, HeaderParam, Named, OperationSpec, SecurityScheme, SuccessResponse } from './operation-spec.js';
 
 /** Every /_mock operation. */
-export const CONTROL_OPERATIONS = [...BASE_CONTROL_OPERATIONS, ...REPRODUCE_OPERATIONS];
+export const CONTROL_OPERATIONS = CONTROL_OPERATION_SPECS;
 
 /** The 20 operations of interface-v3.md, in its order (endpoint 1 .. 20). */
 export const V3_OPERATIONS = V3_OPERATION_SPECS;

@@ -4,26 +4,26 @@
 import * as v from 'valibot';
 import type { LevelName } from '../domain/auth.js';
 import type { EndpointSpec, ReadBody, Request } from '../routes/endpoint.js';
-import type { AnySchema, ObjectSchema, OperationSpec } from '../openapi/operation-spec.js';
+import type { AnySchema, ErrorStatus, ObjectSchema, OperationSpec } from '../openapi/operation-spec.js';
 
 /**
  * A handler, built once per server (it may keep caches of immutable records, which every mock shares), then called per
- * request by the pipeline with the collaborators of the mock the request addresses (`req.deps`).
+ * request by the pipeline with the collaborators of the mock the request addresses (`req.deps`, `req.control`).
+ * `readBody` reads this operation's body (within its limit).
  */
 export type HandlerFactory<P, Q, B> = (readBody: ReadBody) => (req: Request<P, Q, B>) => unknown;
 
-export interface Operation<
-  P extends ObjectSchema | undefined = ObjectSchema | undefined,
-  Q extends ObjectSchema | undefined = ObjectSchema | undefined,
-  B extends AnySchema = AnySchema,
-> extends Omit<OperationSpec, 'pathParams' | 'query' | 'body'> {
-  /** The endpoint's number in interface-v3.md; the catalog is listed in this order. */
-  endpoint: number;
+type Params = ObjectSchema | undefined;
+
+export interface Operation<P extends Params = Params, Q extends Params = Params, B extends AnySchema = AnySchema> extends Omit<
+  OperationSpec,
+  'pathParams' | 'query' | 'body'
+> {
   pathParams?: P;
   query?: Q;
   /** The request body as documented; an optional body reads as `{}` when absent. */
   body?: { schema: { name: string; schema: B }; required: boolean };
-  /** The authority the caller needs: 'public' operations check their own credential (the grant, a webhook secret). */
+  /** The authority the caller needs: 'public' operations check their own credential (the grant, a webhook secret, /_mock's guard). */
   level: LevelName | 'public';
   /** Load `project_id`, check visibility and authority. */
   project?: boolean;
@@ -31,20 +31,59 @@ export interface Operation<
   allowArchived?: boolean;
   /** The handler reads (and verifies) the body itself, after its credential checks out: the pipeline leaves it unread. */
   ownBody?: boolean;
+  /** The handler validates the body (the same check as in process, so the same 422 items): the pipeline reads it as it is. */
+  rawBody?: boolean;
+  /** State documents, fixtures and bundles outgrow the v3 body limit: up to CONTROL_BODY_LIMIT. */
+  largeBody?: boolean;
   /** The reason codes it can answer, and the transitions its writes can make (`entity: from -> to`): the coverage yardstick. */
-  reasonCodes: string[];
+  reasonCodes?: string[];
   transitions?: string[];
   handler: HandlerFactory<P, Q, B>;
 }
 
-/** One v3 operation, declared with its schemas' types flowing into its handler. */
-export const declare = <P extends ObjectSchema | undefined = undefined, Q extends ObjectSchema | undefined = undefined, B extends AnySchema = AnySchema>(
-  op: Operation<P, Q, B>,
-): Operation => op as unknown as Operation;
+/** A v3 operation: numbered as interface-v3.md numbers it, and a row of the coverage report. */
+export type V3Operation = Operation & { endpoint: number; reasonCodes: string[] };
 
-/** The pipeline's options for an operation: its name, authority, schemas (an optional body defaults to `{}`). */
+/** One v3 operation, declared with its schemas' types flowing into its handler. */
+export const declare = <P extends Params = undefined, Q extends Params = undefined, B extends AnySchema = AnySchema>(
+  op: Operation<P, Q, B> & { endpoint: number; reasonCodes: string[] },
+): V3Operation => op as unknown as V3Operation;
+
+/** State documents and fixtures outgrow the v3 body limit; the control surface accepts up to 64 MiB of them. */
+export const CONTROL_BODY_LIMIT = 64 * 1024 * 1024;
+
+/** What a control route can refuse: 404 for an unknown project or run, 409 for a state conflict, 413 body size, 422 validation. */
+const READ: ErrorStatus[] = [404, 422];
+const WRITE: ErrorStatus[] = [404, 409, 413, 422];
+/** Every /_mock path passes the control guard first: 401 control token, 403 cross-site Origin, 415 non-JSON body, 421 Host. */
+const GUARD: ErrorStatus[] = [401, 403, 415, 421];
+
+type ControlInput<P extends Params, Q extends Params, B extends AnySchema> = Omit<Operation<P, Q, B>, 'tag' | 'security' | 'level' | 'errors'> & {
+  errors?: ErrorStatus[];
+};
+
+/**
+ * One /_mock operation (CONTRACT section 8): tagged `control`, the control token its credential (required only when
+ * the mock runs with one; build.ts drops it otherwise), the guard's refusals and then its own (by default 404/422 for
+ * a read, 404/409/413/422 for a write). Every control operation names its answer's schema: the typed client and the
+ * tests' response check read it.
+ */
+export const declareControl = <P extends Params = undefined, Q extends Params = undefined, B extends AnySchema = AnySchema>({
+  errors,
+  ...op
+}: ControlInput<P, Q, B>): Operation =>
+  ({
+    ...op,
+    tag: 'control',
+    security: ['controlToken'],
+    level: 'public',
+    errors: [...GUARD, ...(errors ?? (op.method === 'get' ? READ : WRITE))],
+  }) as unknown as Operation;
+
+/** The pipeline's options for an operation: its name, authority, schemas (an optional body defaults to a fresh `{}`). */
 export function endpointSpec(op: Operation): EndpointSpec<AnySchema | undefined, AnySchema | undefined, AnySchema | undefined> {
-  const body = op.body && !op.ownBody ? (op.body.required ? op.body.schema.schema : v.optional(op.body.schema.schema, {})) : undefined;
+  const declared = op.body && !op.ownBody ? op.body : undefined;
+  const schema = declared && (op.rawBody ? v.unknown() : declared.required ? declared.schema.schema : v.optional(declared.schema.schema, () => ({})));
   return {
     operation: op.operationId,
     level: op.level,
@@ -53,7 +92,7 @@ export function endpointSpec(op: Operation): EndpointSpec<AnySchema | undefined,
     ...(op.allowArchived ? { allowArchived: true } : {}),
     ...(op.pathParams ? { path: op.pathParams } : {}),
     ...(op.query ? { query: op.query } : {}),
-    ...(body ? { body, bodyRequired: op.body!.required } : {}),
+    ...(schema ? { body: schema, bodyRequired: declared!.required } : {}),
   };
 }
 
@@ -62,7 +101,7 @@ export const routePattern = (path: string): string => path.replace(/\{(\w+)\}/g,
 
 /** The OpenAPI part of a declaration (what build.ts reads). */
 export function openApiSpec(op: Operation): OperationSpec {
-  const { level: _l, project: _p, allowArchived: _a, ownBody: _o, reasonCodes: _r, transitions: _t, handler: _h, ...spec } = op;
+  const { level: _l, project: _p, allowArchived: _a, ownBody: _o, rawBody: _b, largeBody: _g, reasonCodes: _r, transitions: _t, handler: _h, ...spec } = op;
   return spec as OperationSpec;
 }
 

@@ -1,0 +1,70 @@
+// The /_mock operations that take a session away from the mock: the repro bundle, the HAR export, the client report.
+import { JournalQuerySchema } from '../schemas/control.js';
+import * as A from '../openapi/control-schemas.js';
+import { BundleDocumentSchema, ClientReportSchema, HarDocumentSchema } from '../openapi/control-reproduce.js';
+import { named } from '../openapi/operation-spec.js';
+import { Reply } from '../routes/endpoint.js';
+import { answer } from './answers.js';
+import { JSON_TYPE, replacing } from './control-state.js';
+import { declareControl } from './declare.js';
+
+export const CONTROL_REPRODUCE_OPERATIONS = [
+  declareControl({
+    operationId: 'controlGetBundle',
+    method: 'get',
+    path: '/_mock/bundle',
+    summary: 'A repro bundle: everything needed to continue this session elsewhere',
+    description:
+      'One JSON document `{format: "project-runtime-mock/bundle@1", seal, seed, generators, faults, journal, reset_state, state}`: what reset returns to, the stored state (clock and simulation included), the faults with their remaining counts, the seed and how far its generators have drawn, and the journal. Secrets are sealed as in GET /_mock/state. Streamed.',
+    errors: [],
+    success: [answer('ReproBundle', BundleDocumentSchema, 'The bundle')],
+    handler:
+      () =>
+      async ({ control }) =>
+        new Reply(200, await control.exportBundleStream(), JSON_TYPE),
+  }),
+  declareControl({
+    operationId: 'controlPutBundle',
+    method: 'put',
+    path: '/_mock/bundle',
+    summary: 'Restore a repro bundle',
+    description:
+      'Checks the whole bundle first (format, version, seal, every part: 422 items with `loc`, and nothing changes), then restores all of it; the same next requests then get the answers the mock that wrote it would have given.',
+    body: { schema: named('ReproBundle', BundleDocumentSchema), required: true },
+    rawBody: true,
+    largeBody: true,
+    success: [answer('ControlRestoredAnswer', A.RestoredAnswerSchema)],
+    handler: replacing('restored', (control, bundle) => control.importBundle(bundle)),
+  }),
+  declareControl({
+    operationId: 'controlRequestsHar',
+    method: 'get',
+    path: '/_mock/requests.har',
+    summary: 'The journal as HAR 1.2, redacted as the journal is',
+    description:
+      "Takes the journal's filters (`method`, `path`, `status`, `after`, `limit`). Each entry carries `_journal_id` and `_operation`; `log._journal` says how many entries it holds and how many had left the bounded journal. Imports into a browser's network panel.",
+    query: JournalQuerySchema,
+    errors: [422],
+    success: [answer('HarDocument', HarDocumentSchema, 'The HAR document')],
+    handler:
+      () =>
+      ({ query, control }) => {
+        const { summary: _summary, ...filter } = query;
+        return new Reply(200, control.har(filter), { ...JSON_TYPE, 'Content-Disposition': 'attachment; filename="requests.har"' });
+      },
+  }),
+  declareControl({
+    operationId: 'controlClientReport',
+    method: 'get',
+    path: '/_mock/client-report',
+    summary: 'How the client under test behaved: findings of each rule over the journal',
+    description:
+      'Seven rules, each measured on the mock clock: `refresh_token_reused`, `code_reused` and `retry_after_ignored` (errors), `expired_token_resent`, `retried_final_error`, `hot_polling` and `unbounded_concurrency` (warnings). Each finding names its principal and the journal ids that show it; `rules` says how many entries each rule looked at, `journal` how many entries the report read and how many had left the bounded journal.',
+    errors: [],
+    success: [answer('ClientReport', ClientReportSchema, 'The report')],
+    handler:
+      () =>
+      ({ control }) =>
+        control.clientReport(),
+  }),
+];

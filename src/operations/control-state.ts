@@ -1,0 +1,95 @@
+// The /_mock operations on the whole state: health, reset, fixtures, and the stored state out and back in.
+import type { Deps } from '../deps.js';
+import { COLLECTION_NAMES } from '../schemas/state.js';
+import { FixtureSchema } from '../schemas/fixtures.js';
+import * as A from '../openapi/control-schemas.js';
+import { named, type AnySchema } from '../openapi/operation-spec.js';
+import type { MockControl } from '../control/api.js';
+import { Reply } from '../routes/endpoint.js';
+import { answer } from './answers.js';
+import { declareControl, type HandlerFactory } from './declare.js';
+
+/** Records per collection: the answer of fixture and state loads, so a caller sees what arrived. */
+export function counts(deps: Deps): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const c of COLLECTION_NAMES) out[c] = deps.view.count(c);
+  return out;
+}
+
+export const JSON_TYPE = { 'Content-Type': 'application/json; charset=utf-8' };
+
+/** A whole-state replace from a document the control surface validates itself; answers `{[done]: true, counts}`. */
+export const replacing =
+  (done: 'loaded' | 'restored', replace: (control: MockControl, document: unknown) => Promise<unknown>): HandlerFactory<undefined, undefined, AnySchema> =>
+  () =>
+  async ({ body, deps, control }) => {
+    await replace(control, body);
+    return { [done]: true, counts: counts(deps) };
+  };
+
+export const CONTROL_STATE_OPERATIONS = [
+  declareControl({
+    operationId: 'controlHealth',
+    method: 'get',
+    path: '/_mock/health',
+    summary: 'Liveness of the mock and its clock',
+    description: 'Answers `{status: "ok", now}` (the mock clock).',
+    errors: [],
+    success: [answer('ControlHealth', A.HealthAnswerSchema)],
+    handler:
+      () =>
+      ({ deps }) => ({ status: 'ok', now: deps.clock.nowIso() }),
+  }),
+  declareControl({
+    operationId: 'controlReset',
+    method: 'post',
+    path: '/_mock/reset',
+    summary: 'Back to the loaded fixtures; clears the journal and faults',
+    description: 'Restores the state the fixtures describe and empties the request journal, the faults and the coverage report.',
+    success: [answer('ControlResetAnswer', A.ResetAnswerSchema)],
+    handler:
+      () =>
+      async ({ deps, control }) => {
+        await control.reset();
+        return { reset: true, now: deps.clock.nowIso() };
+      },
+  }),
+  declareControl({
+    operationId: 'controlLoadFixtures',
+    method: 'post',
+    path: '/_mock/fixtures',
+    summary: 'Load a fixture document, replacing state',
+    description:
+      'Validates the fixture document (a bad field is a 422 located at it, and nothing changes), replaces all state with it, and makes it what reset returns to. Answers the record count per collection.',
+    body: { schema: named('FixtureDocument', FixtureSchema), required: true },
+    rawBody: true,
+    largeBody: true,
+    success: [answer('ControlLoadedAnswer', A.LoadedAnswerSchema)],
+    handler: replacing('loaded', (control, fixture) => control.loadFixtures(fixture)),
+  }),
+  declareControl({
+    operationId: 'controlGetState',
+    method: 'get',
+    path: '/_mock/state',
+    summary: 'Snapshot of the stored state (journal excluded)',
+    description: 'Every collection as JSON; secrets are sealed, so the snapshot can be stored and restored with PUT /_mock/state.',
+    errors: [],
+    success: [answer('StateSnapshot', A.StateSnapshotSchema, 'The state')],
+    handler:
+      () =>
+      ({ control }) =>
+        new Reply(200, control.exportStateStream(), JSON_TYPE),
+  }),
+  declareControl({
+    operationId: 'controlPutState',
+    method: 'put',
+    path: '/_mock/state',
+    summary: 'Restore a snapshot taken with GET /_mock/state',
+    description: 'Validates the snapshot (422 items and no change on bad input) and replaces all state with it.',
+    body: { schema: named('StateSnapshot', A.StateSnapshotSchema), required: true },
+    rawBody: true,
+    largeBody: true,
+    success: [answer('ControlRestoredAnswer', A.RestoredAnswerSchema)],
+    handler: replacing('restored', (control, snapshot) => control.importState(snapshot)),
+  }),
+];
