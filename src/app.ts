@@ -131,11 +131,11 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     seed: options.seed,
     base: () => seed,
     snapshot: (name) => snapshots.get(name).snapshot,
-    // A sandbox's store is in memory, on the records of the state it starts from (shared, not copied).
+    // A sandbox's store is in memory, on the records of the state it starts from and their maps (shared until written).
     build: (state, own) =>
       assembleMock(
         {
-          open: async (hooks) => ({ store: new Store(new MemoryAdapter(), state, 0, hooks), fresh: true }),
+          open: async (hooks) => ({ store: new Store(new MemoryAdapter(), state, 0, { ...hooks, sharedBase: true }), fresh: true }),
           state,
           seed: own.seed,
           sealSeed: async () => own.seed,

@@ -40,11 +40,18 @@ export interface Sandboxes extends SandboxDirectory {
   close(): Promise<void>;
 }
 
+/** Each snapshot's state document, made once: the sandboxes started from one snapshot then share its record maps too. */
+const snapshotStates = new WeakMap<Snapshot, StateData>();
+
 /** A snapshot's maps as a state document (arrays of the same record objects). */
 function stateOf(s: Snapshot): StateData {
-  const data: Record<string, unknown> = { clock: s.clock, settings: s.settings };
-  for (const c of COLLECTION_NAMES) data[c] = [...(s.maps[c] as Map<string, unknown>).values()];
-  return data as StateData;
+  let state = snapshotStates.get(s);
+  if (!state) {
+    const data: Record<string, unknown> = { clock: s.clock, settings: s.settings };
+    for (const c of COLLECTION_NAMES) data[c] = [...(s.maps[c] as Map<string, unknown>).values()];
+    snapshotStates.set(s, (state = data as StateData));
+  }
+  return state;
 }
 
 /** Runs `fn`, locating its 422 items under `["body", key, ...]` (it validated a part of the create body as a whole). */

@@ -49,8 +49,9 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
     data: StateData,
     seq: number,
     private readonly observer: WriteObserver | undefined,
+    shared = false,
   ) {
-    super(data, seq);
+    super(data, seq, shared);
     this.lastSeq = seq;
   }
 

@@ -22,6 +22,31 @@ export function mapsFromData(data: StateData): Maps {
   return maps;
 }
 
+/** Maps built once per record array and shared by every store started on it (the sandboxes of one base); never written. */
+const sharedMaps = new WeakMap<readonly unknown[], Map<string, unknown>>();
+const SHARED = new WeakSet<Map<string, unknown>>();
+
+/**
+ * The maps of `data`'s records, shared with every other store started on the same arrays: a store copies a collection's
+ * map at its first write to it (copy-on-write), so a thousand sandboxes of one base hold its records once.
+ */
+export function sharedMapsFromData(data: StateData): Maps {
+  const maps = {} as Record<CollectionName, Map<string, unknown>>;
+  for (const c of COLLECTION_NAMES) {
+    const rows = data[c] as unknown[];
+    let m = sharedMaps.get(rows);
+    if (!m) {
+      const key = PRIMARY_KEYS[c] as (r: unknown) => string;
+      m = new Map();
+      for (const r of rows) m.set(key(r), r);
+      sharedMaps.set(rows, m);
+      SHARED.add(m);
+    }
+    maps[c] = m;
+  }
+  return maps as unknown as Maps;
+}
+
 /** Sees one stored record write (before, after; undefined = absent). */
 export type RecordChange = (c: CollectionName, before: unknown, after: unknown) => void;
 
@@ -35,8 +60,9 @@ export class StoredState implements CommittedState, ReadView {
   private readonly derived = new Map<string, { stamp: string; value: unknown }>();
   protected readonly indexes = new FieldIndexes((c) => this.maps[c].entries());
 
-  constructor(data: StateData, seq: number) {
-    this.maps = mapsFromData(data);
+  /** `shared`: start on maps shared with other stores of the same records (see sharedMapsFromData). */
+  constructor(data: StateData, seq: number, shared = false) {
+    this.maps = shared ? sharedMapsFromData(data) : mapsFromData(data);
     this.clockState = data.clock;
     this.settingsState = data.settings;
     this.committedSeq = seq;
@@ -112,7 +138,7 @@ export class StoredState implements CommittedState, ReadView {
   protected foldSet(set: ChangeSet, seq: number, seen?: RecordChange): void {
     let last: CollectionName | undefined;
     for (const ch of set.changes) {
-      const m = this.maps[ch.collection] as Map<string, unknown>;
+      const m = this.writable(ch.collection);
       const before = m.get(ch.key);
       seen?.(ch.collection, before, ch.record ?? undefined);
       this.indexes.change(ch.collection, ch.key, before, ch.record ?? undefined);
@@ -133,6 +159,15 @@ export class StoredState implements CommittedState, ReadView {
     this.settingsState = r.settings;
     for (const c of COLLECTION_NAMES) this.bump(c);
     this.committedSeq = seq;
+  }
+
+  /** The collection's map, copied first when it is shared with other stores (their records stay as they are). */
+  private writable(c: CollectionName): Map<string, unknown> {
+    const m = this.maps[c] as Map<string, unknown>;
+    if (!SHARED.has(m)) return m;
+    const own = new Map(m);
+    (this.maps as Record<CollectionName, Map<string, unknown>>)[c] = own;
+    return own;
   }
 
   private bump(c: CollectionName): void {

@@ -23,11 +23,16 @@ export interface StoreOptions {
   observer?: WriteObserver;
   /** Shared storage: sees what was applied from other instances (the simulation schedules their events). */
   onCaughtUp?: CaughtUpListener;
+  /**
+   * Start on record maps shared with every store started on the same state (a sandbox of a base): each collection's map
+   * is copied at its first write, so creating a store copies nothing.
+   */
+  sharedBase?: boolean;
 }
 
 export class Store extends SyncingState {
   constructor(adapter: StorageAdapter, data: StateData, seq = 0, options: StoreOptions = {}) {
-    super(persistsChangeSets(adapter) ? adapter : wholeDocument(adapter), data, seq, options.observer, options.onCaughtUp);
+    super(persistsChangeSets(adapter) ? adapter : wholeDocument(adapter), data, seq, options.observer, options.onCaughtUp, options.sharedBase);
   }
 
   /** Stores the whole state as it is (a store seeded from fixtures is saved before the first request). */

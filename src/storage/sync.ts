@@ -28,8 +28,9 @@ export abstract class SyncingState extends CommitPipeline {
     seq: number,
     observer: WriteObserver | undefined,
     private readonly onCaughtUp: CaughtUpListener | undefined,
+    shared = false,
   ) {
-    super(adapter, data, seq, observer);
+    super(adapter, data, seq, observer, shared);
     // Shared storage: others' commits are applied as they are announced, so an idle instance stays current.
     // At most one such look per 50 ms: a busy instance catches up before each request anyway.
     this.adapter.watch?.((at) => {
