@@ -1,0 +1,207 @@
+// Drives the inspector page (GET /_mock/ui) in headless Chromium against the built CLI with the demo and a control token:
+// the token form, the journal live, the State view, a fault from the form, the coverage table and the client report.
+// Any page error or request that leaves the server fails it. Screenshots go to test/browser/.output/ (git-ignored).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { needsChromium } from './helpers/needs.js';
+import { DEMO } from './helpers/demo.js';
+import { assertNoStrayTraffic, cli, control, inspectorSession, page, polls, section, shot, TOKEN, urls, v3 } from './helpers/inspector-page.js';
+
+needsChromium();
+
+// Browser globals, for the callbacks that page.evaluate runs in the page (this file is type-checked for Node).
+declare const sessionStorage: any;
+declare function getComputedStyle(el: unknown): any;
+
+const P = DEMO.projects.support;
+const RUN_PATH = `/api/v3/projects/${P}/runs/${DEMO.runs.waitingApproval}`;
+
+inspectorSession(test);
+
+test('with a control token the page asks for it, keeps it in sessionStorage and sends it as a header, never in a URL', async () => {
+  await page.goto(`${cli.url}/_mock/ui`);
+  const input = page.getByLabel('Control token');
+  await input.waitFor();
+  await input.fill(TOKEN);
+  await page.getByRole('button', { name: 'Use token' }).click();
+  await page.getByRole('heading', { name: 'Requests' }).waitFor();
+  await input.waitFor({ state: 'detached' });
+  assert.is(await page.evaluate(() => sessionStorage.getItem('project-runtime-mock.control-token')), TOKEN);
+  // The header clock is read with the token: the demo's frozen time.
+  await page.getByText('2026-11-20 12:00:00 UTC').first().waitFor();
+  assert.ok(
+    urls.every((u) => !u.includes(TOKEN)),
+    'the token appeared in a URL',
+  );
+});
+
+test('journal: a v3 request appears by the next poll (polled at least once a second), and opens redacted', async () => {
+  // Let the poller settle, then measure its cadence over what follows.
+  await page.waitForTimeout(1200);
+  const res = await v3(RUN_PATH);
+  assert.is(res.status, 200);
+  const sent = performance.now();
+  const row = page.locator(`table.journal tbody tr[data-path="${RUN_PATH}"]`);
+  await row.first().waitFor({ timeout: 15_000 });
+  const seen = performance.now();
+  const pollsBetween = polls.filter((t) => t > sent && t <= seen).length;
+  // The first poll that starts after the request returns it: at most one more can start before the row is noticed.
+  assert.ok(pollsBetween <= 2, `${pollsBetween} journal polls started before the entry showed (${Math.round(seen - sent)} ms)`);
+  await page.waitForTimeout(2500);
+  const recent = polls.filter((t) => t > sent - 1200);
+  const gaps = recent
+    .slice(1)
+    .map((t, i) => t - recent[i])
+    .sort((a, b) => a - b);
+  const median = gaps[Math.floor(gaps.length / 2)];
+  assert.ok(gaps.length >= 3 && median <= 1000, `journal polls every ${Math.round(median)} ms (median of ${gaps.length} gaps)`);
+  console.log(`  journal: entry shown ${Math.round(seen - sent)} ms after the request; polls every ${Math.round(median)} ms (median)`);
+
+  assert.match(await row.first().innerText(), 'getRun');
+  // The row's time carries the date (the demo's frozen clock), so rows across days read in order.
+  assert.match(await row.first().innerText(), '2026-11-20 12:00:00');
+  await row.first().getByRole('button').click();
+  const detail = page.locator('aside.detail');
+  await detail.getByText('"[redacted]"').first().waitFor();
+  const text = await detail.innerText();
+  assert.match(text, `GET ${RUN_PATH}`);
+  assert.match(text, /"authorization": "\[redacted\]"/);
+  assert.not.match(text, DEMO.tokens.owner);
+  assert.match(text, `"id": "${DEMO.runs.waitingApproval}"`);
+  assert.match(text, '"status": "waiting_approval"');
+  await shot('requests');
+  await detail.getByRole('button', { name: 'Close' }).click();
+});
+
+test('the State view opens on a project with runs; the clock shows its offset in words; the simulation its mode, speed and traffic', async () => {
+  // What the page should pick, found through the control surface: the first project in list order with a run.
+  const projects = (await control('GET', '/_mock/projects?limit=100')).body.items as { id: string }[];
+  const withRuns: string[] = [];
+  for (const p of projects) if ((await control('GET', `/_mock/projects/${p.id}/runs?limit=1`)).body.items.length > 0) withRuns.push(p.id);
+  assert.ok(withRuns.length > 0 && withRuns[0] !== projects[0].id, 'the newest project has no runs, so the choice matters');
+  await section('State');
+  await page.locator(`.cards[data-project="${withRuns[0]}"]`).waitFor();
+  assert.is(await page.getByLabel('Project', { exact: true }).inputValue(), withRuns[0]);
+
+  await control('PUT', '/_mock/simulation', { clock: 'running', traffic: [{ binding_id: DEMO.connections.chatBinding, messages_per_hour: 10 }] });
+  await section('Clock & simulation');
+  const offset = page.locator('[data-offset-ms]');
+  await offset.waitFor();
+  const ms = Number(await offset.getAttribute('data-offset-ms'));
+  const days = Math.floor(Math.abs(ms) / 86_400_000);
+  assert.ok(days > 0, `the demo's clock is days away from real time (${ms} ms)`);
+  assert.match(await offset.innerText(), new RegExp(`^${ms < 0 ? '-' : '\\+'}${days} d \\d+ h$`));
+  assert.is(await page.locator('[data-sim-mode]').innerText(), 'off');
+  assert.is(await page.locator('[data-sim-speed]').innerText(), '1× real time');
+  assert.is(await page.locator('[data-sim-clock]').innerText(), 'running');
+  assert.is(await page.locator('[data-sim-traffic]').innerText(), '10 messages an hour on 1 chat binding');
+  // Back to the demo's frozen clock and no traffic, for the tests that follow.
+  await control('PUT', '/_mock/simulation', { traffic: [] });
+  assert.is((await control('POST', '/_mock/clock', { now: DEMO.now })).status, 200);
+});
+
+test('faults: one added from the form answers the next matching request, once', async () => {
+  await section('Faults');
+  const form = page.locator('form', { has: page.getByRole('heading', { name: 'Add a fault' }) });
+  await form.getByLabel('Method').selectOption('GET');
+  await form.getByLabel(/^Path/).fill('/api/v3/projects/*/runs/*');
+  await form.getByLabel('Status').fill('503');
+  await form.getByLabel(/^Times/).fill('1');
+  await form.getByLabel(/^Body/).fill('{"detail": {"reason_code": "unavailable", "message": "try later"}}');
+  await form.getByRole('button', { name: 'Add fault' }).click();
+  await page.getByRole('status').filter({ hasText: 'Added fault' }).waitFor();
+  const listed = await control('GET', '/_mock/faults');
+  assert.is(listed.body.items.length, 1);
+  assert.equal(
+    {
+      method: listed.body.items[0].method,
+      path: listed.body.items[0].path,
+      status: listed.body.items[0].status,
+      times: listed.body.items[0].times,
+      body: listed.body.items[0].body,
+    },
+    { method: 'GET', path: '/api/v3/projects/*/runs/*', status: 503, times: 1, body: { detail: { reason_code: 'unavailable', message: 'try later' } } },
+  );
+  await page.locator('table[data-kind="faults"] tbody tr', { hasText: '/api/v3/projects/*/runs/*' }).waitFor();
+
+  const faulted = await v3(RUN_PATH);
+  assert.is(faulted.status, 503);
+  assert.equal(await faulted.json(), { detail: { reason_code: 'unavailable', message: 'try later' } });
+  assert.is(faulted.headers.get('x-mock-fault'), listed.body.items[0].id);
+  assert.is((await v3(RUN_PATH)).status, 200, 'times: 1 hits one request only');
+
+  // The used-up fault leaves the list (the view follows within its 2 s refresh).
+  await page.getByText('No active faults.').waitFor({ timeout: 15_000 });
+
+  await section('Requests');
+  const row = page.locator(`table.journal tbody tr[data-path="${RUN_PATH}"]`, { has: page.locator('span.status', { hasText: '503' }) });
+  await row.first().waitFor({ timeout: 15_000 });
+  assert.match(await row.first().innerText(), 'fault');
+
+  // A fault until cleared, then the button that clears them.
+  await section('Faults');
+  await form.getByLabel(/^Path/).fill('/api/v3/never/**');
+  await form.getByLabel(/^Times/).fill('');
+  await form.getByRole('button', { name: 'Add fault' }).click();
+  await page.locator('table[data-kind="faults"] tbody tr', { hasText: 'until cleared' }).waitFor();
+  await shot('faults');
+  // A fault of another kind: the form shows that kind's fields.
+  await form.getByLabel('Kind').selectOption('transport');
+  await form.getByLabel('Transport').selectOption('slow_body');
+  await form.getByLabel('Bytes per second').fill('512');
+  await form.getByLabel(/^Path/).fill('/api/v3/slow/**');
+  await form.getByRole('button', { name: 'Add fault' }).click();
+  await page.locator('table[data-kind="faults"] tbody tr', { hasText: 'slow_body at 512 B/s' }).waitFor();
+  const slow = (await control('GET', '/_mock/faults')).body.items.find((f: { path: string }) => f.path === '/api/v3/slow/**');
+  assert.equal([slow.transport, slow.bytes_per_s, slow.status], ['slow_body', 512, undefined]);
+  await page.getByRole('button', { name: 'Clear all faults' }).click();
+  await page.getByRole('status').filter({ hasText: 'Cleared 2 faults.' }).waitFor();
+  assert.equal((await control('GET', '/_mock/faults')).body.items, []);
+  await page.getByText('No active faults.').waitFor();
+});
+
+test('coverage: a table per operation with what is missing highlighted', async () => {
+  await section('Coverage');
+  const getRun = page.locator('tr[data-operation="getRun"]');
+  await getRun.waitFor();
+  // getRun answered 200 (twice); the faulted 503 is not counted. 404 was never provoked: missing, highlighted.
+  assert.equal(await getRun.locator('ul.seen li').allInnerTexts(), ['200']);
+  const missing = await getRun.locator('ul.missing li').allInnerTexts();
+  assert.ok(missing.includes('404') && missing.includes('run_not_found'), missing.join(','));
+  assert.not.ok(missing.includes('200'));
+  assert.is(await getRun.locator('td.num').innerText(), '2');
+  const bg = await getRun
+    .locator('ul.missing li')
+    .first()
+    .evaluate((el) => getComputedStyle(el).backgroundColor);
+  assert.is.not(bg, 'rgba(0, 0, 0, 0)', 'missing items have a background');
+  assert.match(await page.locator('tr[data-operation="cancelRun"]').innerText(), 'never called');
+  assert.is(await page.locator('table.coverage tbody tr').count(), 20);
+  await shot('coverage');
+});
+
+test('client report: a reused authorization code shows as an error finding naming its requests', async () => {
+  const exchange = () =>
+    fetch(`${cli.url}/api/v3/auth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'authorization_code', code: DEMO.authorizationCode, code_verifier: DEMO.pkceVerifier }),
+    });
+  assert.is((await exchange()).status, 200);
+  assert.is((await exchange()).status, 400);
+  const ids = (await control('GET', '/_mock/requests?path=/api/v3/auth/token&summary=true')).body.items.map((e: { id: number }) => e.id);
+  await section('Client report');
+  const finding = page.locator('li.finding[data-rule="code_reused"]');
+  await finding.waitFor();
+  const text = await finding.innerText();
+  assert.match(text, 'error');
+  assert.match(text, `requests #${ids.at(-2)} #${ids.at(-1)}`);
+  assert.is(await page.locator('table.rules tbody tr').count(), 7);
+  await shot('client-report');
+});
+
+test('no page error, and no request left the server', () => {
+  assertNoStrayTraffic();
+});
+
+test.run();
