@@ -1,6 +1,6 @@
 // The typed client (`project-runtime-mock/client`, built into dist/) against the built CLI in another process: the 20
 // v3 operations, which credentials go where, the webhooks, and the strict recipe examples/typed-client.ts.
-// The control part: client-control.test.ts.
+// The control part: client-control-cli.test.ts and client-control-methods.test.ts.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash, createHmac } from 'node:crypto';

@@ -1,6 +1,6 @@
 // The inspector page from the server's side: GET /_mock/ui and its built files (headers, no token for the static shell,
 // the other control checks kept), the journal's polling filters (after, limit, summary) and one entry by id, and the
-// CLI's second line. The page itself is driven in a browser by inspector-browser.test.ts.
+// CLI's second line. The page itself is driven in a browser by the inspector-browser-*.test.ts suites.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // The adapter contract suite (test/helpers/adapter-contract.ts) over memory, the JSON file and a plain lowdb whole-document
-// adapter; PostgreSQL runs the same suite in postgres.test.ts.
+// adapter; PostgreSQL runs the same suite in postgres-schema.test.ts.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
