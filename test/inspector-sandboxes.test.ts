@@ -12,7 +12,7 @@ import { DEMO } from './helpers/demo.js';
 
 needsChromium();
 
-declare const location: any;
+declare const location: any, document: any, window: any;
 
 const TOKEN = 'picker-test-token';
 const P = DEMO.projects.support;
@@ -199,6 +199,11 @@ test('past the 200 listed, the count says so, and a picked sandbox older than th
     'beta is older than the newest 200',
   );
   assert.is(await picker().inputValue(), alpha.sandbox.id);
+  // A narrow window (375 px) with the list full: the picker wraps, the page never scrolls sideways.
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.waitForTimeout(300);
+  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+  assert.ok(scroll <= width, `the page is ${scroll} px wide in a ${width} px window`);
 });
 
 test('no page error', () => {
