@@ -4,7 +4,7 @@ import { diffFingerprint } from '../domain/desired-state/index.js';
 import type { SemanticChange } from '../domain/desired-state/index.js';
 import { sameJson } from '../json.js';
 import { openApiDocument } from '../openapi/build.js';
-import { checkShape, resolve, type Schema, type ShapeFindings } from './shape.js';
+import { bounded, checkShape, resolve, type Schema, type ShapeFindings } from './shape.js';
 
 export interface Answer {
   status: number;
@@ -62,7 +62,7 @@ export function responseSchema(doc: Schema, operation: string, status: number): 
 export function compareAnswers(operation: string, mock: Answer, target: Answer, options: CompareOptions = {}): Comparison {
   const found: ShapeFindings = { differences: new Map(), compatible: new Map() };
   const differ = (field: string, m: unknown, t: unknown) => {
-    if (!found.differences.has(field)) found.differences.set(field, { field, mock: m, target: t });
+    if (!found.differences.has(field)) found.differences.set(field, { field, mock: bounded(m), target: bounded(t) });
   };
   // A different status makes the rest incomparable: the bodies answer different questions.
   if (mock.status !== target.status) {

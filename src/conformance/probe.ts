@@ -1,6 +1,7 @@
 // The shapes every probe shares: one side (the target or the in-process mock) with its own credentials and ids, a
 // request, a probe's outcome, and the helpers that send a request to a side and read its answer.
 import type { Answer, Difference } from './compare.js';
+import { textTooDeepAt } from '../json-depth.js';
 
 /** What one side knows: its own credentials and projects, and the records found on them before the probes ran. */
 export interface Side {
@@ -71,17 +72,35 @@ export const JSON_HEADERS = { 'Content-Type': 'application/json' };
 /** Bearer credentials of a side, when it has a token. */
 export const bearer = (side: Side): Record<string, string> => (side.token ? { Authorization: `Bearer ${side.token}` } : {});
 
-/** The answer to a request, from a fetch-like function and a base (`http://host:port`, or '' in process). */
+/** Bytes of an answer body read at most: a target answering more is cut there (and compared as cut). */
+export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+/** Reads an answer: JSON when it parses (and nests no deeper than the JSON limit), else its text; at most 4 MiB. */
 export async function readAnswer(res: Response): Promise<Answer> {
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = text === '' ? null : JSON.parse(text);
-  } catch {
-    // not JSON: kept as text, compared as such
-  }
   const headers: Record<string, string> = {};
   res.headers.forEach((v, k) => (headers[k] = v));
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let cut = false;
+  if (res.body) {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      chunks.push(chunk.subarray(0, MAX_ANSWER_BYTES - size));
+      size += chunk.length;
+      if (size >= MAX_ANSWER_BYTES) {
+        cut = size > MAX_ANSWER_BYTES;
+        break;
+      }
+    }
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  let body: unknown = cut ? `(an answer of more than ${MAX_ANSWER_BYTES} bytes)` : text;
+  if (!cut && textTooDeepAt(text) === -1) {
+    try {
+      body = text === '' ? null : JSON.parse(text);
+    } catch {
+      // not JSON: kept as text, compared as such
+    }
+  }
   return { status: res.status, headers, body };
 }
 

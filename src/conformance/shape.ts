@@ -1,5 +1,6 @@
 // Checks one answer body against an OpenAPI response schema: required fields, nullable-ness, value sets, types and
 // patterns are differences; keys the schema does not name are compatible (the contract allows extra fields).
+import { jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.js';
 
 /** A JSON Schema (the subset the served document uses), or a `$ref` into its components. */
 export type Schema = Record<string, unknown>;
@@ -25,8 +26,17 @@ const fits = (type: string, v: unknown) => {
   const t = typeOf(v);
   return t === type || (type === 'number' && t === 'integer');
 };
+/** Longest JSON text of a value a finding keeps whole; a longer one is kept as its first characters and `…`. */
+export const MAX_SHOWN = 300;
+/** A value as a finding shows it: whole when small, else the start of its JSON text (reports stay bounded). */
+export function bounded(v: unknown): unknown {
+  if (v === undefined || v === null || typeof v === 'number' || typeof v === 'boolean') return v;
+  if (jsonValueTooDeep(v)) return `(nested deeper than ${MAX_JSON_DEPTH} levels)`;
+  const text = JSON.stringify(v);
+  return text.length <= MAX_SHOWN ? v : `${text.slice(0, MAX_SHOWN)}…`;
+}
 const note = (into: Map<string, Finding>, field: string, mock: unknown, target: unknown) => {
-  if (!into.has(field)) into.set(field, { field, mock, target });
+  if (!into.has(field)) into.set(field, { field, mock: bounded(mock), target: bounded(target) });
 };
 
 /** Resolves a local `$ref` (`#/components/...`) against the document; other schemas pass through. */

@@ -11,13 +11,16 @@ export interface ProxiedAnswer {
   status: number;
   headers: Record<string, string>;
   body: any;
+  /** Set by a change to send these exact bytes instead of the body's JSON. */
+  raw?: string;
 }
 
 /** One perturbation: which answers it changes (method, path pattern, status) and how; what conformance must report. */
 export interface Perturbation {
   method: string;
   path: RegExp;
-  status: number;
+  /** The status of the answers it changes; null changes answers of any status. */
+  status: number | null;
   change(answer: ProxiedAnswer): void;
   /** The operation and field conformance must name (once), as a difference or, for an extra field, as compatible. */
   operation: string;
@@ -175,10 +178,10 @@ export async function driftingTarget(perturbation: PerturbationName | Perturbati
     const answer: ProxiedAnswer = { status: upstreamRes.status, headers: {}, body: text };
     upstreamRes.headers.forEach((v, k) => (k === 'content-length' || k === 'transfer-encoding' ? undefined : (answer.headers[k] = v)));
     const path = req.url!.split('?')[0];
-    if (p && req.method === p.method && p.path.test(path) && upstreamRes.status === p.status) {
+    if (p && req.method === p.method && p.path.test(path) && (p.status === null || upstreamRes.status === p.status)) {
       answer.body = JSON.parse(text) as Json;
       p.change(answer);
-      answer.body = JSON.stringify(answer.body);
+      answer.body = answer.raw ?? JSON.stringify(answer.body);
       count++;
     }
     res.writeHead(answer.status, answer.headers).end(answer.body);
