@@ -131,14 +131,18 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     seed: options.seed,
     base: () => seed,
     snapshot: (name) => snapshots.get(name).snapshot,
-    // A sandbox's store is in memory, on the records of the state it starts from and their maps (shared until written).
+    // Shared storage (PostgreSQL) keeps sandboxes for every instance on it; else they live in this process.
+    shared: (adapter as StorageAdapter).sharedSandboxes?.(),
+    // A sandbox's store is in memory, on the records of the state it starts from and their maps (shared until written),
+    // or the one the shared storage opens.
     build: (state, own) =>
       assembleMock(
         {
-          open: async (hooks) => ({ store: new Store(new MemoryAdapter(), state, 0, { ...hooks, sharedBase: true }), fresh: true }),
+          open: own.open ?? (async (hooks) => ({ store: new Store(new MemoryAdapter(), state, 0, { ...hooks, sharedBase: true }), fresh: true })),
           state,
           seed: own.seed,
-          sealSeed: async () => own.seed,
+          // Instances sharing a sandbox seal its exported secrets with the storage's key, as they do the default mock's.
+          sealSeed: async (store) => own.seed ?? (await store.secret()),
           snapshots: new NamedSnapshots(),
           sandboxes: null,
         },

@@ -283,7 +283,7 @@ test('in process: mock.control manages sandboxes, mock.fetch reaches one by its 
   assert.is(((await viaHeader.json()) as { now: string }).now, '2035-01-01T00:00:00.000Z');
   assert.is(m.mock.control.sandboxControl(sb.id).now(), '2035-01-01T00:00:00.000Z');
   assert.equal(
-    m.mock.control.sandboxes().items.map((s) => s.name),
+    (await m.mock.control.sandboxes()).items.map((s) => s.name),
     ['in-process'],
   );
   await m.mock.control.deleteSandbox(sb.id);

@@ -79,12 +79,12 @@ export class SandboxControl extends DomainControl {
   }
 
   /** Live sandboxes, newest first, in pages (`limit` 1..200, default 50; `cursor`). */
-  sandboxes(query: SandboxPageQuery = {}, origin = DEFAULT_ORIGIN): SandboxPage {
+  async sandboxes(query: SandboxPageQuery = {}, origin = DEFAULT_ORIGIN): Promise<SandboxPage> {
     return this.sandboxDirectory().list(parseInput(SandboxPageQuerySchema, query, 'query'), origin);
   }
 
   /** One live sandbox; 404 `sandbox_not_found`. */
-  sandbox(id: string, origin = DEFAULT_ORIGIN): SandboxInfo {
+  async sandbox(id: string, origin = DEFAULT_ORIGIN): Promise<SandboxInfo> {
     return this.sandboxDirectory().get(id, origin);
   }
 

@@ -5,8 +5,8 @@ import type { MockControl } from './api.js';
 export interface SandboxDirectory {
   /** Validates `input` (422 items under `body`) and builds the sandbox; `origin` prefixes its base_url. */
   create(input: CreateSandboxInput, origin: string): Promise<SandboxInfo>;
-  list(query: SandboxPageQuery, origin: string): SandboxPage;
-  get(id: string, origin: string): SandboxInfo;
+  list(query: SandboxPageQuery, origin: string): SandboxPage | Promise<SandboxPage>;
+  get(id: string, origin: string): SandboxInfo | Promise<SandboxInfo>;
   delete(id: string): Promise<void>;
   /** The sandbox's own in-process control API. */
   control(id: string): MockControl;

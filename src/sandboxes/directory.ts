@@ -1,17 +1,19 @@
 // The server's sandboxes as its control surface and its request path see them: create from fixtures, a snapshot or the
 // start state; list, get, delete; and the middleware that hands a sandbox's requests to its own mock.
-import type { Context, Middleware } from 'koa';
+import type { Middleware } from 'koa';
 import { COLLECTION_NAMES, type StateData } from '../schemas/state.js';
-import type { Snapshot } from '../storage/store.js';
-import { ApiError, ValidationError, invalid } from '../errors.js';
+import type { Snapshot, Store, StoreOptions } from '../storage/store.js';
+import type { SharedSandboxStorage } from '../storage/shared-sandboxes.js';
+import { invalid } from '../errors.js';
 import { parse as parseInput } from '../validation.js';
 import { validateFixture } from '../control/fixture-errors.js';
-import { address, type AddressedMock } from '../middleware/addressed.js';
+import type { AddressedMock } from '../middleware/addressed.js';
 import type { SandboxDirectory } from '../control/sandbox-directory.js';
 import { CreateSandboxSchema, type CreateSandboxInput, type SandboxInfo } from '../schemas/sandboxes.js';
 import { SandboxRegistry, notFound, type SandboxCore } from './registry.js';
-import { addressOf, markPathPrefix } from './address.js';
 import { sandboxIds } from './ids.js';
+import { sharedSandboxes } from './shared.js';
+import { handOver, within } from './refusals.js';
 
 /** Sandboxes go this long (real time) after their last request unless created with another `ttl_ms`. */
 export const SANDBOX_TTL_MS = 60 * 60 * 1000;
@@ -30,9 +32,17 @@ export interface SandboxesOptions {
   base(): StateData;
   /** A snapshot saved at the default mock (404 `snapshot_not_found`). */
   snapshot(name: string): Snapshot;
-  /** A whole mock on a memory store holding `state` (its records shared, never copied). */
-  build(state: StateData, own: { seed?: string | number }): Promise<SandboxMock>;
+  /**
+   * A whole mock on a memory store holding `state` (its records shared, never copied), or on the store `open` gives
+   * (a shared sandbox: `state` is then what it resets to when the storage keeps nothing else).
+   */
+  build(state: StateData, own: { seed?: string | number; open?: SandboxOpen }): Promise<SandboxMock>;
+  /** Shared storage that keeps sandboxes for every instance on it (PostgreSQL); else they live in this process. */
+  shared?: SharedSandboxStorage;
 }
+
+/** Opens a sandbox's store with the hooks its mock needs (see OwnParts.open). */
+export type SandboxOpen = (hooks: StoreOptions) => Promise<{ store: Store; fresh: boolean }>;
 
 export interface Sandboxes extends SandboxDirectory {
   /** Readdresses a request that names a sandbox to that sandbox's mock (its prefix taken off), before anything else sees it. */
@@ -54,26 +64,11 @@ function stateOf(s: Snapshot): StateData {
   return state;
 }
 
-/** Runs `fn`, locating its 422 items under `["body", key, ...]` (it validated a part of the create body as a whole). */
-async function within<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (!(err instanceof ValidationError)) throw err;
-    throw new ValidationError(err.items.map((i) => ({ ...i, loc: ['body', key, ...i.loc.slice(1)] })));
-  }
-}
-
-function refuse(ctx: Context, err: ApiError): void {
-  ctx.status = err.status;
-  ctx.body = err.body();
-}
+/** The validated create body and the state it starts from (422, or 404 for an unknown snapshot). */
+export type PrepareCreate = (input: CreateSandboxInput) => Promise<{ body: CreateSandboxInput; state: StateData }>;
 
 export function createSandboxes(options: SandboxesOptions): Sandboxes {
-  const registry = new SandboxRegistry<SandboxMock>({ now: options.now, ttlMs: options.ttlMs, max: options.max, ids: sandboxIds(options.seed) });
-
-  /** The validated create body and the state it starts from (422, or 404 for an unknown snapshot). */
-  const prepare = async (input: CreateSandboxInput) => {
+  const prepare: PrepareCreate = async (input) => {
     const body = parseInput(CreateSandboxSchema, input, 'body');
     if (body.fixtures !== undefined && body.snapshot !== undefined) throw invalid(['body'], 'Give fixtures or snapshot, not both', 'value_error', input);
     const state =
@@ -82,14 +77,15 @@ export function createSandboxes(options: SandboxesOptions): Sandboxes {
         : body.snapshot !== undefined
           ? stateOf(options.snapshot(body.snapshot))
           : options.base();
-    return { body, state };
+    // The sandbox starts at `clock.now` (frozen there), as a fixture's `now` would: nothing is simulated up to it.
+    return { body, state: body.clock ? { ...state, clock: { frozen_at: new Date(body.clock.now).toISOString(), offset_ms: 0 } } : state };
   };
+  if (options.shared) return sharedSandboxes(options, options.shared, prepare);
+  const registry = new SandboxRegistry<SandboxMock>({ now: options.now, ttlMs: options.ttlMs, max: options.max, ids: sandboxIds(options.seed) });
 
   return {
     async create(input, origin) {
-      const { body, state: base } = await prepare(input);
-      // The sandbox starts at `clock.now` (frozen there), as a fixture's `now` would: nothing is simulated up to it.
-      const state = body.clock ? { ...base, clock: { frozen_at: new Date(body.clock.now).toISOString(), offset_ms: 0 } } : base;
+      const { body, state } = await prepare(input);
       const entry = await registry.create(body, async () => {
         const mock = await options.build(state, { seed: body.seed });
         try {
@@ -110,23 +106,12 @@ export function createSandboxes(options: SandboxesOptions): Sandboxes {
     delete: (id) => registry.delete(id),
     control: (id) => registry.get(id).core.control,
     close: () => registry.close(),
-    select(ctx, next) {
-      // This runs before the error renderer: its two refusals are rendered here, in the same envelope.
-      let to: ReturnType<typeof addressOf>;
-      try {
-        to = addressOf(ctx.req);
-      } catch (err) {
-        return refuse(ctx, err as ApiError);
-      }
-      if (!to) return next();
-      const entry = registry.touch(to.id);
-      if (!entry) return refuse(ctx, notFound(to.id.slice(0, 64)));
-      ctx.url = to.url;
-      if (to.prefix) markPathPrefix(ctx.req, to.prefix);
-      // The same middleware and routes answer it, from the sandbox's own state.
-      address(ctx, entry.core);
-      return next();
-    },
+    select: (ctx, next) =>
+      handOver(ctx, next, (id) => {
+        const entry = registry.touch(id);
+        if (!entry) throw notFound(id.slice(0, 64));
+        return entry.core;
+      }),
   };
 }
 

@@ -109,14 +109,7 @@ export class SandboxRegistry<Core extends SandboxCore> {
   }
 
   info(e: SandboxEntry<Core>, origin: string): SandboxInfo {
-    return {
-      id: e.id,
-      name: e.name,
-      base_url: `${origin}/sandboxes/${e.id}`,
-      created_at: new Date(e.createdMs).toISOString(),
-      expires_at: new Date(e.lastMs + e.ttlMs).toISOString(),
-      ttl_ms: e.ttlMs,
-    };
+    return sandboxInfo(e, origin);
   }
 
   /** Drops every sandbox and stops the sweep (the server is closing). */
@@ -161,6 +154,18 @@ export class SandboxRegistry<Core extends SandboxCore> {
     for (const e of this.live.values()) soonest = Math.min(soonest, e.lastMs + e.ttlMs);
     return soonest === Infinity ? 1 : Math.max(1, Math.ceil((soonest - this.options.now()) / 1000));
   }
+}
+
+/** A sandbox as the control surface shows it: its base_url under `origin`, and when it expires after its last request. */
+export function sandboxInfo(e: { id: string; name: string | null; createdMs: number; lastMs: number; ttlMs: number }, origin: string): SandboxInfo {
+  return {
+    id: e.id,
+    name: e.name,
+    base_url: `${origin}/sandboxes/${e.id}`,
+    created_at: new Date(e.createdMs).toISOString(),
+    expires_at: new Date(e.lastMs + e.ttlMs).toISOString(),
+    ttl_ms: e.ttlMs,
+  };
 }
 
 export const notFound = (id: string) => new ApiError('sandbox_not_found', { affected_resource: `sandbox:${id}` });

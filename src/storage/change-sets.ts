@@ -1,5 +1,6 @@
 // The storage seam: what a committed transaction changed (a change set), and the optional adapter capability that persists change sets.
 import type { Adapter } from 'lowdb';
+import type { SharedSandboxStorage } from './shared-sandboxes.js';
 import type { ClockState, CollectionName, DataFile, RecordOf, Settings, StateData } from '../schemas/state.js';
 
 /** One record written (`record`) or deleted (`record: null`) by a transaction. */
@@ -69,6 +70,8 @@ export interface ChangeSetCapability {
   /** Shared storage: the state a reset returns to, kept with the data so that every instance resets alike. */
   readResetState?(): Promise<StateData | null>;
   writeResetState?(state: StateData): Promise<void>;
+  /** Shared storage: sandboxes kept in the storage, so that every instance on it serves every sandbox. */
+  sharedSandboxes?(): SharedSandboxStorage;
 }
 
 /** What catching up yields: a change set, or a whole state at its `seq`. */

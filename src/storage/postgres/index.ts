@@ -7,8 +7,12 @@ import { ChangeSetConflict, type CaughtUp, type ChangeSet, type ChangeSetAdapter
 import { RecordChecker, finishState } from '../data-file.js';
 import { decodeSet } from './codec.js';
 import { appendIfAt, appendLocked, setHead } from './append.js';
-import { ensureSchema, tables, type Tables } from './schema.js';
+import { ensureSandboxTables, ensureSchema, tables, type Tables } from './schema.js';
 import { Session } from './session.js';
+import { inTransaction, withClient } from './pool.js';
+import { Bases } from './bases.js';
+import { PgSandboxes } from './sandboxes.js';
+import type { SharedSandboxStorage } from '../shared-sandboxes.js';
 
 export { DatabaseSchemaError, SCHEMA_VERSION } from './schema-version.js';
 
@@ -53,6 +57,8 @@ export class PostgresAdapter implements ChangeSetAdapter {
   #ready: Promise<void> | null = null;
   #onChange: ((seq?: number) => void) | null = null;
   #appends = 0;
+  #sandboxes: PgSandboxes | null = null;
+  #sandboxTables: Promise<void> | null = null;
 
   constructor(options: PostgresOptions) {
     this.#schema = options.schema ?? 'public';
@@ -75,8 +81,30 @@ export class PostgresAdapter implements ChangeSetAdapter {
       lockKey: `project-runtime-mock leader ${this.#schema}`,
       channel: this.#channel,
       onNotify: (payload) => this.#onChange?.(payload === undefined ? undefined : Number(payload)),
+      sandboxChannel: `prm_sandboxes_${this.#t.tag}`,
+      onSandboxNotify: (payload) => this.#sandboxes?.heard(payload),
       retryMs: 1_000,
     });
+  }
+
+  /** Sandboxes kept in this database: every instance on it serves every one (see docs/sandboxes.md). */
+  sharedSandboxes(): SharedSandboxStorage {
+    this.#sandboxes ??= new PgSandboxes(
+      {
+        pool: this.#pool,
+        t: this.#t,
+        bases: new Bases(this.#t),
+        session: this.#session,
+        channel: `prm_sandboxes_${this.#t.tag}`,
+        watchers: new Map(),
+        secret: () => this.secret(),
+      },
+      () => (this.#sandboxTables ??= this.#init().then(() => this.#withClient((c) => ensureSandboxTables(c, this.#schema)))).catch((err) => {
+        this.#sandboxTables = null;
+        throw err;
+      }),
+    );
+    return this.#sandboxes;
   }
 
   /** The tables exist and are this layout (created on first use). */
@@ -88,36 +116,12 @@ export class PostgresAdapter implements ChangeSetAdapter {
     return this.#ready;
   }
 
-  /** Runs `fn` on a pooled connection; a connection that broke meanwhile is discarded, not reused. */
-  async #withClient<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.#pool.connect();
-    let broken: Error | undefined;
-    const onError = (err: Error) => (broken = err);
-    client.on('error', onError);
-    try {
-      return await fn(client);
-    } catch (err) {
-      broken ??= isConnectionError(err) ? (err as Error) : undefined;
-      throw err;
-    } finally {
-      client.off('error', onError);
-      client.release(broken);
-    }
+  #withClient<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    return withClient(this.#pool, fn);
   }
 
-  /** Runs `fn` in one transaction (rolled back when it throws). */
   #transaction<T>(fn: (c: pg.PoolClient) => Promise<T>, mode = ''): Promise<T> {
-    return this.#withClient(async (c) => {
-      await c.query(`BEGIN ${mode}`);
-      try {
-        const out = await fn(c);
-        await c.query('COMMIT');
-        return out;
-      } catch (err) {
-        await c.query('ROLLBACK').catch(() => {});
-        throw err;
-      }
-    });
+    return inTransaction(this.#pool, fn, mode);
   }
 
   async read(): Promise<DataFile | null> {
@@ -281,12 +285,4 @@ export class PostgresAdapter implements ChangeSetAdapter {
       clearInterval(hold);
     }
   }
-}
-
-/** Errors after which a connection is not reused: the socket is gone or the server is shutting down. */
-function isConnectionError(err: unknown): boolean {
-  const code = (err as { code?: string }).code ?? '';
-  return (
-    code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || /ECONN|EPIPE|terminated|timeout/i.test(String((err as Error).message))
-  );
 }

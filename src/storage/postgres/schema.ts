@@ -17,6 +17,12 @@ export interface Tables {
   readonly changes: string;
   /** One row: the state a reset returns to (the fixtures last loaded). */
   readonly reset: string;
+  /** Shared sandboxes: one row each (who, when, its time to live, its head seq, the base its state starts from). */
+  readonly sandboxes: string;
+  /** Whole states sandboxes start from (and reset to), by the hash of their JSON text: one row however many share it. */
+  readonly bases: string;
+  /** Each sandbox's change sets since its base (its state is its base plus these). */
+  readonly sandboxChanges: string;
   /** A short stable name of the schema, for its NOTIFY channel and its prepared statements' names. */
   readonly tag: string;
 }
@@ -32,6 +38,9 @@ export function tables(schema: string): Tables {
     records: `${q}.prm_records`,
     changes: `${q}.prm_changes`,
     reset: `${q}.prm_reset`,
+    sandboxes: `${q}.prm_sandboxes`,
+    bases: `${q}.prm_sandbox_bases`,
+    sandboxChanges: `${q}.prm_sandbox_changes`,
     tag: hashName(schema),
   };
 }
@@ -56,6 +65,26 @@ CREATE TABLE ${t.changes} (seq bigint PRIMARY KEY, body text);
 CREATE TABLE ${t.reset} (id smallint PRIMARY KEY CHECK (id = 1), state json NOT NULL);
 INSERT INTO ${t.head} (id, seq) VALUES (1, 0);
 INSERT INTO ${t.meta} (id, format, schema_version, secret) VALUES (1, '${SCHEMA_FORMAT}', ${SCHEMA_VERSION}, gen_random_uuid()::text);`;
+}
+
+/** The sandbox tables, created on the first use of a sandbox (a database without sandboxes never holds them). */
+export async function ensureSandboxTables(client: pg.ClientBase, schema: string): Promise<void> {
+  const t = tables(schema);
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`project-runtime-mock schema ${schema}`]);
+    await client.query(`
+CREATE TABLE IF NOT EXISTS ${t.bases} (hash text PRIMARY KEY, state text NOT NULL);
+CREATE TABLE IF NOT EXISTS ${t.sandboxes} (id text PRIMARY KEY, ord bigserial NOT NULL, name text, seed text, created_ms bigint NOT NULL,
+  last_ms bigint NOT NULL, ttl_ms bigint NOT NULL, seq bigint NOT NULL, base_seq bigint NOT NULL,
+  base text NOT NULL REFERENCES ${t.bases} (hash), reset text NOT NULL REFERENCES ${t.bases} (hash));
+CREATE TABLE IF NOT EXISTS ${t.sandboxChanges} (sandbox text NOT NULL REFERENCES ${t.sandboxes} (id) ON DELETE CASCADE, seq bigint NOT NULL,
+  body text NOT NULL, PRIMARY KEY (sandbox, seq));`);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  }
 }
 
 /**

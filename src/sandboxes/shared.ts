@@ -1,0 +1,168 @@
+// Sandboxes on shared storage (PostgreSQL): the registry and every sandbox's state live in the database, so any instance
+// serves any sandbox. An instance opens a sandbox it does not hold when a request names it, and lets it go when idle.
+import { ApiError } from '../errors.js';
+import { keysetPage } from '../domain/pagination.js';
+import { Store } from '../storage/store.js';
+import { storageUnavailable } from '../storage/unavailable.js';
+import type { SandboxRow, SharedSandboxStorage } from '../storage/shared-sandboxes.js';
+import type { PrepareCreate, Sandboxes, SandboxesOptions, SandboxMock } from './directory.js';
+import { notFound, sandboxInfo } from './registry.js';
+import { handOver, within } from './refusals.js';
+import { sandboxIds } from './ids.js';
+
+/** A sandbox this instance has open: its mock, and its last request here (reported to the storage now and then). */
+interface Held {
+  row: SandboxRow;
+  mock: SandboxMock;
+  lastMs: number;
+  reportedMs: number;
+}
+
+/** How often an instance reports a sandbox's last request: a tenth of its time to live, at most every 5 s. */
+const reportEvery = (ttlMs: number) => Math.min(ttlMs / 10, 5_000);
+
+export function sharedSandboxes(options: SandboxesOptions, storage: SharedSandboxStorage, prepare: PrepareCreate): Sandboxes {
+  const held = new Map<string, Held>();
+  const opening = new Map<string, Promise<Held>>();
+  const ids = sandboxIds(options.seed);
+  const now = () => options.now();
+
+  const letGo = async (id: string) => {
+    const h = held.get(id);
+    if (!h) return;
+    held.delete(id);
+    await h.mock.close().catch(() => {});
+  };
+  storage.onDrop((id) => void letGo(id));
+
+  /** Opens a sandbox another instance created (or this one let go): its store catches up before it serves. */
+  const open = (row: SandboxRow): Promise<Held> => {
+    const known = held.get(row.id);
+    if (known) return Promise.resolve(known);
+    let p = opening.get(row.id);
+    if (!p) {
+      p = (async () => {
+        const o = await storage.open(row.id);
+        const mock = await options.build(o.state, {
+          seed: row.seed ?? undefined,
+          open: async (hooks) => {
+            const store = new Store(o.adapter, o.state, o.seq, { ...hooks, sharedBase: true });
+            await store.sync();
+            return { store, fresh: false };
+          },
+        });
+        const h: Held = { row, mock, lastMs: row.lastMs, reportedMs: row.lastMs };
+        held.set(row.id, h);
+        return h;
+      })().finally(() => opening.delete(row.id));
+      opening.set(row.id, p);
+    }
+    return p;
+  };
+
+  const touch = (h: Held, at: number) => {
+    h.lastMs = Math.max(h.lastMs, at);
+    if (at - h.reportedMs < reportEvery(h.row.ttlMs)) return;
+    h.reportedMs = at;
+    storage.touch(h.row.id, at).catch(() => {});
+  };
+
+  const lastOf = (row: SandboxRow) => Math.max(row.lastMs, held.get(row.id)?.lastMs ?? 0);
+  const info = (row: SandboxRow, origin: string) => sandboxInfo({ ...row, lastMs: lastOf(row) }, origin);
+
+  /** The live sandbox, or 404; from the storage, so a sandbox created through any instance is found. */
+  const find = async (id: string) => {
+    const row = await storage.find(id, now()).catch((err) => Promise.reject(storageUnavailable(err)));
+    if (!row) throw notFound(id.slice(0, 64));
+    return row;
+  };
+
+  const sweep = async () => {
+    const at = now();
+    // Last requests served here first, so no instance sweeps a sandbox this one kept alive.
+    await Promise.all([...held.values()].filter((h) => h.lastMs > h.reportedMs).map((h) => ((h.reportedMs = h.lastMs), storage.touch(h.row.id, h.lastMs))));
+    for (const id of await storage.sweep(at)) await letGo(id);
+    // Idle here for its time to live: its memory goes (it may live on through others, and opens again on demand).
+    for (const h of [...held.values()]) if (at - h.lastMs >= h.row.ttlMs) await letGo(h.row.id);
+  };
+  const timer = setInterval(() => void sweep().catch(() => {}), Math.min(60_000, Math.max(1_000, Math.floor(options.ttlMs / 4))));
+  timer.unref();
+
+  return {
+    async create(input, origin) {
+      const { body, state } = await prepare(input);
+      const created = await storage
+        .create({
+          ids,
+          name: body.name ?? null,
+          seed: body.seed === undefined ? null : String(body.seed),
+          nowMs: now(),
+          ttlMs: body.ttl_ms ?? options.ttlMs,
+          max: options.max,
+          state,
+        })
+        .catch((err) => Promise.reject(storageUnavailable(err)));
+      if ('full' in created) {
+        throw new ApiError('sandbox_limit', {
+          message: `At most ${options.max} sandboxes live at once; delete one, or wait until one expires`,
+          retry_after: Math.max(1, Math.ceil(created.full / 1000)),
+        });
+      }
+      let h: Held;
+      try {
+        const o = await storage.open(created.id);
+        const mock = await options.build(state, {
+          seed: body.seed,
+          open: async (hooks) => ({ store: new Store(o.adapter, o.state, o.seq, { ...hooks, sharedBase: true }), fresh: true }),
+        });
+        h = { row: created, mock, lastMs: created.lastMs, reportedMs: created.lastMs };
+        held.set(created.id, h);
+        if (body.simulation) await within('simulation', () => mock.control.setSimulation(body.simulation!));
+      } catch (err) {
+        // A refused create creates nothing: its row goes, on every instance.
+        await storage.delete(created.id).catch(() => {});
+        await letGo(created.id);
+        throw err;
+      }
+      return info(h.row, origin);
+    },
+    async list(query, origin) {
+      const rows = await storage.list(now()).catch((err) => Promise.reject(storageUnavailable(err)));
+      const page = keysetPage(rows, (r) => [r.ord], 1, query.limit ?? 50, query.cursor, { list: 'sandboxes' });
+      return { items: page.items.map((r) => info(r, origin)), next_cursor: page.next_cursor };
+    },
+    get: async (id, origin) => info(await find(id), origin),
+    async delete(id) {
+      const gone = await storage.delete(id).catch((err) => Promise.reject(storageUnavailable(err)));
+      await letGo(id);
+      if (!gone) throw notFound(id.slice(0, 64));
+    },
+    control(id) {
+      // In process: a sandbox this instance has open (created here, or served here since).
+      const h = held.get(id);
+      if (!h) throw notFound(id.slice(0, 64));
+      return h.mock.control;
+    },
+    async close() {
+      clearInterval(timer);
+      await Promise.all([...opening.values()].map((p) => p.catch(() => {})));
+      await Promise.all([...held.keys()].map(letGo));
+    },
+    select: (ctx, next) =>
+      handOver(ctx, next, async (id) => {
+        const at = now();
+        let h = held.get(id);
+        // Idle here past its time to live: the storage says whether another instance kept it alive.
+        if (!h || at - h.lastMs >= h.row.ttlMs) {
+          try {
+            h = await open(await find(id));
+          } catch (err) {
+            if (err instanceof ApiError && err.reason_code === 'sandbox_not_found') await letGo(id);
+            throw err;
+          }
+        }
+        touch(h, at);
+        return h.mock;
+      }),
+  };
+}
