@@ -3,54 +3,13 @@
 // fires its simulated events), isolated from the others; delete, expiry and --max-sandboxes act over all instances.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createApp, type CreateAppOptions, type MockApp } from '../src/app.js';
+import type { MockApp } from '../src/app.js';
 import { demoFixture } from '../src/fixtures.js';
-import { postgresStorage } from '../src/storage/postgres/index.js';
-import { admin, DATABASE_URL, dropCreated, freshSchema, needsPostgres } from './helpers/postgres.js';
+import { dropCreated, needsPostgres } from './helpers/postgres.js';
 import { DEMO } from './helpers/demo.js';
+import { apps, call, create, instances, owner, P, RUN, rows, type Json } from './helpers/postgres-sandboxes.js';
 
-type Json = Record<string, any>;
 needsPostgres();
-const P = DEMO.projects.support;
-const RUN = `/api/v3/projects/${P}/runs/${DEMO.runs.waitingApproval}`;
-const owner = { authorization: `Bearer ${DEMO.tokens.owner}` };
-const apps: MockApp[] = [];
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** `n` instances on one fresh schema, started from the demo fixture. */
-async function instances(n: number, extra: Partial<CreateAppOptions> = {}): Promise<{ live: MockApp[]; schema: string }> {
-  const schema = freshSchema();
-  const live: MockApp[] = [];
-  for (let i = 0; i < n; i++) {
-    const app = await createApp({ storage: postgresStorage({ connectionString: DATABASE_URL, schema }), fixtures: demoFixture(), ...extra });
-    apps.push(app);
-    live.push(app);
-  }
-  return { live, schema };
-}
-
-async function call(app: MockApp, method: string, path: string, body?: unknown, headers: Record<string, string> = owner) {
-  const res = await app.fetch(path, {
-    method,
-    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as Json) : null, headers: res.headers };
-}
-const create = async (app: MockApp, body: Json = {}) => {
-  const made = await call(app, 'POST', '/_mock/sandboxes', body);
-  assert.is(made.status, 201, JSON.stringify(made.body));
-  return made.body as { id: string; name: string | null; base_url: string; created_at: string; expires_at: string; ttl_ms: number };
-};
-const rows = async (schema: string, table: string, where = 'true', values: unknown[] = []) =>
-  Number((await admin<{ n: string }>(`SELECT count(*) AS n FROM ${schema}.${table} WHERE ${where}`, values))[0].n);
-
-export async function until(check: () => boolean | Promise<boolean>, ms = 20_000): Promise<boolean> {
-  for (const t0 = Date.now(); Date.now() - t0 < ms; await wait(50)) if (await check()) return true;
-  return check();
-}
-
 test.after(async () => {
   await Promise.all(apps.splice(0).map((m) => m.close().catch(() => {})));
   await dropCreated();
@@ -197,7 +156,11 @@ test('DELETE through one instance removes its rows and every instance answers 40
   assert.is((await call(a, 'DELETE', `/_mock/sandboxes/${sb.id}`)).status, 404);
   // Every stored base is one some sandbox starts from or resets to.
   assert.is(
-    await rows(trioSchema, 'prm_sandbox_bases', `NOT EXISTS (SELECT 1 FROM ${trioSchema}.prm_sandboxes s WHERE s.base = prm_sandbox_bases.hash OR s.reset = prm_sandbox_bases.hash)`),
+    await rows(
+      trioSchema,
+      'prm_sandbox_bases',
+      `NOT EXISTS (SELECT 1 FROM ${trioSchema}.prm_sandboxes s WHERE s.base = prm_sandbox_bases.hash OR s.reset = prm_sandbox_bases.hash)`,
+    ),
     0,
   );
 });

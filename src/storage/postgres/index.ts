@@ -99,10 +99,11 @@ export class PostgresAdapter implements ChangeSetAdapter {
         watchers: new Map(),
         secret: () => this.secret(),
       },
-      () => (this.#sandboxTables ??= this.#init().then(() => this.#withClient((c) => ensureSandboxTables(c, this.#schema)))).catch((err) => {
-        this.#sandboxTables = null;
-        throw err;
-      }),
+      () =>
+        (this.#sandboxTables ??= this.#init().then(() => this.#withClient((c) => ensureSandboxTables(c, this.#schema)))).catch((err) => {
+          this.#sandboxTables = null;
+          throw err;
+        }),
     );
     return this.#sandboxes;
   }

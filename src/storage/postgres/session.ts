@@ -102,7 +102,9 @@ export class Session {
     };
     client.on('error', lost);
     client.on('end', lost);
-    client.on('notification', (n) => (n.channel === this.options.sandboxChannel ? this.options.onSandboxNotify?.(n.payload) : this.options.onNotify(n.payload)));
+    client.on('notification', (n) =>
+      n.channel === this.options.sandboxChannel ? this.options.onSandboxNotify?.(n.payload) : this.options.onNotify(n.payload),
+    );
     try {
       await client.connect();
       (client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
