@@ -25,5 +25,5 @@ assert.equal((await second.getRun(PROJECT, RUN)).data?.status, 'waiting_approval
 assert.equal((await second.control.clock()).now, '2026-11-20T12:00:00.000Z');
 assert.equal((await mock.control.sandboxControl(sandbox.id).requests()).length, 2);
 
-export const seen = { sandboxes: mock.control.sandboxes().items.map((s) => s.name), first: sandbox, second: second.sandbox };
+export const seen = { sandboxes: (await mock.control.sandboxes()).items.map((s) => s.name), first: sandbox, second: second.sandbox };
 await mock.close();
