@@ -113,6 +113,8 @@ export async function assembleMock(own: OwnParts, server: ServerParts): Promise<
   await simulation.load(fresh);
   if (own.bundle !== undefined) await control.importBundle(own.bundle);
   await simulation.applyStart();
+  // The first session begins here: what an exported test of it rebuilds.
+  control.startSession();
 
   const sim = simulation;
   return {

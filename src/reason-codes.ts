@@ -59,9 +59,11 @@ export const REASON_CODES = {
   no_live_agent: { status: 409, message: 'No live release attaches an agent to this connection.' },
 
   snapshot_limit: { status: 409, message: 'This mock holds as many snapshots (or snapshot bytes) as it may; delete one first.' },
+  session_not_replayable: { status: 409, message: 'This session cannot be exported as a replayable test.' },
 
   // 413
   payload_too_large: { status: 413, message: 'The request body is larger than the limit.' },
+  export_too_large: { status: 413, message: 'An exported test replays at most 10,000 requests.' },
 
   // 415, 421: the control surface as an admin API (JSON bodies only; Host names it answers to)
   unsupported_media_type: { status: 415, message: 'The control surface takes JSON bodies only (Content-Type application/json).' },

@@ -62,6 +62,9 @@ export function controlOperations<Bound>(api: Client<paths>, bind: (id: string) 
     har: (filter?: Query<'controlRequestsHar'>, opts?: CallOptions) =>
       answer('GET /_mock/requests.har', api.GET('/_mock/requests.har', { params: { query: filter }, ...opts })),
     /** How the client under test behaved: each rule's findings over the journal. */
+    /** The session as a replayable test file's text (format `node-test` or `vitest`; requests from `since` asserted). */
+    exportTest: async (query?: Query<'controlExportTest'>, opts?: CallOptions): Promise<string> =>
+      answer('GET /_mock/requests/export', api.GET('/_mock/requests/export', { params: { query }, parseAs: 'text', ...opts })) as Promise<string>,
     clientReport: (opts?: CallOptions) => answer('GET /_mock/client-report', api.GET('/_mock/client-report', { ...opts })),
     /** Journal entries, oldest first, filtered by method, path (substring or glob) and status (`404`, `4xx`). */
     requests: async (filter?: Query<'controlListRequests'>, opts?: CallOptions) =>

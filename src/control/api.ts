@@ -5,30 +5,21 @@ import { CompleteStateDataSchema, type StateData } from '../schemas/state.js';
 import { ApiError, invalid } from '../errors.js';
 import { heldSecrets } from './held-secrets.js';
 import { Journal, type JournalEntry, type JournalFilter, type JournalLimits, type JournalSummary } from './journal.js';
-import { SandboxControl, type SandboxParts } from './sandbox-control.js';
+import type { SandboxParts } from './sandbox-control.js';
+import { ReproControl, type ControlParts } from './repro-control.js';
 import type { JournalBudget } from './journal-budget.js';
 import { validFault, type FaultRegistry, type Fault, type FaultSpec } from './faults/index.js';
-import { Verifier, type VerifyAnswer, type VerifyListRequest, type VerifyRequest } from './verify/index.js';
+import type { VerifyAnswer, VerifyListRequest, VerifyRequest } from './verify/index.js';
 import { CoverageTracker, type CoverageReport } from './coverage.js';
-import { Sealer } from './sealing.js';
 import { sealedStateStream } from './state-stream.js';
 import type { Readable } from 'node:stream';
 import { validateFixture } from './fixture-errors.js';
 import { ClockRequestSchema } from '../schemas/control.js';
 import { parse as parseInput } from '../validation.js';
-import type { Simulation } from '../simulation/index.js';
-import type { SeededGenerators } from '../domain/ids.js';
-import { bundleStream, harOf, openBundle } from '../reproduce/index.js';
-import { assertClean, clientReport, type ClientReport } from '../judge/index.js';
 import { AssertionError } from 'node:assert';
 import { gapText, gate, type GateResult, type Requirement } from './coverage-gate.js';
 
-/** What each mock keeps of its own traffic, built by createApp before the store and the control surface. */
-export interface ControlParts extends SandboxParts {
-  journal: Journal;
-  faults: FaultRegistry;
-  coverage: CoverageTracker;
-}
+export type { ControlParts } from './repro-control.js';
 
 /**
  * Builds the per-mock parts: the journal hides the secrets `deps` holds and `controlToken`, and shares `budget` (its
@@ -45,38 +36,7 @@ export function controlParts(
   return { journal: new Journal(journal, heldSecrets(deps, [controlToken]), own.budget), faults, coverage, snapshots: own.snapshots, sandboxes: own.sandboxes };
 }
 
-export class MockControl extends SandboxControl {
-  constructor(
-    deps: Deps,
-    /** The state the fixtures describe: what reset returns to. */
-    protected seed: StateData,
-    /** createApp's `seed`: derives the key that seals secrets in exported state (random without one). */
-    sealSeed: string | number | undefined,
-    /** The per-instance parts createApp built first: the request journal, injected faults, the coverage report. */
-    parts: ControlParts,
-    /** The simulation engine. */
-    sim: Simulation,
-    /** The seeded id and token generators (null without a seed): a repro bundle holds their positions. */
-    private readonly generators: SeededGenerators | null = null,
-  ) {
-    super(deps, sim, parts);
-    this.sealer = new Sealer(sealSeed);
-    this.journal = parts.journal;
-    this.faultRegistry = parts.faults;
-    this.coverageTracker = parts.coverage;
-    this.verifier = new Verifier(this.journal);
-  }
-
-  /** The request journal (per mock). */
-  readonly journal: Journal;
-  /** Checks of the journal (what POST /_mock/verify... answer). */
-  readonly verifier: Verifier;
-  /** Injected faults (per instance). */
-  readonly faultRegistry: FaultRegistry;
-  /** What the v3 traffic so far exercised. */
-  readonly coverageTracker: CoverageTracker;
-  private readonly sealer: Sealer;
-
+export class MockControl extends ReproControl {
   /** Back to the loaded fixtures; also clears the journal, the faults and the coverage report. */
   async reset(): Promise<void> {
     this.journal.clear();
@@ -87,6 +47,7 @@ export class MockControl extends SandboxControl {
     await this.sim.load(true);
     // Back to what the instance was started with, not only to the fixtures: a sped-up clock runs again, traffic flows.
     await this.sim.applyStart();
+    this.session.begin();
   }
 
   /**
@@ -100,6 +61,7 @@ export class MockControl extends SandboxControl {
     await this.deps.store.writeResetState(state);
     await this.sim.load(true);
     await this.sim.applyStart();
+    this.session.begin();
   }
 
   /** A cheap in-process snapshot (no serialization), to restore before each test. */
@@ -110,6 +72,7 @@ export class MockControl extends SandboxControl {
   async restore(snapshot: Snapshot): Promise<void> {
     await this.deps.store.restore(snapshot);
     await this.sim.load(false);
+    this.session.begin();
   }
 
   /**
@@ -136,45 +99,7 @@ export class MockControl extends SandboxControl {
     // parse(): pydantic's items, and a value nested too deep is refused before anything walks it.
     await this.deps.store.replace(parseInput(CompleteStateDataSchema, this.sealer.unsealState(data), 'body') as StateData);
     await this.sim.load(false);
-  }
-
-  /** GET /_mock/bundle: states, clock, simulation, faults, generators and journal as one JSON text, secrets sealed. */
-  async exportBundleStream(): Promise<Readable> {
-    const { store } = this.deps;
-    const resetState = (await store.readResetState()) ?? this.seed;
-    const src = {
-      sealer: this.sealer,
-      generators: this.generators,
-      faults: this.faultRegistry.snapshot(),
-      journal: this.journal,
-      resetState,
-      state: store.toData(),
-      mode: this.sim.mode(),
-    };
-    return bundleStream(src);
-  }
-
-  /** The bundle as a parsed document (what createApp({ bundle }) and importBundle take). */
-  async exportBundle(): Promise<Record<string, unknown>> {
-    let text = '';
-    for await (const chunk of await this.exportBundleStream()) text += chunk;
-    return JSON.parse(text) as Record<string, unknown>;
-  }
-
-  /**
-   * Restores a bundle whole: after it, the same requests get the answers the mock that wrote it would have given.
-   * A bad bundle (format, version, seal, any part) is a ValidationError with its `loc`, and nothing changes.
-   */
-  async importBundle(input: unknown): Promise<void> {
-    const b = openBundle(input, this.sealer);
-    await this.deps.store.replace(b.state);
-    this.seed = b.resetState;
-    await this.deps.store.writeResetState(b.resetState);
-    this.faultRegistry.restore(b.faults);
-    this.journal.restore(b.journal.records, b.journal.next_id);
-    if (b.generators) this.generators?.moveTo(b.generators);
-    this.coverageTracker.clear();
-    await this.sim.load(false);
+    this.session.begin();
   }
 
   now(): string {
@@ -249,21 +174,6 @@ export class MockControl extends SandboxControl {
   /** Asserts that every journaled request matches at least one of these patterns. */
   verifyOnly(input: VerifyListRequest): VerifyAnswer {
     return this.verifier.assert('verifyOnly', input);
-  }
-
-  /** The journal (filtered as requests() is) as a HAR 1.2 document, redacted as the journal shows it. */
-  har(filter: JournalFilter = {}) {
-    return harOf(this.journal.list(filter), this.journal.left, 'v3');
-  }
-
-  /** How the client under test behaved: each rule over the journal (GET /_mock/client-report). */
-  clientReport(): ClientReport {
-    return clientReport(this.journal.records(), this.journal.left);
-  }
-
-  /** Throws an AssertionError listing every finding of severity `error` (warnings pass). */
-  assertCleanClient(): ClientReport {
-    return assertClean(this.clientReport());
   }
 
   /** Empties the journal; answers how many entries it held. */

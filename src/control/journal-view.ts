@@ -78,7 +78,7 @@ export function summary(e: Stored): JournalSummary {
 }
 
 /** The query as Koa's ctx.query shows it: repeated keys become arrays. */
-function parseQuery(qs: string): Record<string, unknown> {
+export function parseQuery(qs: string): Record<string, unknown> {
   const out: Record<string, unknown> = Object.create(null);
   if (!qs) return out;
   for (const [k, v] of new URLSearchParams(qs)) {

@@ -9,6 +9,9 @@ export interface Sealed {
 
 const PREFIX = 'v1.';
 
+/** The field that is itself a credential, per collection: sealed only where asked (sealRecord's `credentials`). */
+const CREDENTIAL_FIELDS: Record<string, string> = { access_tokens: 'token', refresh_tokens: 'token', authorization_codes: 'code' };
+
 export const isSealed = (v: unknown): v is Sealed =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as Sealed).$sealed === 'string' && Object.keys(v).length === 1;
 
@@ -51,6 +54,18 @@ export class Sealer {
     }
   }
 
+  /** `value` with every `{"$sealed"}` in it opened (plain JSON of bounded depth: a step of an exported test); a value this key did not seal throws. */
+  unsealDeep(value: unknown, depth = 0): unknown {
+    if (isSealed(value)) {
+      const r = this.unseal(value);
+      if (!r) throw new TypeError('A sealed value was not sealed by this mock: replay it in a mock started with the seed that sealed it');
+      return r.value;
+    }
+    if (value === null || typeof value !== 'object' || depth > 8) return value;
+    if (Array.isArray(value)) return value.map((x) => this.unsealDeep(x, depth + 1));
+    return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, this.unsealDeep(x, depth + 1)]));
+  }
+
   /** Exported state with webhook secrets, the broker secret, the admin key and tool arguments sealed. */
   sealState(data: StateData): StateData {
     return {
@@ -66,9 +81,14 @@ export class Sealer {
     return { ...settings, admin_key: sealIfSet(settings.admin_key), broker_secret: sealIfSet(settings.broker_secret) };
   }
 
-  /** One exported record with its secret sealed (records of other collections hold none and come back as they are). */
-  sealRecord(collection: string, r: unknown): unknown {
+  /**
+   * One exported record with its secret sealed (records of other collections hold none and come back as they are).
+   * `credentials`: also the tokens and codes themselves, for documents that leave the mock's users' hands (an exported test).
+   */
+  sealRecord(collection: string, r: unknown, credentials = false): unknown {
     const rec = r as Record<string, unknown>;
+    const field = credentials ? CREDENTIAL_FIELDS[collection] : undefined;
+    if (field !== undefined && typeof rec[field] === 'string') return { ...rec, [field]: this.seal(rec[field]) };
     if (collection === 'connections' && 'webhook_secret' in rec)
       return { ...rec, webhook_secret: rec.webhook_secret === null || rec.webhook_secret === undefined ? rec.webhook_secret : this.seal(rec.webhook_secret) };
     if (collection === 'approvals' && rec.tool_arguments !== undefined) return { ...rec, tool_arguments: this.seal(rec.tool_arguments) };
@@ -104,6 +124,7 @@ export class Sealer {
     }
     rows('connections', 'webhook_secret');
     rows('approvals', 'tool_arguments');
+    for (const [key, field] of Object.entries(CREDENTIAL_FIELDS)) rows(key, field);
     if (problems.length) throw new ValidationError(problems);
     return data;
   }

@@ -11,15 +11,15 @@ export const CHUNK = 256 * 1024;
  * The sealed state as JSON text, chunk by chunk. `data` is taken whole first (arrays of immutable
  * records: one consistent state, even when writes land while it streams); serializing yields to
  * the event loop between chunks, and no string ever holds the whole document. `head` is text to
- * write before the document (a repro bundle's keys before its state).
+ * write before the document (a repro bundle's keys before its state); `credentials` seals tokens and codes too.
  */
-export async function* sealedStateChunks(data: StateData, sealer: Sealer, head = ''): AsyncGenerator<string> {
+export async function* sealedStateChunks(data: StateData, sealer: Sealer, head = '', credentials = false): AsyncGenerator<string> {
   let out = `${head}{"clock":${JSON.stringify(data.clock)},"settings":${JSON.stringify(sealer.sealSettings(data.settings))}`;
   for (const c of COLLECTION_NAMES) {
     out += `,${JSON.stringify(c)}:[`;
     const records = data[c] as unknown[];
     for (let i = 0; i < records.length; i++) {
-      out += (i > 0 ? ',' : '') + JSON.stringify(sealer.sealRecord(c, records[i]));
+      out += (i > 0 ? ',' : '') + JSON.stringify(sealer.sealRecord(c, records[i], credentials));
       if (out.length >= CHUNK) {
         yield out;
         out = '';

@@ -8,21 +8,27 @@ import { ValidationError, invalid } from '../errors.js';
 import { parse } from '../validation.js';
 import type { Sealer } from '../control/sealing.js';
 import { sealedStateChunks } from '../control/state-stream.js';
-import type { Journal, JournalEntry, JournalRecord } from '../control/journal.js';
+import type { JournalEntry, JournalRecord } from '../control/journal.js';
 import type { FaultState } from '../control/faults/index.js';
-import type { GeneratorPositions, SeededGenerators } from '../domain/ids.js';
+import type { GeneratorPositions } from '../domain/ids.js';
 import { entryRecord } from './journal-records.js';
 
 /** What a bundle is written from. */
 export interface BundleSource {
   sealer: Sealer;
-  generators: SeededGenerators | null;
+  /** The seed, or null without one. */
+  seed: string | null;
+  /** How far the seeded generators had drawn (null without a seed). */
+  generators: GeneratorPositions | null;
   faults: FaultState;
-  journal: Journal;
+  /** The journal: its next id, how many entries had left it, and the entries (redacted). */
+  journal: { next_id: number; left: number; entries: JournalEntry[] };
   resetState: StateData;
   state: StateData;
   /** The simulation's mode in force (a createApp or CLI default unless set): the bundle stores it explicitly. */
   mode: SimulationMode;
+  /** Seal the tokens and codes of both states too (a bundle inside an exported test file). */
+  credentials?: boolean;
 }
 
 /** The state with the simulation's mode written into its settings record, so a mock with another default keeps it. */
@@ -40,15 +46,10 @@ function withMode(state: StateData, mode: SimulationMode): StateData {
  * what reset returns to, and the stored state. Everything is taken when called (one consistent moment).
  */
 export function bundleStream(src: BundleSource): Readable {
-  const entries = src.journal.list();
-  const head = {
-    format: BUNDLE_FORMAT,
-    seal: src.sealer.fingerprint(),
-    seed: src.generators?.seed ?? null,
-    generators: src.generators?.positions() ?? null,
-    faults: src.faults,
-  };
-  const journal = { next_id: src.journal.next, left: src.journal.left };
+  const entries = src.journal.entries;
+  const head = { format: BUNDLE_FORMAT, seal: src.sealer.fingerprint(), seed: src.seed, generators: src.generators, faults: src.faults };
+  const journal = { next_id: src.journal.next_id, left: src.journal.left };
+  const credentials = src.credentials ?? false;
   async function* chunks(): AsyncGenerator<string> {
     let out = `${JSON.stringify(head).slice(0, -1)},"journal":${JSON.stringify(journal).slice(0, -1)},"entries":[`;
     for (let i = 0; i < entries.length; i++) {
@@ -58,8 +59,8 @@ export function bundleStream(src: BundleSource): Readable {
         out = '';
       }
     }
-    yield* sealedStateChunks(src.resetState, src.sealer, `${out}]},"reset_state":`);
-    yield* sealedStateChunks(withMode(src.state, src.mode), src.sealer, ',"state":');
+    yield* sealedStateChunks(src.resetState, src.sealer, `${out}]},"reset_state":`, credentials);
+    yield* sealedStateChunks(withMode(src.state, src.mode), src.sealer, ',"state":', credentials);
     yield '}';
   }
   return Readable.from(chunks(), { objectMode: false });

@@ -1,6 +1,6 @@
-// A repro bundle's document (GET/PUT /_mock/bundle): everything but the two states, which are checked as PUT /_mock/state checks one.
+// A repro bundle's document (GET/PUT /_mock/bundle; everything but the two states, checked as PUT /_mock/state checks one), and the test export's query.
 import * as v from 'valibot';
-import { AnyJson, FreeObject, Int, NonNegInt, Timestamp } from './common.js';
+import { AnyJson, FreeObject, Int, NonNegInt, Timestamp, strictModel } from './common.js';
 import { FaultRequestSchema } from './control.js';
 
 export const BUNDLE_FORMAT = 'project-runtime-mock/bundle@1';
@@ -63,3 +63,9 @@ export const BundleSchema = v.strictObject({
 });
 
 export type BundleInput = v.InferOutput<typeof BundleSchema>;
+
+/** GET /_mock/requests/export: the test runner the file is written for, and the first request asserted. Unknown keys are 422. */
+export const TestExportQuerySchema = strictModel({
+  format: v.optional(v.picklist(['node-test', 'vitest']), 'node-test'),
+  since: v.optional(PosInt),
+});

@@ -1,0 +1,74 @@
+// One mock's current session: where it began (kept bounded, as one store snapshot), and its export as a replayable test.
+import type { Readable } from 'node:stream';
+import type { Deps } from '../deps.js';
+import type { StateData } from '../schemas/state.js';
+import type { Simulation } from '../simulation/index.js';
+import type { SeededGenerators } from '../domain/ids.js';
+import type { Journal } from '../control/journal.js';
+import type { FaultRegistry } from '../control/faults/index.js';
+import type { Sealer } from '../control/sealing.js';
+import type { SessionStart } from './session-start.js';
+import { exportTestStream, type TestExportRequest } from './test-export.js';
+
+/** What a session is taken from: the mock's own parts. */
+export interface SessionParts {
+  deps: Deps;
+  sim: Simulation;
+  sealer: Sealer;
+  journal: Journal;
+  faults: FaultRegistry;
+  generators: SeededGenerators | null;
+}
+
+export class ReplaySession {
+  private start: SessionStart;
+
+  constructor(private readonly parts: SessionParts) {
+    this.start = this.capture();
+  }
+
+  /**
+   * The next request begins a new session: the mock as it is now (state, clock, simulation, faults, generators) is
+   * what an exported test rebuilds. Replaces the previous start, so at most one is kept.
+   */
+  begin(): void {
+    this.start = this.capture();
+  }
+
+  /** The journal id of the session's first request. */
+  get firstId(): number {
+    return this.start.firstId;
+  }
+
+  private capture(): SessionStart {
+    const { deps, sim, journal, faults, generators } = this.parts;
+    return {
+      state: deps.store.snapshot(),
+      generators: generators?.positions() ?? null,
+      faults: faults.snapshot(),
+      firstId: journal.next,
+      mode: sim.mode(),
+      frozen: Boolean(deps.view.clock.frozen_at),
+      adminKey: deps.config.adminKey(),
+      brokerSecret: deps.config.brokerSecret(),
+    };
+  }
+
+  /** The session as a test file (see exportTestStream); `resetState` is what the bundle inside it resets to. */
+  export(resetState: StateData, request: TestExportRequest): Readable {
+    const { deps, generators, sealer, journal } = this.parts;
+    return exportTestStream(
+      {
+        start: this.start,
+        seed: generators?.seed ?? null,
+        idsSeeded: generators !== null && deps.ids === generators.ids,
+        frozenNow: Boolean(deps.view.clock.frozen_at),
+        sealer,
+        journal,
+        resetState,
+        options: { auth: deps.config.auth, bodyLimit: deps.config.bodyLimit },
+      },
+      request,
+    );
+  }
+}
