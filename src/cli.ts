@@ -32,8 +32,7 @@ const USAGE = `Usage: project-runtime-mock [options]
   --allowed-host HOST  a Host name /_mock answers to besides loopback and --host (repeatable; * = any)
   --reset              reseed an existing data file from the fixtures
   --bundle FILE        start from a repro bundle (GET /_mock/bundle): state, clock, simulation, faults, journal
-  --seed S             seed ids, tokens and the seal: the same seed mints the same values, and opens this mock's
-                       bundles and exported tests elsewhere (GET /_mock/requests/export needs one)
+  --seed S             seed ids, tokens and the seal, so bundles and exported tests replay elsewhere
   --simulation MODE    auto, step or off: how simulated runs, jobs and spend move (default auto)
   --speed N            run the clock N times as fast as real time (a fixture's frozen clock starts from its now)
   --traffic N          synthetic chat traffic: N messages an hour on each chat binding of the fixture

@@ -53,6 +53,7 @@ test('the client has a method for every v3 and control operation of the document
     controlPutBundle: 'importBundle',
     controlRequestsHar: 'har',
     controlClientReport: 'clientReport',
+    controlExportTest: 'exportTest',
     controlVerify: 'verify',
     controlVerifySequence: 'verifySequence',
     controlVerifyOnly: 'verifyOnly',
