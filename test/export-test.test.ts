@@ -47,10 +47,19 @@ async function session(options: Parameters<typeof createApp>[0] = {}): Promise<M
   secrets.push(minted.access_token, minted.refresh_token);
   await mock.fetch(`/api/v3/projects/${P}/runs/${DEMO.runs.waitingApproval}`, { headers: bearer(minted.access_token) });
   await mock.fetch(`/api/v3/projects/${P}/connections/crm`, { headers: { 'X-Admin-Key': ADMIN_KEY } });
-  const event = JSON.stringify({ event_id: 'evt-1', event_type: 'connection.refreshed', connection_resource_id: 'a6a48f50-71c5-4c54-a80a-0b8eaf0d93e0', occurred_at: '2026-11-20T12:00:00Z' });
+  const event = JSON.stringify({
+    event_id: 'evt-1',
+    event_type: 'connection.refreshed',
+    connection_resource_id: 'a6a48f50-71c5-4c54-a80a-0b8eaf0d93e0',
+    occurred_at: '2026-11-20T12:00:00Z',
+  });
   const signed = signBrokerPayload(event, BROKER_SECRET);
   secrets.push(signed.signature);
-  await mock.fetch('/api/v3/webhooks/broker', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Broker-Hmac-Sha256': signed.signature }, body: event });
+  await mock.fetch('/api/v3/webhooks/broker', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Broker-Hmac-Sha256': signed.signature },
+    body: event,
+  });
   for (const r of mixedRequests(40, minted.refresh_token)) await send(mock, r);
   return mock;
 }
@@ -66,7 +75,12 @@ function runFile(name: string, text: string, runner: 'node-test' | 'vitest'): Ru
   const r =
     runner === 'node-test'
       ? spawnSync(process.execPath, ['--test', '--test-reporter=tap', file], { cwd: DIR, encoding: 'utf8', timeout: 120_000 })
-      : spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', DIR, name], { cwd: DIR, encoding: 'utf8', timeout: 180_000, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+      : spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', DIR, name], {
+          cwd: DIR,
+          encoding: 'utf8',
+          timeout: 180_000,
+          env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+        });
   return { code: r.status, out: `${r.stdout}\n${r.stderr}` };
 }
 
@@ -117,7 +131,10 @@ test('export: no secret in the file, and every credential sent is sealed', () =>
 });
 
 test('export: the vitest file replays the session and passes', () => {
-  const text = nodeFile.replace("import { after, before, describe, test } from 'node:test';", "import { afterAll as after, beforeAll as before, describe, test } from 'vitest';");
+  const text = nodeFile.replace(
+    "import { after, before, describe, test } from 'node:test';",
+    "import { afterAll as after, beforeAll as before, describe, test } from 'vitest';",
+  );
   return mock.control.exportTest({ format: 'vitest' }).then((vitestFile) => {
     assert.is(vitestFile, text, 'the formats differ only in the import');
     const run = runFile('session-vitest.test.mjs', vitestFile, 'vitest');
@@ -126,13 +143,23 @@ test('export: the vitest file replays the session and passes', () => {
   });
 });
 
-type Step = { id: number; name: string; status: number; body: unknown; shows?: unknown; headers: Record<string, unknown>; response: unknown; assert: boolean; at?: string };
+type Step = {
+  id: number;
+  name: string;
+  status: number;
+  body: unknown;
+  shows?: unknown;
+  headers: Record<string, unknown>;
+  response: unknown;
+  assert: boolean;
+  at?: string;
+};
 const stepsOf = (text: string): Step[] => [...text.matchAll(/^ {2}(\{"id":.*\}),$/gm)].map((m) => JSON.parse(m[1]) as Step);
 const isSealed = (v: unknown) => typeof v === 'object' && v !== null && typeof (v as { $sealed?: unknown }).$sealed === 'string';
 
 test('export: a behaviour the export cannot know about (a fault on one operation) fails naming exactly those requests', () => {
   const changed = nodeFile.replace(
-    'mock = await createApp({ storage: \'memory\', bundle: BUNDLE, ...OPTIONS });',
+    "mock = await createApp({ storage: 'memory', bundle: BUNDLE, ...OPTIONS });",
     "mock = await createApp({ storage: 'memory', bundle: BUNDLE, ...OPTIONS });\n    mock.control.addFault({ match: { operation: 'listReleases' }, status: 500 });",
   );
   assert.is.not(changed, nodeFile);
