@@ -110,11 +110,12 @@ export async function assembleMock(own: OwnParts, server: ServerParts): Promise<
     coverage,
   );
   const control: MockControl = new MockControl(deps, own.state, sealSeed, parts, simulation, generators);
+  const opened = store.seq;
   await simulation.load(fresh);
   if (own.bundle !== undefined) await control.importBundle(own.bundle);
   await simulation.applyStart();
-  // The first session begins here: what an exported test of it rebuilds.
-  control.startSession();
+  // The first session begins here: what an exported test of it rebuilds (a fresh store nothing wrote to holds own.state).
+  control.startFirstSession(fresh && own.bundle === undefined && store.seq === opened ? own.state : undefined);
 
   const sim = simulation;
   return {

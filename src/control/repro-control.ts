@@ -115,6 +115,11 @@ export class ReproControl extends SandboxControl {
     this.session.begin();
   }
 
+  /** @internal A mock just built whose store holds exactly `state` (nothing written since): its first session keeps that document, no copy. */
+  startFirstSession(state: StateData | undefined): void {
+    this.session.begin(state);
+  }
+
   /**
    * GET /_mock/requests/export: the session as a self-contained test file (node:test or vitest) that builds the mock
    * from the session's start, replays its requests in order and asserts each recorded status and body from `since`.

@@ -10,7 +10,8 @@ import type { FaultState } from '../control/faults/index.js';
  * immutable and shared with the live store, so one start costs a map of references (bounded by the state), not a copy.
  */
 export interface SessionStart {
-  state: Snapshot;
+  /** A store snapshot, or the very document a fresh store was built from when nothing was written since (no copy at all). */
+  state: Snapshot | StateData;
   generators: GeneratorPositions | null;
   faults: FaultState;
   /** The journal id of the session's first request. */
@@ -26,7 +27,9 @@ export interface SessionStart {
 /** The snapshot as a state document, with the keys in force written into its settings. */
 export function startState(start: SessionStart): StateData {
   const { state } = start;
-  const data = { clock: state.clock, settings: { ...state.settings, admin_key: start.adminKey, broker_secret: start.brokerSecret } } as Record<string, unknown>;
+  const settings = { ...state.settings, admin_key: start.adminKey, broker_secret: start.brokerSecret };
+  if (!('maps' in state)) return { ...state, settings } as StateData;
+  const data = { clock: state.clock, settings } as Record<string, unknown>;
   const maps = state.maps as unknown as Record<string, Map<string, unknown>>;
   for (const c of COLLECTION_NAMES) data[c] = Array.from(maps[c].values());
   return data as StateData;

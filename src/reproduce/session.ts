@@ -29,10 +29,11 @@ export class ReplaySession {
 
   /**
    * The next request begins a new session: the mock as it is now (state, clock, simulation, faults, generators) is
-   * what an exported test rebuilds. Replaces the previous start, so at most one is kept.
+   * what an exported test rebuilds. Replaces the previous start, so at most one is kept. `state`: the document the
+   * store holds exactly now, when the caller has it (a mock just built, nothing written yet): kept instead of a snapshot.
    */
-  begin(): void {
-    this.start = this.capture();
+  begin(state?: StateData): void {
+    this.start = this.capture(state);
   }
 
   /** The journal id of the session's first request. */
@@ -40,10 +41,10 @@ export class ReplaySession {
     return this.start.firstId;
   }
 
-  private capture(): SessionStart {
+  private capture(state?: StateData): SessionStart {
     const { deps, sim, journal, faults, generators } = this.parts;
     return {
-      state: deps.store.snapshot(),
+      state: state ?? deps.store.snapshot(),
       generators: generators?.positions() ?? null,
       faults: faults.snapshot(),
       firstId: journal.next,
