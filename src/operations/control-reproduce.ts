@@ -1,5 +1,6 @@
-// The /_mock operations that take a session away from the mock: the repro bundle, the HAR export, the client report.
+// The /_mock operations that take a session away from the mock: the repro bundle, the HAR export, replayable tests, the client report.
 import { JournalQuerySchema } from '../schemas/control.js';
+import { TestExportQuerySchema } from '../schemas/bundle.js';
 import * as A from '../openapi/control-schemas.js';
 import { BundleDocumentSchema, ClientReportSchema, HarDocumentSchema } from '../openapi/control-reproduce.js';
 import { named } from '../openapi/operation-spec.js';
@@ -52,6 +53,24 @@ export const CONTROL_REPRODUCE_OPERATIONS = [
         const { summary: _summary, ...filter } = query;
         return new Reply(200, control.har(filter), { ...JSON_TYPE, 'Content-Disposition': 'attachment; filename="requests.har"' });
       },
+  }),
+  declareControl({
+    operationId: 'controlExportTest',
+    method: 'get',
+    path: '/_mock/requests/export',
+    summary: 'The session as a replayable test file (node:test or vitest)',
+    description:
+      "A self-contained ES module test file: it builds the mock from a bundle of the session's start (start-up, or the last reset, fixture load, state, snapshot or bundle restore, or `startSession()`), replays every journaled request since in order, and asserts each recorded status and body (from `since`, an id of the session; earlier requests are replayed only). Credentials, tokens and codes are sealed; values that cannot repeat are compared by shape. 409 `session_not_replayable` without a seed, when requests have left the journal since the start, or when a request body was cut; 413 `export_too_large` past 10,000 requests; unknown query keys are 422.",
+    query: TestExportQuerySchema,
+    errors: [409, 413, 422],
+    success: [{ status: 200, description: 'The test file', body: { contentType: 'text/javascript' } }],
+    handler:
+      () =>
+      async ({ query, control }) =>
+        new Reply(200, await control.exportTestStream(query), {
+          'Content-Type': 'text/javascript; charset=utf-8',
+          'Content-Disposition': `attachment; filename="replay.${query.format}.test.mjs"`,
+        }),
   }),
   declareControl({
     operationId: 'controlClientReport',
