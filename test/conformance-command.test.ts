@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { conformanceCommand } from '../src/conformance-command.js';
 import { demoFixture } from '../src/fixtures.js';
 import { runConformance } from '../src/conformance/index.js';
-import { driftingTarget } from './helpers/drifting-target.js';
+import { driftingTarget, onGet } from './helpers/drifting-target.js';
 import { DEMO } from './helpers/demo.js';
 import { CLI, ROOT } from './helpers/cli.js';
 
@@ -155,15 +155,7 @@ test('--dry-run lists every probe and what each write will do, and sends nothing
 
 test('the JSON, JUnit and Markdown reports; no token or key in any output, even when the target echoes one', async () => {
   // A target that echoes the bearer token back in an extra field of every run detail.
-  const target = await driftingTarget({
-    method: 'GET',
-    path: /\/runs\/[^/]+$/,
-    status: 200,
-    operation: 'getRun',
-    field: 'body.echo',
-    kind: 'compatible',
-    change: (a) => (a.body.echo = `you sent ${DEMO.tokens.owner} and ${DEMO.adminKey}`),
-  });
+  const target = await driftingTarget(onGet(/\/runs\/[^/]+$/, 200, 'getRun', (a) => (a.body.echo = `you sent ${DEMO.tokens.owner} and ${DEMO.adminKey}`)));
   const dir = mkdtempSync(join(tmpdir(), 'conformance-'));
   try {
     const s = streams();
@@ -195,15 +187,7 @@ test('the JSON, JUnit and Markdown reports; no token or key in any output, even 
 });
 
 test('JUnit: a difference is a failure with its fields, escaped; the built CLI runs the subcommand', async () => {
-  const target = await driftingTarget({
-    method: 'GET',
-    path: /\/jobs$/,
-    status: 404,
-    operation: 'listJobs',
-    field: 'body.detail.reason_code',
-    kind: 'difference',
-    change: (a) => (a.body.detail.reason_code = 'gone<&>"'),
-  });
+  const target = await driftingTarget(onGet(/\/jobs$/, 404, 'listJobs', (a) => (a.body.detail.reason_code = 'gone<&>"')));
   const dir = mkdtempSync(join(tmpdir(), 'conformance-'));
   try {
     const junit = join(dir, 'r.xml');

@@ -7,7 +7,7 @@ import { runConformance, type ConformanceOptions, type ConformanceReport } from 
 import { conformanceCommand } from '../src/conformance-command.js';
 import { MAX_SHOWN } from '../src/conformance/shape.js';
 import { MAX_ANSWER_BYTES } from '../src/conformance/probe.js';
-import { driftingTarget, type Perturbation } from './helpers/drifting-target.js';
+import { driftingTarget, onGet, type Perturbation } from './helpers/drifting-target.js';
 import { DEMO } from './helpers/demo.js';
 
 const P = DEMO.projects.support;
@@ -22,15 +22,7 @@ async function against(p: Perturbation | null, options: Partial<ConformanceOptio
   }
 }
 const differences = (r: ConformanceReport) => r.results.flatMap((x) => x.differences.map((d) => ({ probe: x.probe, ...d })));
-const usersPage = (change: Perturbation['change']): Perturbation => ({
-  method: 'GET',
-  path: /\/users$/,
-  status: 200,
-  operation: 'listUsers',
-  field: '',
-  kind: 'difference',
-  change,
-});
+const usersPage = (change: Perturbation['change']) => onGet(/\/users$/, 200, 'listUsers', change);
 
 test('cursor walk: an id repeated across pages is a difference of the walk, named with the repeated ids', async () => {
   let first: unknown;
@@ -60,15 +52,9 @@ test('cursor walk: a page longer than limit is a difference of the walk, naming 
 
 test('folding: one drift met by many probes is reported once; two different due statuses of one operation are two', async () => {
   // 401 -> 400 and 404 -> 410 on getRun: two findings, each once, later probes pointing at them.
-  const report = await against({
-    method: 'GET',
-    path: /^\/api\/v3\/projects\/[^/]+\/runs\/[^/]+$/,
-    status: null,
-    operation: 'getRun',
-    field: 'status',
-    kind: 'difference',
-    change: (a) => (a.status = a.status === 401 ? 400 : a.status === 404 ? 410 : a.status),
-  });
+  const report = await against(
+    onGet(/^\/api\/v3\/projects\/[^/]+\/runs\/[^/]+$/, null, 'getRun', (a) => (a.status = a.status === 401 ? 400 : a.status === 404 ? 410 : a.status)),
+  );
   const found = differences(report).filter((d) => d.probe.startsWith('getRun'));
   assert.equal(
     found.map((d) => [d.field, d.mock, d.target]),
@@ -111,40 +97,20 @@ test('not comparable, and why: no token, no project, nothing to deny on the targ
 test('a hostile target: answers nested too deep or too long are compared as text, and every shown value is bounded', async () => {
   let deep = '"leaf"';
   for (let i = 0; i < 5000; i++) deep = `{"n":${deep}}`;
-  const report = await against({
-    method: 'GET',
-    path: /\/approvals\/[^/]+$/,
-    status: 200,
-    operation: 'getApproval',
-    field: 'body',
-    kind: 'difference',
-    change: (a) => {
+  const report = await against(
+    onGet(/\/approvals\/[^/]+$/, 200, 'getApproval', (a) => {
       a.body = { ...a.body, blob: 'x'.repeat(100_000) };
-    },
-  });
+    }),
+  );
   const blob = report.results.flatMap((x) => x.compatible).find((d) => d.field === 'body.blob');
   assert.is(blob?.target, `"${'x'.repeat(MAX_SHOWN - 1)}…`);
-  const r2 = await against({
-    method: 'GET',
-    path: /\/jobs$/,
-    status: 200,
-    operation: 'listJobs',
-    field: 'body',
-    kind: 'difference',
-    change: (a) => (a.raw = deep),
-  });
+  const r2 = await against(onGet(/\/jobs$/, 200, 'listJobs', (a) => (a.raw = deep)));
   const d = differences(r2).find((x) => x.probe.startsWith('listJobs'))!;
   assert.equal([d.field, d.mock], ['body', 'object']);
   assert.is((d.target as string).length, MAX_SHOWN + 1);
-  const big = await against({
-    method: 'GET',
-    path: /\/users$/,
-    status: 200,
-    operation: 'listUsers',
-    field: 'body',
-    kind: 'difference',
-    change: (a) => (a.raw = `{"items": [], "next_cursor": null, "pad": "${'x'.repeat(MAX_ANSWER_BYTES)}"}`),
-  });
+  const big = await against(
+    onGet(/\/users$/, 200, 'listUsers', (a) => (a.raw = `{"items": [], "next_cursor": null, "pad": "${'x'.repeat(MAX_ANSWER_BYTES)}"}`)),
+  );
   const cut = differences(big).find((x) => x.probe === 'listUsers: first page')!;
   assert.equal([cut.field, cut.mock, cut.target], ['body', 'object', `(an answer of more than ${MAX_ANSWER_BYTES} bytes)`]);
 });

@@ -146,6 +146,17 @@ export const PERTURBATIONS = {
 } satisfies Record<string, Perturbation>;
 export type PerturbationName = keyof typeof PERTURBATIONS;
 
+/** An ad hoc perturbation of a test's own: GET answers of `path` with `status` (null: any), changed by `change`. */
+export const onGet = (path: RegExp, status: number | null, operation: string, change: Perturbation['change']): Perturbation => ({
+  method: 'GET',
+  path,
+  status,
+  operation,
+  field: '',
+  kind: 'difference',
+  change,
+});
+
 export interface DriftingTarget {
   url: string;
   /** The proxied mock (its state, its journal). */
