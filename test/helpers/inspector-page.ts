@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { CHROMIUM } from './needs.js';
+import { CHROMIUM, CHROMIUM_ARGS } from './needs.js';
 import { ROOT, startCli, type RunningCli } from './cli.js';
 import { DEMO, bearer } from './demo.js';
 
@@ -62,17 +62,7 @@ export function inspectorSession(test: Test, options: { signedIn?: boolean } = {
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 1280, height: 900 },
-      // A closed network: no QUIC, no background fetches, no component or sync traffic, no first-run UI (as test/browser/docs-check.mjs).
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: CHROMIUM_ARGS,
     });
     page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (err) => pageErrors.push(err.message));

@@ -20,7 +20,7 @@ export function needs(name: string, available: boolean, hint: string): boolean {
 export const CHROMIUM = '/usr/bin/chromium';
 export const needsChromium = (): boolean => needs('chromium', existsSync(CHROMIUM), `install Debian's chromium at ${CHROMIUM}`);
 
-/** Chromium headless on a closed network: no QUIC, no background fetches, no component or sync traffic, no first-run UI. */
+/** Chromium headless on a closed network: no QUIC, no background fetches, no component or sync traffic, no first-run UI (as test/browser/docs-check.mjs). */
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
