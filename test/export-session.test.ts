@@ -4,13 +4,11 @@ import * as assert from 'uvu/assert';
 import { createApp, type CreateAppOptions, type MockApp } from '../src/app.js';
 import { demoFixture } from '../src/fixtures.js';
 import { DEMO, bearer } from './helpers/demo.js';
+import { constOf, stepsOf } from './helpers/replay-run.js';
 
 const P = DEMO.projects.support;
 const owner = bearer(DEMO.tokens.owner);
 
-type Step = { id: number; name: string; status: number; assert: boolean; at?: string; body: unknown; response: unknown };
-const stepsOf = (text: string): Step[] => [...text.matchAll(/^ {2}(\{"id":.*\}),$/gm)].map((m) => JSON.parse(m[1]) as Step);
-const constOf = (text: string, name: string): unknown => JSON.parse(new RegExp(`^const ${name} = (.*);$`, 'm').exec(text)![1]);
 const bundleOf = (text: string) =>
   constOf(text, 'BUNDLE') as {
     seed: string;

@@ -1,27 +1,20 @@
 // Replayable tests: GET /_mock/requests/export writes a node:test or vitest file that passes when run, and fails naming the request whose answer changed.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createApp, type MockApp } from '../src/app.js';
 import { demoFixture } from '../src/fixtures.js';
 import { signBrokerPayload } from '../src/client-helpers.js';
 import { DEMO, bearer } from './helpers/demo.js';
 import { mixedRequests, type MixedRequest } from './helpers/mixed-traffic.js';
-import { ROOT } from './helpers/cli.js';
+import { failing, replayDir, stepsOf } from './helpers/replay-run.js';
 
 const P = DEMO.projects.support;
 const ADMIN_KEY = 'admin-key-under-test-7f3a91';
 const BROKER_SECRET = 'broker-secret-under-test-c41d';
 
-const DIR = mkdtempSync(join(tmpdir(), 'export-test-'));
-// The file imports the package by its name, as it would in a user's project.
-mkdirSync(join(DIR, 'node_modules'));
-symlinkSync(ROOT, join(DIR, 'node_modules', 'project-runtime-mock'), 'dir');
-symlinkSync(join(ROOT, 'node_modules', 'vitest'), join(DIR, 'node_modules', 'vitest'), 'dir');
-test.after(() => rmSync(DIR, { recursive: true, force: true }));
+const dir = replayDir();
+const isSealed = (v: unknown) => typeof v === 'object' && v !== null && typeof (v as { $sealed?: unknown }).$sealed === 'string';
+test.after(() => dir.remove());
 
 async function send(mock: MockApp, r: MixedRequest): Promise<{ status: number; text: string }> {
   const init: RequestInit = { method: r.method, headers: { ...r.headers, ...(r.body !== undefined ? { 'Content-Type': 'application/json' } : {}) } };
@@ -64,29 +57,6 @@ async function session(options: Parameters<typeof createApp>[0] = {}): Promise<M
   return mock;
 }
 
-interface Run {
-  code: number | null;
-  out: string;
-}
-
-function runFile(name: string, text: string, runner: 'node-test' | 'vitest'): Run {
-  const file = join(DIR, name);
-  writeFileSync(file, text);
-  const r =
-    runner === 'node-test'
-      ? spawnSync(process.execPath, ['--test', '--test-reporter=tap', file], { cwd: DIR, encoding: 'utf8', timeout: 120_000 })
-      : spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', DIR, name], {
-          cwd: DIR,
-          encoding: 'utf8',
-          timeout: 180_000,
-          env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-        });
-  return { code: r.status, out: `${r.stdout}\n${r.stderr}` };
-}
-
-/** The names of the failing tests in node:test's TAP output. */
-const failing = (out: string) => [...out.matchAll(/^\s*not ok \d+ - (request .*)$/gm)].map((m) => m[1]);
-
 let mock: MockApp;
 let nodeFile: string;
 test.before(async () => {
@@ -99,7 +69,7 @@ test('export: the node:test file replays the session and passes, one test per re
   const last = mock.control.journal.next - 1;
   assert.ok(nodeFile.startsWith(`// Replays requests ${first}..${last} (every request asserted)`), nodeFile.slice(0, 120));
   assert.ok(nodeFile.includes("from 'node:test'") && nodeFile.includes("from 'project-runtime-mock'"));
-  const run = runFile('session.test.mjs', nodeFile, 'node-test');
+  const run = dir.run('session.test.mjs', nodeFile, 'node-test');
   assert.is(run.code, 0, run.out.slice(-3000));
   assert.match(run.out, new RegExp(`# pass ${last - first + 1}\\n`));
   assert.match(run.out, /# fail 0\n/);
@@ -137,25 +107,11 @@ test('export: the vitest file replays the session and passes', () => {
   );
   return mock.control.exportTest({ format: 'vitest' }).then((vitestFile) => {
     assert.is(vitestFile, text, 'the formats differ only in the import');
-    const run = runFile('session-vitest.test.mjs', vitestFile, 'vitest');
+    const run = dir.run('session-vitest.test.mjs', vitestFile, 'vitest');
     assert.is(run.code, 0, run.out.slice(-3000));
     assert.match(run.out, /Tests\s+\S*\s*\d+ passed/);
   });
 });
-
-type Step = {
-  id: number;
-  name: string;
-  status: number;
-  body: unknown;
-  shows?: unknown;
-  headers: Record<string, unknown>;
-  response: unknown;
-  assert: boolean;
-  at?: string;
-};
-const stepsOf = (text: string): Step[] => [...text.matchAll(/^ {2}(\{"id":.*\}),$/gm)].map((m) => JSON.parse(m[1]) as Step);
-const isSealed = (v: unknown) => typeof v === 'object' && v !== null && typeof (v as { $sealed?: unknown }).$sealed === 'string';
 
 test('export: a behaviour the export cannot know about (a fault on one operation) fails naming exactly those requests', () => {
   const changed = nodeFile.replace(
@@ -163,7 +119,7 @@ test('export: a behaviour the export cannot know about (a fault on one operation
     "mock = await createApp({ storage: 'memory', bundle: BUNDLE, ...OPTIONS });\n    mock.control.addFault({ match: { operation: 'listReleases' }, status: 500 });",
   );
   assert.is.not(changed, nodeFile);
-  const run = runFile('changed.test.mjs', changed, 'node-test');
+  const run = dir.run('changed.test.mjs', changed, 'node-test');
   assert.is(run.code, 1);
   const expected = stepsOf(nodeFile)
     .filter((s) => s.name.includes('(listReleases)'))
@@ -177,7 +133,7 @@ test('export: an edited recorded body fails naming that request and its body', (
   const step = stepsOf(nodeFile).find((s) => s.name.includes('(getRun)') && s.status === 200)!;
   const line = `  ${JSON.stringify(step)},`;
   const edited = { ...step, response: { ...(step.response as object), status: 'edited' } };
-  const run = runFile('edited.test.mjs', nodeFile.replace(line, `  ${JSON.stringify(edited)},`), 'node-test');
+  const run = dir.run('edited.test.mjs', nodeFile.replace(line, `  ${JSON.stringify(edited)},`), 'node-test');
   assert.is(run.code, 1);
   assert.equal(failing(run.out), [`request ${step.id}: ${step.name} answered 200`]);
   assert.match(run.out, new RegExp(`request ${step.id} \\(GET [^)]*\\(getRun\\)\\): body`));
