@@ -76,6 +76,11 @@ export async function conformanceCommand(args: string[], out: Stream = process.s
     out.write(`conformance: dry run, ${probes.length} probes listed (${probes.filter((p) => p.says).length} writes), nothing sent to ${shownUrl(f.target)}\n`);
     return 0;
   }
+  // Each write says what it will do before anything is sent.
+  if (f.write) {
+    const writes = catalogue(openApiDocument(false), { write: true }).filter((p) => p.says);
+    out.write(`writes on the disposable project ${f['disposable-project']}:\n${writes.map((p) => `  will: ${p.says}\n`).join('')}`);
+  }
   const tty = err.isTTY === true;
   let report: ConformanceReport;
   try {

@@ -117,6 +117,12 @@ test('exit codes: 0 when the target agrees, 1 on a difference, 2 on bad usage or
       /^conformance: \d+ probes against http:\/\/127\.0\.0\.1:\d+: \d+ same, 0 different \(0 distinct differences\), \d+ not comparable, 0 compatible extras; no differences\n$/,
     );
     s = streams();
+    assert.is(await conformanceCommand([...args(agreeing.url), '--write', '--disposable-project', P], s.out, s.err), 0, s.text.err);
+    assert.match(
+      s.text.out,
+      new RegExp(`^writes on the disposable project ${P}:\n {2}will: PUT the budget[^\n]*\n {2}will: deny [^\n]*\n {2}will: cancel [^\n]*\nconformance: `),
+    );
+    s = streams();
     assert.is(await conformanceCommand(args(drifting.url), s.out, s.err), 1);
     assert.match(
       s.text.out,
