@@ -101,6 +101,31 @@ test('since: the requests before it are replayed unasserted (the token they mint
   assert.ok(failing(broken.out).some((n) => n.startsWith('request 3: GET')));
 });
 
+test('sandbox: a seeded sandbox exports its own session (paths without the sandbox prefix, no X-Mock-Sandbox), and the file passes', async () => {
+  const mock = await seeded({ storage: 'memory' });
+  const created = await mock.fetch('/_mock/sandboxes', { method: 'POST', headers: json, body: JSON.stringify({ seed: 'sandbox-1' }) });
+  const { id } = (await created.json()) as { id: string };
+  await mock.fetch(`/sandboxes/${id}/api/v3/projects/${P}/releases`, { headers: owner });
+  await mock.fetch(`/api/v3/projects/${P}/runs/${DEMO.runs.waitingApproval}`, { headers: { ...owner, 'X-Mock-Sandbox': id } });
+  await mock.fetch(`/api/v3/projects/${P}/releases`, { headers: owner });
+  const res = await mock.fetch(`/sandboxes/${id}/_mock/requests/export`);
+  assert.is(res.status, 200);
+  const text = await res.text();
+  const steps = stepsOf(text);
+  assert.equal(
+    steps.map((s) => [s.id, s.name.split(' (')[0]]),
+    [
+      [1, `GET /api/v3/projects/${P}/releases`],
+      [2, `GET /api/v3/projects/${P}/runs/${DEMO.runs.waitingApproval}`],
+    ],
+  );
+  assert.equal(Object.keys(steps[1].headers).sort(), ['authorization', 'user-agent']);
+  assert.is((constOf(text, 'BUNDLE') as { seed: string }).seed, 'sandbox-1');
+  const run = dir.run('sandbox.test.mjs', text);
+  assert.is(run.code, 0, run.out.slice(-2000));
+  assert.match(run.out, /# pass 2\n/);
+});
+
 test('client: client.control.exportTest answers the file as text over HTTP, and a refusal as a ControlError', async () => {
   const mock = await seeded({ storage: 'memory' });
   await smallSession(mock);

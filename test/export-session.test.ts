@@ -117,6 +117,14 @@ test('since: asserts from that request on and still replays the earlier ones; ou
     ],
   );
   assert.ok(text.startsWith('// Replays requests 1..4 (requests 3..4 asserted, 1..2 replayed first)'));
+  assert.equal(
+    stepsOf(await mock.control.exportTest({ since: 4 })).map((s) => s.assert),
+    [false, false, false, true],
+  );
+  assert.equal(
+    stepsOf(await mock.control.exportTest({ since: 1 })).map((s) => s.assert),
+    [true, true, true, true],
+  );
   for (const since of [5, 99]) {
     const r = await exportAnswer(mock, `?since=${since}`);
     assert.is(r.status, 422);
@@ -133,9 +141,13 @@ test('since: asserts from that request on and still replays the earlier ones; ou
     });
   }
   await mock.control.reset();
-  const r = await exportAnswer(mock, '?since=5');
+  await get(mock, `/api/v3/projects/${P}/jobs`);
+  assert.is((await exportAnswer(mock, '?since=4')).status, 422, 'a request of the previous session');
+  assert.is((await exportAnswer(mock, '?since=5')).status, 200);
+  await mock.control.reset();
+  const r = await exportAnswer(mock, '?since=6');
   assert.is(r.status, 422);
-  assert.match(JSON.stringify(r.body), 'The session holds no request yet (the next is 5)');
+  assert.match(JSON.stringify(r.body), 'The session holds no request yet (the next is 6)');
 });
 
 test('query: unknown keys and bad values are 422 with their loc; the answer is a JavaScript attachment', async () => {
