@@ -19,6 +19,7 @@ import type { SimulationProgress, StartSettings } from './simulation/index.js';
 import type { SimulationMode } from './schemas/simulation.js';
 import { assembleMock, type ServerParts } from './mock.js';
 import { serverApp } from './server.js';
+import { shadowServer, type ShadowOptions } from './shadow/index.js';
 
 export interface CreateAppOptions {
   /**
@@ -73,6 +74,11 @@ export interface CreateAppOptions {
   onError?: ErrorReporter;
   /** One-line notices, such as a client whose request timed out; default console.error. */
   log?: (line: string) => void;
+  /**
+   * Shadow mode: every v3 request is answered by the mock and also sent to `shadow.url` off the request's path (GET only,
+   * unless `writes` with a `disposableProject`); differences go to the journal entry, GET /_mock/drift and the inspector.
+   */
+  shadow?: ShadowOptions;
   /** The simulation engine: runs, approvals, jobs and spend that move by themselves on the mock clock. */
   simulation?: {
     /** The mode when neither the fixture nor PUT /_mock/simulation sets one: `off` by default (the CLI: `auto`). */
@@ -117,8 +123,11 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   if (options.controlToken !== undefined && options.controlToken === '') throw new TypeError('createApp: controlToken must not be empty');
   const adapter = options.storage === 'memory' ? new MemoryAdapter() : (options.storage ?? new JsonFileAdapter('.data/db.json'));
   const seed = stateFromFixture(options.fixtures ?? EMPTY_FIXTURE);
+  const log = options.log ?? ((line: string) => console.error(line));
   const server: ServerParts = {
     options,
+    log,
+    shadow: options.shadow ? shadowServer(options.shadow, log) : null,
     report: options.onError ?? ((err: unknown) => console.error(err)),
     readBody: bodyReader(options.bodyLimit ?? 1024 * 1024),
     journalBudget: new JournalBudget(options.journal?.bytes ?? JOURNAL_LIMITS.bytes),

@@ -16,6 +16,7 @@ import { coverageCommand } from './coverage-command.js';
 import { conformanceCommand } from './conformance-command.js';
 import { DEMO_FIXTURE_PATH, FixtureError, loadFixtureFile, stateFromFixture } from './fixtures.js';
 import { fail, reporter, rootCause, simulationProgress } from './cli-output.js';
+import { SHADOW_USAGE, shadowFlags } from './shadow/index.js';
 
 const USAGE = `Usage: project-runtime-mock [options]
   --port N             port to listen on (default 4010; 0 picks a free one)
@@ -38,6 +39,7 @@ const USAGE = `Usage: project-runtime-mock [options]
   --traffic N          synthetic chat traffic: N messages an hour on each chat binding of the fixture
   --retain-days N      remove runs the simulation created N simulated days after they ended; 0 keeps all
                        (default: the fixture's or data file's, else 7 with --speed or --traffic, else 0)
+${SHADOW_USAGE}
   --sandbox-ttl MS     drop a sandbox this long after its last request (default 3600000: an hour)
   --max-sandboxes N    at most N sandboxes live at once (default 1000)
   --headers-timeout-ms N  cut off a client whose request headers take longer (default 10000)
@@ -78,6 +80,10 @@ function flags() {
         speed: { type: 'string' },
         traffic: { type: 'string' },
         'retain-days': { type: 'string' },
+        shadow: { type: 'string' },
+        'shadow-token': { type: 'string' },
+        'shadow-writes': { type: 'boolean' },
+        'disposable-project': { type: 'string' },
         'sandbox-ttl': { type: 'string', default: '3600000' },
         'max-sandboxes': { type: 'string', default: '1000' },
         'headers-timeout-ms': { type: 'string', default: '10000' },
@@ -125,6 +131,8 @@ async function main(): Promise<void> {
   const retainDays = f['retain-days'] === undefined ? undefined : Number(f['retain-days']);
   if (retainDays !== undefined && !(Number.isInteger(retainDays) && retainDays >= 0 && retainDays <= 36_500))
     fail(`--retain-days must be a whole number of days from 0 to 36500, got ${f['retain-days']}`, 2);
+  const shadow = shadowFlags(f);
+  if (shadow.error) fail(shadow.error, 2);
   const sandboxTtl = Number(f['sandbox-ttl']);
   const maxSandboxes = Number(f['max-sandboxes']);
   if (!Number.isInteger(sandboxTtl) || sandboxTtl < 1) fail(`--sandbox-ttl must be a positive integer of milliseconds, got ${f['sandbox-ttl']}`, 2);
@@ -217,6 +225,7 @@ async function main(): Promise<void> {
       start: { mode: f.simulation as SimulationMode | undefined, speed, traffic, retentionDays: retainDays },
     },
     sandboxes: { ttlMs: sandboxTtl, max: maxSandboxes },
+    shadow: shadow.options,
   }).catch((err) => {
     // A bad bundle: one line naming the file and each problem's place in it.
     if (err instanceof ValidationError) fail(`bundle ${bundleFile}: ${err.items.map((i) => `${i.loc.slice(1).join('.')}: ${i.msg}`).join('; ')}`);

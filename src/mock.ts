@@ -19,6 +19,8 @@ import { Simulation, type StartSettings } from './simulation/index.js';
 import type { Sandboxes } from './sandboxes/index.js';
 import type { Deps } from './deps.js';
 import type { CreateAppOptions } from './app.js';
+import { driftLog, type ShadowServer } from './shadow/index.js';
+import { heldSecrets } from './control/held-secrets.js';
 
 /** What every mock of one server shares: its options, the error reporter, the body reader, the journals' byte budget. */
 export interface ServerParts {
@@ -26,6 +28,10 @@ export interface ServerParts {
   report: ErrorReporter;
   readBody: ReadBody;
   journalBudget: JournalBudget;
+  /** One-line notices (createApp's `log`). */
+  log: (line: string) => void;
+  /** The shadow target every mock of the server also sends its v3 requests to (null: none). */
+  shadow: ShadowServer | null;
 }
 
 /** What makes one mock itself: its store, the state it resets to, its seed, its snapshots, the sandboxes it manages. */
@@ -101,14 +107,11 @@ export async function assembleMock(own: OwnParts, server: ServerParts): Promise<
   const sealSeed = await own.sealSeed(store);
   // Fault draws (probability, delay distributions) follow the seed, so a seeded mock fails the same requests every run.
   const faults = new FaultRegistry({ seed: own.seed !== undefined ? `faults:${own.seed}` : randomUUID(), nowMs: () => deps.clock.nowMs() });
-  const parts = controlParts(
-    deps,
-    options.journal,
-    options.controlToken,
-    faults,
-    { budget: server.journalBudget, snapshots: own.snapshots, sandboxes: own.sandboxes },
-    coverage,
-  );
+  // Neither token may show in what the mock records: the journal and the drift record redact them as held secrets.
+  const keys = [options.controlToken, server.shadow?.settings.token];
+  const drift = driftLog(server.shadow);
+  const ownParts = { budget: server.journalBudget, snapshots: own.snapshots, sandboxes: own.sandboxes, drift };
+  const parts = controlParts(deps, options.journal, keys, faults, ownParts, coverage);
   const control: MockControl = new MockControl(deps, own.state, sealSeed, parts, simulation, generators);
   const opened = store.seq;
   await simulation.load(fresh);
@@ -123,6 +126,7 @@ export async function assembleMock(own: OwnParts, server: ServerParts): Promise<
     store,
     deps,
     observer: new ClientObserver(deps.view),
+    shadow: server.shadow && { drift, secrets: heldSecrets(deps, keys) },
     close: async () => {
       await sim.close();
       await store.close();

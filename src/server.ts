@@ -4,7 +4,8 @@ import Koa from 'koa';
 import { appErrorListener, errorMiddleware } from './errors.js';
 import { CONTROL_ROUTES, V3_ROUTES } from './routes/index.js';
 import { routeTable } from './routes/table.js';
-import { address } from './middleware/addressed.js';
+import { address, addressed, type AddressedMock } from './middleware/addressed.js';
+import { shadowMiddleware } from './shadow/index.js';
 import { journalMiddleware } from './middleware/journal.js';
 import { coverageMiddleware } from './middleware/coverage.js';
 import { faultMiddleware } from './middleware/faults.js';
@@ -12,6 +13,10 @@ import { controlGuard } from './middleware/control-guard.js';
 import { sharedStorage } from './middleware/shared-storage.js';
 import type { Sandboxes } from './sandboxes/index.js';
 import type { Mock, ServerParts } from './mock.js';
+
+/** The mock's shadow record with what the middleware needs of the mock itself (its journal, clock and auth mode). */
+const shadowOf = ({ shadow, control, deps }: AddressedMock) =>
+  shadow && { ...shadow, journal: control.journal, nowIso: () => deps.clock.nowIso(), authOff: deps.config.auth === 'off' };
 
 export function serverApp(root: Mock, sandboxes: Sandboxes | null, server: ServerParts): Koa {
   const { options } = server;
@@ -26,6 +31,8 @@ export function serverApp(root: Mock, sandboxes: Sandboxes | null, server: Serve
     return next();
   });
   if (sandboxes) app.use(sandboxes.select);
+  // Shadow mode outside the journal: it sends on the answer the client got, and adds differences to the entry it left.
+  if (server.shadow) app.use(shadowMiddleware(server.shadow, (ctx) => shadowOf(addressed(ctx)), server.report));
   // Journal outermost (sees the final answer, faults included), then coverage (after errors are rendered),
   // then faults (outside the error renderer, so an injected 404 stays as injected).
   app.use(journalMiddleware());

@@ -66,6 +66,8 @@ export function controlOperations<Bound>(api: Client<paths>, bind: (id: string) 
     exportTest: async (query?: Query<'controlExportTest'>, opts?: CallOptions): Promise<string> =>
       answer('GET /_mock/requests/export', api.GET('/_mock/requests/export', { params: { query }, parseAs: 'text', ...opts })) as Promise<string>,
     clientReport: (opts?: CallOptions) => answer('GET /_mock/client-report', api.GET('/_mock/client-report', { ...opts })),
+    /** What shadow mode found (GET /_mock/drift): differences by operation and field, counts, the target's state. */
+    drift: (opts?: CallOptions) => answer('GET /_mock/drift', api.GET('/_mock/drift', { ...opts })),
     /** Journal entries, oldest first, filtered by method, path (substring or glob) and status (`404`, `4xx`). */
     requests: async (filter?: Query<'controlListRequests'>, opts?: CallOptions) =>
       (await answer('GET /_mock/requests', api.GET('/_mock/requests', { params: { query: filter }, ...opts }))).items,

@@ -28,12 +28,23 @@ export class JournalBudget {
     this.total += size;
     this.held++;
     this.order.push({ journal, id });
+    this.evict();
+    this.compact();
+  }
+
+  /** An entry held grew (shadow mode added its drift): past the budget the oldest entries of all go. */
+  grew(size: number): void {
+    this.total += size;
+    this.evict();
+  }
+
+  /** Past the budget, the oldest entries of all go (never the newest). */
+  private evict(): void {
     while (this.total > this.bytes && this.head < this.order.length - 1) {
       const oldest = this.order[this.head];
       this.order[this.head++] = undefined as never;
       oldest.journal.dropOldest(oldest.id);
     }
-    this.compact();
   }
 
   /** A journal let entries go (its own bounds, a clear, a sandbox that went). */

@@ -1,5 +1,6 @@
 // The journal's record shapes: what an entry holds, how it is filtered, and its limits.
 import type { BodyText } from './journal-text.js';
+import type { DriftItem } from '../schemas/drift.js';
 
 export interface FaultMarker {
   id: string;
@@ -29,6 +30,8 @@ export interface JournalEntry {
   response: JournalMessage;
   /** Present when an injected fault answered or delayed this request. */
   fault?: FaultMarker;
+  /** Present when shadow mode found the target's answer to this request different: `{field, mock, target}`, bounded. */
+  drift?: DriftItem[];
 }
 
 /** One side of an exchange. A body over the body limit is shown as text cut at the limit and ending with a marker. */
@@ -99,6 +102,8 @@ export interface JournalRecord {
   responseHeaders: Record<string, unknown>;
   responseBody: BodyText | null;
   fault?: FaultMarker;
+  /** What shadow mode found, added once the target answered (already redacted and bounded). */
+  drift?: DriftItem[];
   /** What the client report reads (src/judge notes it); never shown. */
   client?: ClientFacts;
 }

@@ -60,6 +60,8 @@ export function shown(e: Stored, index?: SecretIndex): JournalEntry {
     response: { headers: redactor.headers(e.responseHeaders), ...shownBody(response, redactor) },
   };
   if (e.fault) entry.fault = e.fault;
+  // Stored redacted; redacted again with the credentials held now.
+  if (e.drift) entry.drift = redactor.deep(e.drift) as JournalEntry['drift'];
   return entry;
 }
 

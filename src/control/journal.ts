@@ -4,6 +4,7 @@ import { textPrefix } from './journal-text.js';
 import { shown, summary } from './journal-view.js';
 import type { SecretIndex } from './redact.js';
 import type { BudgetedJournal, JournalBudget } from './journal-budget.js';
+import type { DriftItem } from '../schemas/drift.js';
 import {
   JOURNAL_LIMITS,
   type JournalEntry,
@@ -143,6 +144,23 @@ export class Journal implements BudgetedJournal {
     while (this.size > 1 && (this.size > this.limits.entries || this.total > this.limits.bytes)) this.shift();
     this.budget?.added(this, stored.id, stored.size);
     return stored.id;
+  }
+
+  /**
+   * Adds what shadow mode found to an entry still held (the caller bounds `drift`); its bytes count against the bounds,
+   * so older entries may go. Answers whether the entry was there.
+   */
+  addDrift(id: number, drift: readonly DriftItem[]): boolean {
+    const first = this.entries[this.head]?.id;
+    const e = first === undefined || id < first ? undefined : this.entries[this.head + (id - first)];
+    if (!e || e.id !== id) return false;
+    const bytes = JSON.stringify(drift).length;
+    e.drift = [...drift];
+    e.size += bytes;
+    this.total += bytes;
+    this.budget?.grew(bytes);
+    while (this.size > 1 && this.total > this.limits.bytes) this.shift();
+    return true;
   }
 
   /** Lets the oldest entry go. */

@@ -4,6 +4,7 @@ import type { Context } from 'koa';
 import type { Deps } from '../deps.js';
 import type { MockControl } from '../control/api.js';
 import type { ClientObserver } from '../judge/index.js';
+import type { MockShadow } from '../shadow/index.js';
 
 /** What a request is answered from: the mock's collaborators, its control surface and its client observer. */
 export interface AddressedMock {
@@ -11,6 +12,8 @@ export interface AddressedMock {
   readonly control: MockControl;
   /** What the client report learns of each request (in flight per principal), per mock. */
   readonly observer: ClientObserver;
+  /** Where shadow mode records this mock's differences (null without a shadow target). */
+  readonly shadow: MockShadow | null;
 }
 
 const MOCK = Symbol('addressed mock');

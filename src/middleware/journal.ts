@@ -54,7 +54,8 @@ export function journalMiddleware(): Middleware {
       const client = observer.depart(ctx, arrival); // first: it reads the answer's body as an object
       const response = responseBody(ctx, limit); // first: it may turn an object body into the text Koa sends
       // A fresh record per request: the journal keeps this very object as its entry.
-      journal.add({
+      // Shadow mode adds the target's differences to this entry later.
+      ctx.state.journalId = journal.add({
         atMs,
         method: ctx.method,
         path: ctx.path,

@@ -1,0 +1,132 @@
+// One mock's drift record: counts of shadowed requests, and differences grouped by operation and field, bounded in bytes.
+import type { DriftItem, DriftReport, DriftSource } from '../schemas/drift.js';
+import type { Refusal, ShadowSender } from './sender.js';
+
+/** The groups hold at most this many bytes (values counted as JSON text); past it differences are only counted. */
+export const DRIFT_MAX_BYTES = 256 * 1024;
+/** Requests kept as examples of each group: the first ones seen. */
+export const EXAMPLES_PER_GROUP = 3;
+/** Fixed cost counted per group and per example on top of their text. */
+const GROUP_OVERHEAD = 160;
+const EXAMPLE_OVERHEAD = 48;
+
+interface Group {
+  operation: string;
+  field: string;
+  count: number;
+  first_at: string;
+  last_at: string;
+  examples: { request_id: number | null; mock?: unknown; target?: unknown }[];
+}
+
+type Skip = keyof DriftReport['skipped'];
+
+const jsonSize = (v: unknown): number => (v === undefined ? 0 : JSON.stringify(v).length);
+
+export class DriftLog implements DriftSource {
+  private groups = new Map<string, Group>();
+  private bytes = 0;
+  private counts = this.zero();
+
+  constructor(
+    /** The server's sender (null: shadow mode is off). */
+    private readonly sender: ShadowSender | null,
+    private readonly target: { url: string; writes: boolean } | null,
+  ) {}
+
+  private zero() {
+    return {
+      compared: 0,
+      same: 0,
+      drifted: 0,
+      compatible: 0,
+      unreachable: 0,
+      ungrouped: 0,
+      dropped: { queue_full: 0, rate_limited: 0, target_down: 0 },
+      skipped: { method: 0, fault: 0, not_comparable: 0 },
+    };
+  }
+
+  dropped(reason: Refusal): void {
+    this.counts.dropped[reason]++;
+  }
+
+  skipped(reason: Skip): void {
+    this.counts.skipped[reason]++;
+  }
+
+  unreachable(): void {
+    this.counts.unreachable++;
+  }
+
+  /** One compared request: its differences (already bounded and redacted) and how many compatible ones it had. */
+  compared(operation: string, requestId: number | null, at: string, drift: readonly DriftItem[], compatible: number): void {
+    this.counts.compared++;
+    this.counts.compatible += compatible;
+    if (drift.length === 0) {
+      this.counts.same++;
+      return;
+    }
+    this.counts.drifted++;
+    for (const d of drift) this.group(operation, requestId, at, d);
+  }
+
+  private group(operation: string, requestId: number | null, at: string, d: DriftItem): void {
+    const key = `${operation}\u0000${d.field}`;
+    let g = this.groups.get(key);
+    if (!g) {
+      const size = GROUP_OVERHEAD + operation.length + d.field.length;
+      if (this.bytes + size > DRIFT_MAX_BYTES) {
+        this.counts.ungrouped++;
+        return;
+      }
+      this.bytes += size;
+      g = { operation, field: d.field, count: 0, first_at: at, last_at: at, examples: [] };
+      this.groups.set(key, g);
+    }
+    g.count++;
+    g.last_at = at;
+    if (g.examples.length >= EXAMPLES_PER_GROUP) return;
+    const size = EXAMPLE_OVERHEAD + jsonSize(d.mock) + jsonSize(d.target);
+    if (this.bytes + size > DRIFT_MAX_BYTES) return;
+    this.bytes += size;
+    const example: Group['examples'][number] = { request_id: requestId };
+    if (d.mock !== undefined) example.mock = d.mock;
+    if (d.target !== undefined) example.target = d.target;
+    g.examples.push(example);
+  }
+
+  report(): DriftReport {
+    const c = this.counts;
+    const groups = [...this.groups.values()]
+      .sort((a, b) => b.count - a.count || a.operation.localeCompare(b.operation) || a.field.localeCompare(b.field))
+      .map((g) => ({ ...g, examples: g.examples.map((e) => ({ ...e })) }));
+    return {
+      enabled: this.sender !== null,
+      target: this.sender && this.target ? { url: this.target.url, ...this.sender.health.view(), writes: this.target.writes } : null,
+      pending: this.sender?.pending ?? 0,
+      compared: c.compared,
+      same: c.same,
+      drifted: c.drifted,
+      compatible: c.compatible,
+      dropped: { ...c.dropped },
+      skipped: { ...c.skipped },
+      unreachable: c.unreachable,
+      groups,
+      ungrouped: c.ungrouped,
+      bytes: this.bytes,
+      max_bytes: DRIFT_MAX_BYTES,
+    };
+  }
+
+  async settled(): Promise<DriftReport> {
+    await this.sender?.settled();
+    return this.report();
+  }
+
+  clear(): void {
+    this.groups.clear();
+    this.bytes = 0;
+    this.counts = this.zero();
+  }
+}

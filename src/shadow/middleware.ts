@@ -1,0 +1,134 @@
+// Shadow mode's middleware: after the mock answered, the same request goes to the target (off the request's path), and
+// the two answers' differences go to the journal entry and the mock's drift record, redacted and bounded.
+import type { Context, Middleware } from 'koa';
+import { Redactor, type SecretIndex } from '../control/redact.js';
+import type { Journal } from '../control/journal.js';
+import type { DriftItem } from '../schemas/drift.js';
+import type { ShadowSettings } from './options.js';
+import type { ShadowSender, TargetAnswer } from './sender.js';
+import type { DriftLog } from './drift-log.js';
+
+/** The comparison of two answers (the conformance command's comparator). */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+export type Compare = (operation: string, mock: Answer, target: Answer) => { differences: DriftItem[]; compatible: unknown[] };
+
+/** Differences kept per request (in its journal entry and in the groups); the rest of a request's are not recorded. */
+export const DRIFT_PER_REQUEST = 16;
+/** A value longer than this as JSON is kept as its cut text. */
+export const DRIFT_VALUE_CHARS = 512;
+
+export interface ShadowParts {
+  settings: ShadowSettings;
+  sender: ShadowSender;
+  drift: DriftLog;
+  journal: Journal;
+  compare: Compare;
+  /** The credentials the mock holds, the shadow token among its fixed ones: no drift record shows them. */
+  secrets: () => SecretIndex;
+  /** Whether the mock accepts every request as an owner (then the target always gets the shadow token). */
+  authOff: boolean;
+  nowIso: () => string;
+  report: (err: unknown) => void;
+}
+
+const V3 = /^\/api\/v3(?:\/|$)/;
+
+/** A value as a drift record keeps it: whole when short, else its JSON text cut with a marker. */
+export function cut(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  const text = JSON.stringify(value);
+  return text.length <= DRIFT_VALUE_CHARS ? value : `${text.slice(0, DRIFT_VALUE_CHARS)}… (${text.length} characters)`;
+}
+
+const parsed = (text: string): unknown => {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+/** Whether a request may go to the target: GET always; a write only with `writes`, and only under the disposable project. */
+export function shadowed(settings: ShadowSettings, method: string, path: string): boolean {
+  if (method === 'GET') return true;
+  if (!settings.writes || settings.disposableProject === undefined) return false;
+  const prefix = `/api/v3/projects/${encodeURIComponent(settings.disposableProject)}`;
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
+/** The headers the target gets: never the client's credentials; the shadow token when the client sent credentials (or auth is off). */
+function targetHeaders(ctx: Context, p: ShadowParts): Record<string, string> {
+  const headers: Record<string, string> = { accept: ctx.get('accept') || 'application/json' };
+  const type = ctx.get('content-type');
+  if (type) headers['content-type'] = type;
+  if (p.settings.token !== undefined && (p.authOff || ctx.get('authorization') !== '')) headers.authorization = `Bearer ${p.settings.token}`;
+  return headers;
+}
+
+const stringHeaders = (headers: Record<string, unknown>): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+  return out;
+};
+
+export function shadowMiddleware(p: ShadowParts): Middleware {
+  return async function shadow(ctx, next) {
+    await next();
+    if (!V3.test(ctx.path)) return;
+    if (!shadowed(p.settings, ctx.method, ctx.path)) return p.drift.skipped('method');
+    if (ctx.state.fault || ctx.state.unanswered) return p.drift.skipped('fault');
+    const raw = ctx.state.rawBody as Buffer | undefined;
+    // The journal wrote a JSON answer as text; a stream or bytes cannot be compared, nor a write whose body was never read.
+    const unread = ctx.method !== 'GET' && raw === undefined && Number(ctx.get('content-length') || 0) > 0;
+    if (typeof ctx.body !== 'string' || unread) return p.drift.skipped('not_comparable');
+    const mock = { status: ctx.status, headers: stringHeaders(ctx.response.headers as Record<string, unknown>), text: ctx.body };
+    const operation = (ctx.state.operation as string | undefined) ?? 'unmatched';
+    const requestId = (ctx.state.journalId as number | undefined) ?? null;
+    const at = p.nowIso();
+    const refused = p.sender.submit({
+      method: ctx.method,
+      target: ctx.querystring ? `${ctx.path}?${ctx.querystring}` : ctx.path,
+      headers: targetHeaders(ctx, p),
+      body: ctx.method === 'GET' ? undefined : raw,
+      unreachable: () => p.drift.unreachable(),
+      answered: (target) => {
+        try {
+          record(p, operation, requestId, at, mock, target);
+        } catch (err) {
+          p.report(err);
+        }
+      },
+    });
+    if (refused) p.drift.dropped(refused);
+  };
+}
+
+function record(p: ShadowParts, operation: string, requestId: number | null, at: string, mock: TargetAnswer & { text: string }, target: TargetAnswer): void {
+  if (target.text === null) return p.drift.skipped('not_comparable');
+  const mockBody = parsed(mock.text);
+  const targetBody = parsed(target.text);
+  const comparison = p.compare(
+    operation,
+    { status: mock.status, headers: mock.headers, body: mockBody },
+    { status: target.status, headers: target.headers, body: targetBody },
+  );
+  // What either answer carried under a secret name, and every credential the mock holds (the shadow token too), is replaced.
+  const redactor = new Redactor(p.secrets());
+  redactor.collectHeaders(mock.headers);
+  redactor.collectHeaders(target.headers);
+  redactor.collect(mockBody);
+  redactor.collect(targetBody);
+  const drift = comparison.differences.slice(0, DRIFT_PER_REQUEST).map((d) => {
+    const item: DriftItem = { field: redactor.text(String(d.field)) };
+    if (d.mock !== undefined) item.mock = cut(redactor.deep(d.mock));
+    if (d.target !== undefined) item.target = cut(redactor.deep(d.target));
+    return item;
+  });
+  if (drift.length > 0 && requestId !== null) p.journal.addDrift(requestId, drift);
+  p.drift.compared(operation, requestId, at, drift, comparison.compatible.length);
+}

@@ -1,0 +1,146 @@
+// Sends shadow requests to the target off the request's path: a fixed-size queue, a cap on requests in flight, a rate.
+import type { ShadowSettings } from './options.js';
+import { TargetHealth } from './target-health.js';
+
+/** A target answer larger than this is not read (and not compared): shadow traffic holds bounded memory. */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+
+/** What the target answered: its status, headers (lower-case names) and body text (null when over the bound). */
+export interface TargetAnswer {
+  status: number;
+  headers: Record<string, string>;
+  text: string | null;
+}
+
+/** One request to send, and what to do with the outcome. */
+export interface ShadowJob {
+  method: string;
+  /** Path and query, as the mock saw them (a sandbox's prefix already taken off). */
+  target: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+  answered(answer: TargetAnswer): void;
+  unreachable(): void;
+}
+
+/** Why a request was not queued. */
+export type Refusal = 'queue_full' | 'rate_limited' | 'target_down';
+
+/** Shared by every mock of a server: one target, one queue, one rate. */
+export class ShadowSender {
+  readonly health: TargetHealth;
+  private readonly waiting: ShadowJob[] = [];
+  private inFlight = 0;
+  private tokens: number;
+  private refilledMs: number;
+  private scheduled = false;
+  private idle: (() => void)[] = [];
+
+  constructor(
+    private readonly settings: ShadowSettings,
+    log: (line: string) => void,
+    shownUrl: string,
+  ) {
+    this.health = new TargetHealth(shownUrl, log, settings.now, settings.retryMs);
+    this.tokens = settings.ratePerSecond;
+    this.refilledMs = settings.now();
+  }
+
+  /** Requests queued or in flight. */
+  get pending(): number {
+    return this.waiting.length + this.inFlight;
+  }
+
+  /** Queues a request (started on a later turn of the event loop, never inside the caller's), or says why not. */
+  submit(job: ShadowJob): Refusal | null {
+    if (this.waiting.length >= this.settings.queue) return 'queue_full';
+    if (!this.health.mayTry()) {
+      this.health.missed();
+      return 'target_down';
+    }
+    if (!this.takeToken()) return 'rate_limited';
+    this.waiting.push(job);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        this.pump();
+      });
+    }
+    return null;
+  }
+
+  /** Resolves once nothing is queued or in flight. */
+  settled(): Promise<void> {
+    if (this.pending === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  private takeToken(): boolean {
+    const now = this.settings.now();
+    const rate = this.settings.ratePerSecond;
+    this.tokens = Math.min(rate, this.tokens + ((now - this.refilledMs) / 1000) * rate);
+    this.refilledMs = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.settings.concurrency && this.waiting.length > 0) {
+      const job = this.waiting.shift()!;
+      this.inFlight++;
+      void this.send(job).finally(() => {
+        this.inFlight--;
+        this.pump();
+        if (this.pending === 0) for (const resolve of this.idle.splice(0)) resolve();
+      });
+    }
+  }
+
+  private async send(job: ShadowJob): Promise<void> {
+    const { settings } = this;
+    let answer: TargetAnswer;
+    try {
+      const res = await settings.fetch(new URL(job.target, settings.url).href, {
+        method: job.method,
+        headers: job.headers,
+        body: job.body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(settings.timeoutMs),
+      });
+      answer = { status: res.status, headers: Object.fromEntries(res.headers), text: await boundedText(res) };
+    } catch (err) {
+      this.health.missed(reasonOf(err));
+      job.unreachable();
+      return;
+    }
+    this.health.answered();
+    job.answered(answer);
+  }
+}
+
+/** The body as text, or null past MAX_ANSWER_BYTES (the rest is not read). */
+async function boundedText(res: Response): Promise<string | null> {
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A failure's code (ECONNREFUSED, TimeoutError), never its message: a message may quote a URL or header. */
+function reasonOf(err: unknown): string {
+  const e = err as { name?: string; code?: string; cause?: { code?: string; name?: string } };
+  return e?.cause?.code ?? e?.code ?? (e?.name === 'TypeError' ? (e.cause?.name ?? 'fetch failed') : (e?.name ?? 'error'));
+}
