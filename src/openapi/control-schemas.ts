@@ -11,6 +11,7 @@ import { BudgetResponseSchema, ProjectResponseSchema } from '../schemas/projects
 import { JobResponseSchema } from '../schemas/jobs.js';
 import { UserResponseSchema } from '../schemas/users.js';
 import { FaultRequestSchema } from '../schemas/control-faults.js';
+import { DriftItemSchema } from '../schemas/drift.js';
 import { BehavioursSchema, EventKind, SimulationMode, TrafficSchema } from '../schemas/simulation.js';
 
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -41,6 +42,8 @@ export const JournalEntrySchema = v.looseObject({
   path: v.string(),
   status: v.pipe(v.number(), v.integer()),
   operation: v.nullable(v.string()),
+  /** Shadow mode: where the target's answer to this request differed. */
+  drift: v.optional(v.array(DriftItemSchema)),
 });
 export const JournalPageSchema = v.object({ items: v.array(JournalEntrySchema) });
 

@@ -108,6 +108,16 @@ export function shadowMiddleware(p: ShadowParts): Middleware {
   };
 }
 
+/** The first DRIFT_PER_REQUEST differences, each redacted and cut: what a journal entry and the groups keep of a request. */
+export function boundedDrift(differences: readonly DriftItem[], redactor: Redactor): DriftItem[] {
+  return differences.slice(0, DRIFT_PER_REQUEST).map((d) => {
+    const item: DriftItem = { field: redactor.text(String(d.field)) };
+    if (d.mock !== undefined) item.mock = cut(redactor.deep(d.mock));
+    if (d.target !== undefined) item.target = cut(redactor.deep(d.target));
+    return item;
+  });
+}
+
 function record(p: ShadowParts, operation: string, requestId: number | null, at: string, mock: TargetAnswer & { text: string }, target: TargetAnswer): void {
   if (target.text === null) return p.drift.skipped('not_comparable');
   const mockBody = parsed(mock.text);
@@ -123,12 +133,7 @@ function record(p: ShadowParts, operation: string, requestId: number | null, at:
   redactor.collectHeaders(target.headers);
   redactor.collect(mockBody);
   redactor.collect(targetBody);
-  const drift = comparison.differences.slice(0, DRIFT_PER_REQUEST).map((d) => {
-    const item: DriftItem = { field: redactor.text(String(d.field)) };
-    if (d.mock !== undefined) item.mock = cut(redactor.deep(d.mock));
-    if (d.target !== undefined) item.target = cut(redactor.deep(d.target));
-    return item;
-  });
+  const drift = boundedDrift(comparison.differences, redactor);
   if (drift.length > 0 && requestId !== null) p.journal.addDrift(requestId, drift);
   p.drift.compared(operation, requestId, at, drift, comparison.compatible.length);
 }
