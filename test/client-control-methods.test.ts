@@ -54,6 +54,7 @@ test('the client has a method for every v3 and control operation of the document
     controlRequestsHar: 'har',
     controlClientReport: 'clientReport',
     controlExportTest: 'exportTest',
+    controlDrift: 'drift',
     controlVerify: 'verify',
     controlVerifySequence: 'verifySequence',
     controlVerifyOnly: 'verifyOnly',

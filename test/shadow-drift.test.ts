@@ -52,7 +52,7 @@ test('a changed status: on the journal entry, and grouped by operation and field
   assert.equal([cleared.compared, cleared.drifted, cleared.groups.length, cleared.bytes], [0, 0, 0, 0]);
 });
 
-test('a removed field: named, with the value the mock answered and none from the target', async () => {
+test('a removed required field: named by its path, on that request only', async () => {
   const target = await targetMock();
   target.perturb = (path, status, body) => {
     if (!path.includes('/runs/')) return { status, body };
@@ -68,8 +68,8 @@ test('a removed field: named, with the value the mock answered and none from the
   assert.is(report.groups.length, 1);
   const [group] = report.groups;
   assert.is(group.operation, 'getRun');
-  assert.match(group.field, /status/);
-  assert.equal(group.examples, [{ request_id: 1, mock: 'failed' }]);
+  assert.is(group.field, 'body.status');
+  assert.equal(group.examples, [{ request_id: 1, mock: 'present (required)', target: 'absent' }]);
   assert.is(mock.control.journalEntry(2).drift, undefined);
 });
 
@@ -144,7 +144,14 @@ test('GET /_mock/drift over HTTP answers the report its OpenAPI document describ
   const http = checkedClient(request(server));
   const res = await http.get('/_mock/drift').expect(200);
   assert.equal(res.body, mock.control.drift());
-  assert.equal(res.body.groups[0], { operation: 'getRun', field: 'status', count: 1, first_at: DEMO.now, last_at: DEMO.now, examples: [{ request_id: 1, mock: 200, target: 201 }] });
+  assert.equal(res.body.groups[0], {
+    operation: 'getRun',
+    field: 'status',
+    count: 1,
+    first_at: DEMO.now,
+    last_at: DEMO.now,
+    examples: [{ request_id: 1, mock: 200, target: 201 }],
+  });
   const entry = await http.get('/_mock/requests/1').expect(200);
   assert.equal(entry.body.drift[0], { field: 'status', mock: 200, target: 201 });
   server.close();

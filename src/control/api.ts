@@ -2,7 +2,7 @@
 import type { Deps } from '../deps.js';
 import type { Snapshot } from '../storage/store.js';
 import { CompleteStateDataSchema, type StateData } from '../schemas/state.js';
-import { ApiError, invalid } from '../errors.js';
+import { invalid } from '../errors.js';
 import { heldSecrets } from './held-secrets.js';
 import { Journal, type JournalEntry, type JournalFilter, type JournalLimits, type JournalSummary } from './journal.js';
 import type { SandboxParts } from './sandbox-control.js';

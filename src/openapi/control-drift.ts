@@ -8,7 +8,7 @@ export const DRIFT_OPERATIONS = [
     'get',
     '/drift',
     'What shadow mode found: where the target answered differently, grouped by operation and field',
-    'With `--shadow URL` every v3 request is also sent to the target off the request path (GET only unless `--shadow-writes` with `--disposable-project`). Differences are grouped by operation and field, each with its count, first and last time and up to three examples (journal ids, values redacted and cut). Also: requests compared, same and drifted; dropped (queue full, rate spent, target down); skipped by rule; the target\'s state (`up`, `down` since when, the last error code). Bounded in bytes (`max_bytes`); past it differences are only counted (`ungrouped`). Without `--shadow`, `enabled` is false. Reset clears it.',
+    "With `--shadow URL` every v3 request is also sent to the target off the request path (GET only unless `--shadow-writes` with `--disposable-project`). Differences are grouped by operation and field, each with its count, first and last time and up to three examples (journal ids, values redacted and cut). Also: requests compared, same and drifted; dropped (queue full, rate spent, target down); skipped by rule; the target's state (`up`, `down` since when, the last error code). Bounded in bytes (`max_bytes`); past it differences are only counted (`ungrouped`). Without `--shadow`, `enabled` is false. Reset clears it.",
     { errors: [], success: [answer('DriftReport', DriftReportSchema, 'The drift report')] },
   ),
 ];

@@ -1,10 +1,8 @@
 // The server's shadow flags: --shadow URL, --shadow-token T, --shadow-writes (only with --disposable-project ID).
 import { WRITES_RULE, type ShadowOptions } from './options.js';
 
-export const SHADOW_USAGE = `  --shadow URL         also send each v3 request to URL (a staging service) and record where its answers differ (GET /_mock/drift)
-  --shadow-token T     the bearer token the shadow target gets (the client's credentials are never sent to it)
-  --shadow-writes      also shadow writes, only those to --disposable-project (default: GET only)
-  --disposable-project ID  the one project whose writes --shadow-writes may send to the target`;
+export const SHADOW_USAGE = `  --shadow URL         also send each v3 GET to URL (a staging service); differences go to GET /_mock/drift
+  --shadow-token T     the bearer token the target gets; --shadow-writes: writes too, only to --disposable-project ID`;
 
 export interface ShadowFlagValues {
   shadow?: string;

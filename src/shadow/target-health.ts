@@ -66,7 +66,9 @@ export class TargetHealth {
     }
     if (now - this.lastNoticeMs >= NOTICE_INTERVAL_MS) {
       const since = new Date(this.sinceMs!).toISOString();
-      this.notice(`shadow: target ${this.url} still unreachable since ${since} (${this.lastError}); ${this.missedSinceNotice} requests not compared in the last minute`);
+      this.notice(
+        `shadow: target ${this.url} still unreachable since ${since} (${this.lastError}); ${this.missedSinceNotice} requests not compared in the last minute`,
+      );
     }
   }
 

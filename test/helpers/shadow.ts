@@ -3,7 +3,7 @@ import { createApp, type CreateAppOptions, type MockApp } from '../../src/app.js
 import { demoFixture } from '../../src/fixtures.js';
 import type { ShadowOptions } from '../../src/shadow/index.js';
 
-export const SHADOW_TOKEN = 'shadow-secret-token-7f3a9c';
+export const SHADOW_TOKEN = 'sh4d0w-7f3a9c1e5b';
 export const TARGET_URL = 'http://target.test';
 
 /** What the target was sent: method, path and the headers that carry credentials. */
@@ -26,7 +26,7 @@ export interface Target {
 
 /** The demo fixture, where the shadow token is the owner's too (as a staging service would know its own token). */
 export function targetFixture(): Record<string, unknown> {
-  const fixture = demoFixture() as { access_tokens: Record<string, unknown>[] };
+  const fixture = structuredClone(demoFixture()) as { access_tokens: Record<string, unknown>[] };
   const owner = fixture.access_tokens.find((t) => t.token === 'demo-owner-token')!;
   fixture.access_tokens.push({ ...owner, token: SHADOW_TOKEN });
   return fixture;
