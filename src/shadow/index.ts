@@ -1,11 +1,11 @@
 // Shadow mode: the mock answers every v3 request and also sends it to a target, recording where the two answers differ.
-import type { Middleware } from 'koa';
-import type { Journal } from '../control/journal.js';
+import type { Context, Middleware } from 'koa';
+import type { ErrorReporter } from '../errors.js';
 import type { SecretIndex } from '../control/redact.js';
 import { shadowSettings, shownUrl, type ShadowOptions, type ShadowSettings } from './options.js';
 import { ShadowSender } from './sender.js';
 import { DriftLog } from './drift-log.js';
-import { shadowMiddleware } from './middleware.js';
+import { shadowMiddleware as middleware, type ShadowRecord } from './middleware.js';
 import { compareAnswers } from './compare.js';
 
 export { WRITES_RULE, type ShadowOptions } from './options.js';
@@ -34,10 +34,14 @@ export function shadowServer(options: ShadowOptions, log: (line: string) => void
 export const driftLog = (server: ShadowServer | null): DriftLog =>
   new DriftLog(server?.sender ?? null, server ? { url: server.url, writes: server.settings.writes } : null);
 
-/** One mock's shadow middleware: outermost, so it sees the answer the client got and the journal entry it left. */
-export function mockShadow(
-  server: ShadowServer,
-  parts: { drift: DriftLog; journal: Journal; secrets: () => SecretIndex; authOff: boolean; nowIso: () => string; report: (err: unknown) => void },
-): Middleware {
-  return shadowMiddleware({ ...parts, settings: server.settings, sender: server.sender, compare: compareAnswers });
+/** What a mock records into: its drift record, and the credentials it holds (the shadow token among them). */
+export interface MockShadow {
+  drift: DriftLog;
+  secrets: () => SecretIndex;
+}
+
+/** The server's shadow middleware: `recordOf` gives the record of the mock a request was answered from. */
+export function shadowMiddleware(server: ShadowServer, recordOf: (ctx: Context) => ShadowRecord | null, report: ErrorReporter): Middleware {
+  const parts = { settings: server.settings, sender: server.sender, compare: compareAnswers, report: (err: unknown) => report(err, undefined as never) };
+  return middleware(parts, recordOf);
 }

@@ -21,18 +21,23 @@ export const DRIFT_PER_REQUEST = 16;
 /** A value longer than this as JSON is kept as its cut text. */
 export const DRIFT_VALUE_CHARS = 512;
 
+/** What the server shares: the target's settings, its queue, the comparator, the error reporter. */
 export interface ShadowParts {
   settings: ShadowSettings;
   sender: ShadowSender;
+  compare: Compare;
+  report: (err: unknown) => void;
+}
+
+/** What one mock records into, and what the middleware needs of that mock. */
+export interface ShadowRecord {
   drift: DriftLog;
   journal: Journal;
-  compare: Compare;
   /** The credentials the mock holds, the shadow token among its fixed ones: no drift record shows them. */
   secrets: () => SecretIndex;
   /** Whether the mock accepts every request as an owner (then the target always gets the shadow token). */
   authOff: boolean;
   nowIso: () => string;
-  report: (err: unknown) => void;
 }
 
 const V3 = /^\/api\/v3(?:\/|$)/;
@@ -62,11 +67,11 @@ export function shadowed(settings: ShadowSettings, method: string, path: string)
 }
 
 /** The headers the target gets: never the client's credentials; the shadow token when the client sent credentials (or auth is off). */
-function targetHeaders(ctx: Context, p: ShadowParts): Record<string, string> {
+function targetHeaders(ctx: Context, p: ShadowParts, authOff: boolean): Record<string, string> {
   const headers: Record<string, string> = { accept: ctx.get('accept') || 'application/json' };
   const type = ctx.get('content-type');
   if (type) headers['content-type'] = type;
-  if (p.settings.token !== undefined && (p.authOff || ctx.get('authorization') !== '')) headers.authorization = `Bearer ${p.settings.token}`;
+  if (p.settings.token !== undefined && (authOff || ctx.get('authorization') !== '')) headers.authorization = `Bearer ${p.settings.token}`;
   return headers;
 }
 
@@ -76,35 +81,38 @@ const stringHeaders = (headers: Record<string, unknown>): Record<string, string>
   return out;
 };
 
-export function shadowMiddleware(p: ShadowParts): Middleware {
+/** `recordOf` gives the mock a request was answered from (null: it records nothing). */
+export function shadowMiddleware(p: ShadowParts, recordOf: (ctx: Context) => ShadowRecord | null): Middleware {
   return async function shadow(ctx, next) {
     await next();
     if (!V3.test(ctx.path)) return;
-    if (!shadowed(p.settings, ctx.method, ctx.path)) return p.drift.skipped('method');
-    if (ctx.state.fault || ctx.state.unanswered) return p.drift.skipped('fault');
+    const r = recordOf(ctx);
+    if (!r) return;
+    if (!shadowed(p.settings, ctx.method, ctx.path)) return r.drift.skipped('method');
+    if (ctx.state.fault || ctx.state.unanswered) return r.drift.skipped('fault');
     const raw = ctx.state.rawBody as Buffer | undefined;
     // The journal wrote a JSON answer as text; a stream or bytes cannot be compared, nor a write whose body was never read.
     const unread = ctx.method !== 'GET' && raw === undefined && Number(ctx.get('content-length') || 0) > 0;
-    if (typeof ctx.body !== 'string' || unread) return p.drift.skipped('not_comparable');
+    if (typeof ctx.body !== 'string' || unread) return r.drift.skipped('not_comparable');
     const mock = { status: ctx.status, headers: stringHeaders(ctx.response.headers as Record<string, unknown>), text: ctx.body };
     const operation = (ctx.state.operation as string | undefined) ?? 'unmatched';
     const requestId = (ctx.state.journalId as number | undefined) ?? null;
-    const at = p.nowIso();
+    const at = r.nowIso();
     const refused = p.sender.submit({
       method: ctx.method,
       target: ctx.querystring ? `${ctx.path}?${ctx.querystring}` : ctx.path,
-      headers: targetHeaders(ctx, p),
+      headers: targetHeaders(ctx, p, r.authOff),
       body: ctx.method === 'GET' ? undefined : raw,
-      unreachable: () => p.drift.unreachable(),
+      unreachable: () => r.drift.unreachable(),
       answered: (target) => {
         try {
-          record(p, operation, requestId, at, mock, target);
+          record(p, r, operation, requestId, at, mock, target);
         } catch (err) {
           p.report(err);
         }
       },
     });
-    if (refused) p.drift.dropped(refused);
+    if (refused) r.drift.dropped(refused);
   };
 }
 
@@ -118,8 +126,16 @@ export function boundedDrift(differences: readonly DriftItem[], redactor: Redact
   });
 }
 
-function record(p: ShadowParts, operation: string, requestId: number | null, at: string, mock: TargetAnswer & { text: string }, target: TargetAnswer): void {
-  if (target.text === null) return p.drift.skipped('not_comparable');
+function record(
+  p: ShadowParts,
+  r: ShadowRecord,
+  operation: string,
+  requestId: number | null,
+  at: string,
+  mock: TargetAnswer & { text: string },
+  target: TargetAnswer,
+): void {
+  if (target.text === null) return r.drift.skipped('not_comparable');
   const mockBody = parsed(mock.text);
   const targetBody = parsed(target.text);
   const comparison = p.compare(
@@ -128,12 +144,12 @@ function record(p: ShadowParts, operation: string, requestId: number | null, at:
     { status: target.status, headers: target.headers, body: targetBody },
   );
   // What either answer carried under a secret name, and every credential the mock holds (the shadow token too), is replaced.
-  const redactor = new Redactor(p.secrets());
+  const redactor = new Redactor(r.secrets());
   redactor.collectHeaders(mock.headers);
   redactor.collectHeaders(target.headers);
   redactor.collect(mockBody);
   redactor.collect(targetBody);
   const drift = boundedDrift(comparison.differences, redactor);
-  if (drift.length > 0 && requestId !== null) p.journal.addDrift(requestId, drift);
-  p.drift.compared(operation, requestId, at, drift, comparison.compatible.length);
+  if (drift.length > 0 && requestId !== null) r.journal.addDrift(requestId, drift);
+  r.drift.compared(operation, requestId, at, drift, comparison.compatible.length);
 }
