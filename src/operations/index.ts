@@ -18,6 +18,7 @@ import { CONTROL_PROJECT_OPERATIONS } from './control-projects.js';
 import { CONTROL_SIMULATION_OPERATIONS } from './control-simulation.js';
 import { CONTROL_SANDBOX_OPERATIONS } from './control-sandboxes.js';
 import { CONTROL_REPRODUCE_OPERATIONS } from './control-reproduce.js';
+import { CONTROL_DRIFT_OPERATIONS } from './control-drift.js';
 
 export { CONTROL_BODY_LIMIT, declare, declareControl, routePattern, type Operation, type V3Operation } from './declare.js';
 
@@ -40,6 +41,7 @@ export const CONTROL_DECLARATIONS: readonly Operation[] = [
   ...CONTROL_SIMULATION_OPERATIONS,
   ...CONTROL_SANDBOX_OPERATIONS,
   ...CONTROL_REPRODUCE_OPERATIONS,
+  ...CONTROL_DRIFT_OPERATIONS,
 ];
 
 /** Per path segment, '0' for a literal and '1' for a parameter. */
