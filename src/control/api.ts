@@ -2,7 +2,7 @@
 import type { Deps } from '../deps.js';
 import type { Snapshot } from '../storage/store.js';
 import { CompleteStateDataSchema, type StateData } from '../schemas/state.js';
-import { invalid } from '../errors.js';
+import { ApiError, invalid } from '../errors.js';
 import { heldSecrets } from './held-secrets.js';
 import { Journal, type JournalEntry, type JournalFilter, type JournalLimits, type JournalSummary } from './journal.js';
 import type { SandboxParts } from './sandbox-control.js';
@@ -18,22 +18,24 @@ import { ClockRequestSchema } from '../schemas/control.js';
 import { parse as parseInput } from '../validation.js';
 import { AssertionError } from 'node:assert';
 import { gapText, gate, type GateResult, type Requirement } from './coverage-gate.js';
+import type { DriftReport, DriftSource } from '../schemas/drift.js';
 
 export type { ControlParts } from './repro-control.js';
 
 /**
- * Builds the per-mock parts: the journal hides the secrets `deps` holds and `controlToken`, and shares `budget` (its
+ * Builds the per-mock parts: the journal hides the secrets `deps` holds and `keys` (the control and shadow tokens), and shares `budget` (its
  * bytes) with the journals of the server's other mocks.
  */
 export function controlParts(
   deps: Deps,
   journal: JournalLimits | undefined,
-  controlToken: string | undefined,
+  keys: readonly (string | undefined)[],
   faults: FaultRegistry,
-  own: SandboxParts & { budget?: JournalBudget },
+  own: SandboxParts & { budget?: JournalBudget; drift: DriftSource },
   coverage = new CoverageTracker(),
 ): ControlParts {
-  return { journal: new Journal(journal, heldSecrets(deps, [controlToken]), own.budget), faults, coverage, snapshots: own.snapshots, sandboxes: own.sandboxes };
+  const journalParts = { journal: new Journal(journal, heldSecrets(deps, keys), own.budget), faults, coverage, drift: own.drift };
+  return { ...journalParts, snapshots: own.snapshots, sandboxes: own.sandboxes };
 }
 
 export class MockControl extends ReproControl {
@@ -42,6 +44,7 @@ export class MockControl extends ReproControl {
     this.journal.clear();
     this.faultRegistry.clear();
     this.coverageTracker.clear();
+    this.driftRecord.clear();
     // Shared storage keeps what reset returns to, so every instance resets to the fixtures last loaded through any of them.
     await this.deps.store.replace((await this.deps.store.readResetState()) ?? this.seed);
     await this.sim.load(true);
@@ -197,6 +200,13 @@ export class MockControl extends ReproControl {
     if (!result.ok)
       throw new AssertionError({ message: `Coverage gaps:\n${gapText(result.gaps)}`, actual: result.gaps, expected: [], operator: 'assertCoverage' });
     return result;
+  }
+
+  /** What shadow mode found: differences by operation and field, counts, the target's state (GET /_mock/drift); `settled` waits for the queue. */
+  drift(): DriftReport;
+  drift(options: { settled: true }): Promise<DriftReport>;
+  drift(options: { settled?: boolean } = {}): DriftReport | Promise<DriftReport> {
+    return options.settled ? this.driftRecord.settled() : this.driftRecord.report();
   }
 
   /** Clock state as answered by /_mock/clock. */

@@ -12,6 +12,7 @@ import type { Simulation } from '../simulation/index.js';
 import type { SeededGenerators } from '../domain/ids.js';
 import { bundleStream, harOf, openBundle, ReplaySession, type TestExportRequest } from '../reproduce/index.js';
 import { assertClean, clientReport, type ClientReport } from '../judge/index.js';
+import type { DriftSource } from '../schemas/drift.js';
 
 /** A streamed document as one string. */
 async function textOf(stream: Readable): Promise<string> {
@@ -25,6 +26,8 @@ export interface ControlParts extends SandboxParts {
   journal: Journal;
   faults: FaultRegistry;
   coverage: CoverageTracker;
+  /** What shadow mode found (an empty record without a shadow target). */
+  drift: DriftSource;
 }
 
 export class ReproControl extends SandboxControl {
@@ -46,6 +49,7 @@ export class ReproControl extends SandboxControl {
     this.journal = parts.journal;
     this.faultRegistry = parts.faults;
     this.coverageTracker = parts.coverage;
+    this.driftRecord = parts.drift;
     this.verifier = new Verifier(this.journal);
     this.session = new ReplaySession({ deps, sim, sealer: this.sealer, journal: this.journal, faults: this.faultRegistry, generators });
   }
@@ -59,6 +63,8 @@ export class ReproControl extends SandboxControl {
   /** What the v3 traffic so far exercised. */
   readonly coverageTracker: CoverageTracker;
   protected readonly sealer: Sealer;
+  /** What shadow mode found (GET /_mock/drift). */
+  protected readonly driftRecord: DriftSource;
   /** Where the current session began: what an exported test rebuilds. */
   protected readonly session: ReplaySession;
 
