@@ -14,13 +14,18 @@ export interface Arrival {
 }
 
 export class ClientObserver {
-  private readonly key = randomBytes(32);
+  /** Made at the first credential seen: a mock (a sandbox) that no client called with one holds none. */
+  private key: Buffer | undefined;
   private readonly inFlight = new Map<string, number>();
 
   constructor(private readonly view: ReadView) {}
 
+  /** The first 16 base64url characters of the HMAC: its first 12 bytes, written as a string of their own. */
   private fingerprint(secret: string): string {
-    return createHmac('sha256', this.key).update(secret).digest('base64url').slice(0, 16);
+    return createHmac('sha256', (this.key ??= randomBytes(32)))
+      .update(secret)
+      .digest()
+      .toString('base64url', 0, 12);
   }
 
   /** At arrival: the bearer token's principal, and one more in flight for it. */

@@ -67,7 +67,8 @@ export function journalMiddleware(): Middleware {
         operation: (ctx.state.operation as string | undefined) ?? (ctx.state.fault ? operationOf(ctx.method, ctx.path) : null),
         requestHeaders: ctx.headers,
         requestBody: requestBody(ctx, limit),
-        responseHeaders: ctx.response.headers as Record<string, unknown>,
+        // Node's header object is made without a prototype, which V8 keeps as a dictionary: a plain copy holds less.
+        responseHeaders: { ...(ctx.response.headers as Record<string, unknown>) },
         responseBody: response,
         fault: ctx.state.fault,
         ...(client ? { client } : {}),
