@@ -39,7 +39,11 @@ export const GROUPS: Group[] = [
   { name: 'm', what: '30 days of the demo simulated in one simulation/run (memory), with and without retention', run: simulationRun },
   { name: 'flt', what: 'GET run detail with 50 faults for other routes vs none', run: faultsGroup },
   { name: 'r', what: 'client report over a full journal; repro bundles of 100k runs vs GET/PUT /_mock/state', run: reproduceGroup },
-  { name: 'sb', what: 'sandboxes: create over HTTP and in process, RSS of 1,000, GET run detail over 100 of them vs the root', run: sandboxesGroup },
+  {
+    name: 'sb',
+    what: 'sandboxes: create over HTTP, in process and on PostgreSQL, RSS of 1,000, GET run detail over 100 vs the root',
+    run: sandboxesGroup,
+  },
   { name: 'conf', what: 'conformance: the full read-only catalogue against a local mock (CLI start to exit)', run: conformanceGroup },
   { name: 'pg', what: 'PostgreSQL instances vs memory mode: reads, writes, 1 to 3 instances', run: postgresGroup },
 ];

@@ -15,7 +15,7 @@ const POOL = 2_000; // queued runs each write batch cancels once; a reset (untim
 const SIZE = POOL - 4 * CONNECTIONS;
 
 /** A database for the group: a new one in DATABASE_URL's server, or a private cluster; `drop` removes it. */
-async function database(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function database(): Promise<{ url: string; drop: () => Promise<void> }> {
   const given = process.env.DATABASE_URL;
   const cluster = given ? null : await startCluster();
   const server = given ?? cluster.url;

@@ -7,8 +7,9 @@ import { AUTH, JSON_POST, compare, rps, runPath } from '../lib/load.js';
 import { bad, fmt, median, report } from '../lib/report.js';
 import { ROOT, mockServer } from '../lib/servers.js';
 import { createApp, demoFixture } from '../../src/index.js';
+import { sandboxesOnPostgres } from './sandboxes-postgres.js';
 
-async function createOverHttp(url: string, n: number): Promise<number[]> {
+export async function createOverHttp(url: string, n: number): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
@@ -99,4 +100,5 @@ export async function sandboxesGroup() {
     target: '<= 64 MB',
     met: mem.addedMb <= 64,
   });
+  await sandboxesOnPostgres();
 }

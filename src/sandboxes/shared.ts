@@ -110,7 +110,7 @@ export function sharedSandboxes(options: SandboxesOptions, storage: SharedSandbo
       }
       let h: Held;
       try {
-        const o = await storage.open(created.id);
+        const o = await storage.open(created.id, state);
         const mock = await options.build(state, {
           seed: body.seed,
           open: async (hooks) => ({ store: new Store(o.adapter, o.state, o.seq, { ...hooks, sharedBase: true }), fresh: true }),

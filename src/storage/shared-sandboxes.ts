@@ -50,8 +50,8 @@ export interface SharedSandboxStorage {
   delete(id: string): Promise<boolean>;
   /** Removes the sandboxes expired at `nowMs` and their rows; answers their ids. */
   sweep(nowMs: number): Promise<string[]>;
-  /** The sandbox's storage, for a store of its own on this instance. */
-  open(id: string): Promise<OpenedSandbox>;
+  /** The sandbox's storage, for a store of its own on this instance (`created`: the state this instance just created it with). */
+  open(id: string, created?: StateData): Promise<OpenedSandbox>;
   /** Hears of sandboxes another instance (or this one) removed. */
   onDrop(listener: (id: string) => void): void;
 }

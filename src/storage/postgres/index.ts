@@ -59,6 +59,7 @@ export class PostgresAdapter implements ChangeSetAdapter {
   #appends = 0;
   #sandboxes: PgSandboxes | null = null;
   #sandboxTables: Promise<void> | null = null;
+  #secret: Promise<string> | null = null;
 
   constructor(options: PostgresOptions) {
     this.#schema = options.schema ?? 'public';
@@ -97,7 +98,8 @@ export class PostgresAdapter implements ChangeSetAdapter {
         session: this.#session,
         channel: `prm_sandboxes_${this.#t.tag}`,
         watchers: new Map(),
-        secret: () => this.secret(),
+        // Made with the schema and never changed: read once, not at every sandbox's start.
+        secret: () => (this.#secret ??= this.secret().catch((err) => ((this.#secret = null), Promise.reject(err)))),
       },
       () =>
         (this.#sandboxTables ??= this.#init().then(() => this.#withClient((c) => ensureSandboxTables(c, this.#schema)))).catch((err) => {

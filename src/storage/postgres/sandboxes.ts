@@ -1,8 +1,9 @@
 // The registry of shared sandboxes in the database: every instance creates, finds, lists, touches and drops them there,
 // with `max` counted over all instances (creates are serialized by an advisory lock) and expiry on the stored last request.
 import type pg from 'pg';
+import type { StateData } from '../../schemas/state.js';
 import type { NewSandbox, OpenedSandbox, SandboxRow, SharedSandboxStorage } from '../shared-sandboxes.js';
-import { inTransaction, withClient } from './pool.js';
+import { withClient } from './pool.js';
 import { isMissingBase } from './bases.js';
 import { SandboxAdapter, type SandboxDb } from './sandbox-adapter.js';
 
@@ -60,21 +61,34 @@ export class PgSandboxes implements SharedSandboxStorage {
     const { t, bases } = this.db;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await inTransaction(this.db.pool, async (c) => {
-          await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`project-runtime-mock sandboxes ${t.tag}`]);
-          const hash = await bases.put(c, spec.state, attempt > 0);
-          const { rows } = await c.query<Row>(
-            `INSERT INTO ${t.sandboxes} (id, name, seed, created_ms, last_ms, ttl_ms, seq, base_seq, base, reset)
-             SELECT $1, $2, $3, $4, $4, $5, 0, 0, $6, $6 WHERE (SELECT count(*) FROM ${t.sandboxes} WHERE last_ms + ttl_ms > $4) < $7
-             RETURNING ${COLUMNS}`,
-            [spec.ids(), spec.name, spec.seed, spec.nowMs, spec.ttlMs, hash, spec.max],
-          );
-          if (rows[0]) return rowOf(rows[0]);
-          await bases.collect(c, [hash]);
-          const soonest = await c.query<{ at: string | null }>(`SELECT min(last_ms + ttl_ms) AS at FROM ${t.sandboxes} WHERE last_ms + ttl_ms > $1`, [
-            spec.nowMs,
-          ]);
-          return { full: Math.max(0, Number(soonest.rows[0].at ?? spec.nowMs) - spec.nowMs) };
+        return await withClient(this.db.pool, async (c) => {
+          // One round trip to begin and take the lock that serializes creates (so the count below is every instance's).
+          // The commit does not wait for its WAL flush: the sandbox's first stored write flushes it (WAL is in order),
+          // and a crash before that loses only a sandbox nothing was written to (its id then answers 404).
+          await c.query(`BEGIN; SET LOCAL synchronous_commit = off; SELECT pg_advisory_xact_lock(hashtext('project-runtime-mock sandboxes ${t.tag}'))`);
+          try {
+            const hash = await bases.put(c, spec.state, attempt > 0);
+            const { rows } = await c.query<Row>(
+              `INSERT INTO ${t.sandboxes} (id, name, seed, created_ms, last_ms, ttl_ms, seq, base_seq, base, reset)
+               SELECT $1, $2, $3, $4, $4, $5, 0, 0, $6, $6 WHERE (SELECT count(*) FROM ${t.sandboxes} WHERE last_ms + ttl_ms > $4) < $7
+               RETURNING ${COLUMNS}`,
+              [spec.ids(), spec.name, spec.seed, spec.nowMs, spec.ttlMs, hash, spec.max],
+            );
+            let out: SandboxRow | { full: number };
+            if (rows[0]) out = rowOf(rows[0]);
+            else {
+              await bases.collect(c, [hash]);
+              const soonest = await c.query<{ at: string | null }>(`SELECT min(last_ms + ttl_ms) AS at FROM ${t.sandboxes} WHERE last_ms + ttl_ms > $1`, [
+                spec.nowMs,
+              ]);
+              out = { full: Math.max(0, Number(soonest.rows[0].at ?? spec.nowMs) - spec.nowMs) };
+            }
+            await c.query('COMMIT');
+            return out;
+          } catch (err) {
+            await c.query('ROLLBACK').catch(() => {});
+            throw err;
+          }
         });
       } catch (err) {
         // An id another instance took (23505), or a base removed since this instance stored it (23503): try again.
@@ -130,7 +144,9 @@ export class PgSandboxes implements SharedSandboxStorage {
     });
   }
 
-  async open(id: string): Promise<OpenedSandbox> {
+  async open(id: string, created?: StateData): Promise<OpenedSandbox> {
+    // Just created through this instance: it is its base at seq 0, nothing to read.
+    if (created) return { adapter: new SandboxAdapter(this.db, id, 0), state: created, seq: 0 };
     return withClient(this.db.pool, async (c) => {
       const { rows } = await c.query<{ base: string; base_seq: string }>(`SELECT base, base_seq FROM ${this.db.t.sandboxes} WHERE id = $1`, [id]);
       if (!rows[0]) throw new Error(`sandbox ${id} was deleted or expired`);
