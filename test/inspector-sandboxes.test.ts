@@ -79,6 +79,7 @@ test('the default mock page lists the live sandboxes, newest first, after the de
   await clockShows('2026-11-20 12:00:00 UTC');
   await journalRow(PATHS.root).first().waitFor({ timeout: 15_000 });
   assert.is(await journalRow(PATHS.alpha).count(), 0);
+  assert.is(await page.locator('[data-shown-sandbox]').count(), 0, 'the header names no sandbox');
 });
 
 test('picking a sandbox: the URL names it, and the journal, clock, faults, state and coverage are its own', async () => {
@@ -86,6 +87,7 @@ test('picking a sandbox: the URL names it, and the journal, clock, faults, state
   await picker().selectOption(alpha.sandbox.id);
   assert.is(await page.evaluate(() => location.search), `?sandbox=${alpha.sandbox.id}`);
   await clockShows('2031-03-03 03:03:03 UTC');
+  assert.match((await page.locator('header [data-shown-sandbox]').innerText()).replace(/\s+/g, ' '), `sandbox ${alpha.sandbox.id}`);
   // Journal: alpha's read; neither the default mock's nor beta's.
   await journalRow(PATHS.alpha).first().waitFor({ timeout: 15_000 });
   assert.equal([await journalRow(PATHS.root).count(), await journalRow(PATHS.beta).count()], [0, 0]);
@@ -139,6 +141,7 @@ test('a reload keeps the pick (and the section); picking another sandbox, then t
 
   await picker().selectOption('');
   await clockShows('2026-11-20 12:00:00 UTC');
+  assert.is(await page.locator('[data-shown-sandbox]').count(), 0);
   assert.is(await page.evaluate(() => `${location.search}${location.hash}`), '#state');
   await page.getByLabel('Project', { exact: true }).selectOption(P);
   const card = page.locator(`.cards[data-project="${P}"]`);
@@ -181,6 +184,7 @@ test("a sandbox's own address shows it, with no picker (sandboxes do not nest)",
     await clockShows('2032-04-04 04:04:04 UTC');
     await journalRow(PATHS.beta).first().waitFor({ timeout: 15_000 });
     assert.is(await page.locator('#mock-picker').count(), 0, url);
+    assert.is(await page.locator('header [data-shown-sandbox]').getAttribute('data-shown-sandbox'), beta.sandbox.id, url);
   }
 });
 

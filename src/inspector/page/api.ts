@@ -66,6 +66,10 @@ export function pickedSandbox(): string | null {
 /** Where the views' calls go: the prefix the page was opened under, or the picked sandbox's, or the default mock. */
 const base = (): string => OPENED_PREFIX || (pickedSandbox() ? `/sandboxes/${pickedSandbox()}` : '');
 
+/** The id of the sandbox the page shows, however it was reached (prefix, host or pick); null for the default mock. */
+export const shownSandbox = (): string | null =>
+  OPENED_PREFIX ? OPENED_PREFIX.slice('/sandboxes/'.length) : OPENED_AT_SANDBOX_HOST ? location.hostname.split('.')[0] : pickedSandbox();
+
 /** Shows sandbox `id` (null: the default mock): the URL's query says so, and the hash (the section) stays. */
 export function pickSandbox(id: string | null): void {
   const query = new URLSearchParams(location.search);

@@ -3,7 +3,7 @@
 // sandbox is picked). Asks for the control token when the mock wants one.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { call, canPick, forgetToken, needsToken, onTokenNeeded, pickSandbox, pickedSandbox, setToken, storedToken } from './api.js';
+import { call, canPick, forgetToken, needsToken, onTokenNeeded, pickSandbox, pickedSandbox, setToken, shownSandbox, storedToken } from './api.js';
 import { html, when } from './html.js';
 import { useLoad, usePoll } from './hooks.js';
 import { JournalView } from './journal.js';
@@ -46,14 +46,17 @@ function TokenForm() {
   `;
 }
 
-/** The clock in the header: loaded on every change made from the page, and every 2 s (a running clock moves). */
+/** The header: which sandbox is shown (if one is), and the clock, loaded on every change made from the page and every 2 s (a running clock moves). */
 function Header() {
   const [tick, setTick] = useState(0);
   usePoll(async () => setTick((t) => t + 1), 2000);
   const clock = useLoad(() => call<{ now: string; frozen_at: string | null }>('GET', '/_mock/clock'), [tick]).data;
   return html`
     <header class="top">
-      <h1>project-runtime-mock <span class="muted">inspector</span></h1>
+      <h1>
+        project-runtime-mock <span class="muted">inspector</span>
+        ${shownSandbox() && html`<span class="muted" data-shown-sandbox=${shownSandbox()}> · sandbox <code>${shownSandbox()}</code></span>`}
+      </h1>
       <p class="clock" aria-live="off">
         Mock clock: <strong>${clock ? when(clock.now) : '…'}</strong> ${clock && (clock.frozen_at ? '(frozen)' : '(running)')}
       </p>
