@@ -15,6 +15,7 @@ import { reproduceGroup } from './reproduce.js';
 import { coldStart } from './cold-start.js';
 import { sandboxesGroup } from './sandboxes.js';
 import { conformanceGroup } from './conformance.js';
+import { shadowGroup } from './shadow.js';
 
 export interface Group {
   /** The name `node --import tsx bench/run.ts <name> ...` selects it by. */
@@ -45,5 +46,6 @@ export const GROUPS: Group[] = [
     run: sandboxesGroup,
   },
   { name: 'conf', what: 'conformance: the full read-only catalogue against a local mock (CLI start to exit)', run: conformanceGroup },
+  { name: 'shadow', what: 'GET run detail with --shadow to a local target vs without', run: shadowGroup },
   { name: 'pg', what: 'PostgreSQL instances vs memory mode: reads, writes, 1 to 3 instances', run: postgresGroup },
 ];

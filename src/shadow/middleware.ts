@@ -143,13 +143,16 @@ function record(
     { status: mock.status, headers: mock.headers, body: mockBody },
     { status: target.status, headers: target.headers, body: targetBody },
   );
-  // What either answer carried under a secret name, and every credential the mock holds (the shadow token too), is replaced.
-  const redactor = new Redactor(r.secrets());
-  redactor.collectHeaders(mock.headers);
-  redactor.collectHeaders(target.headers);
-  redactor.collect(mockBody);
-  redactor.collect(targetBody);
-  const drift = boundedDrift(comparison.differences, redactor);
+  let drift: DriftItem[] = [];
+  if (comparison.differences.length > 0) {
+    // What either answer carried under a secret name, and every credential the mock holds (the shadow token too), is replaced.
+    const redactor = new Redactor(r.secrets());
+    redactor.collectHeaders(mock.headers);
+    redactor.collectHeaders(target.headers);
+    redactor.collect(mockBody);
+    redactor.collect(targetBody);
+    drift = boundedDrift(comparison.differences, redactor);
+  }
   if (drift.length > 0 && requestId !== null) r.journal.addDrift(requestId, drift);
   r.drift.compared(operation, requestId, at, drift, comparison.compatible.length);
 }

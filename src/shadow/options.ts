@@ -14,7 +14,7 @@ export interface ShadowOptions {
   concurrency?: number;
   /** Requests waiting for a slot; past it a request is dropped and counted (default 100). */
   queue?: number;
-  /** Shadow requests started per second at most, as a token bucket of this size (default 50); past it a request is dropped and counted. */
+  /** Shadow requests started per second at most, as a token bucket of this size (default 20); past it a request is dropped and counted. */
   ratePerSecond?: number;
   /** A target that has not answered in this long is down for that request (default 10,000 ms). */
   timeoutMs?: number;
@@ -67,7 +67,7 @@ export function shadowSettings(o: ShadowOptions): ShadowSettings {
     disposableProject: o.disposableProject,
     concurrency: positive('concurrency', o.concurrency, 4),
     queue: positive('queue', o.queue, 100),
-    ratePerSecond: positive('ratePerSecond', o.ratePerSecond, 50),
+    ratePerSecond: positive('ratePerSecond', o.ratePerSecond, 20),
     timeoutMs: positive('timeoutMs', o.timeoutMs, 10_000),
     retryMs: positive('retryMs', o.retryMs, 5_000),
     now: o.now ?? Date.now,

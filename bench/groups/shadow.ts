@@ -1,0 +1,41 @@
+// Group shadow: GET run detail on a mock that shadows every GET to a local target (a second mock from the same fixture)
+// against one that does not. The shadow request is queued after the answer, bounded in rate and concurrency, so the
+// mock's own throughput should barely move.
+import { RUN, TOKEN } from '../lib/data.js';
+import { AUTH, compare, rps, runPath } from '../lib/load.js';
+import { bad, fmt, report } from '../lib/report.js';
+import { mockServer } from '../lib/servers.js';
+
+export async function shadowGroup() {
+  const target = await mockServer('--memory', '--simulation', 'off');
+  const plain = await mockServer('--memory', '--simulation', 'off');
+  const shadowed = await mockServer('--memory', '--simulation', 'off', '--shadow', target.url, '--shadow-token', TOKEN);
+  const { base, subject } = await compare({ url: plain.url, path: runPath(RUN), headers: AUTH }, { url: shadowed.url, path: runPath(RUN), headers: AUTH });
+  const drift = (await (await fetch(`${shadowed.url}/_mock/drift`)).json()) as {
+    compared: number;
+    drifted: number;
+    dropped: { queue_full: number; rate_limited: number; target_down: number };
+  };
+  if (drift.drifted !== 0) throw new Error(`bench shadow: the target from the same fixture drifted: ${JSON.stringify(drift)}`);
+  const ratio = rps(subject) / rps(base);
+  report({
+    id: 'sh0',
+    what: 'GET run detail, no shadow, memory (req/s)',
+    value: fmt(rps(base)) + bad(base),
+    baseline: '',
+    ratio: '',
+    target: 'baseline',
+    met: null,
+  });
+  const dropped = drift.dropped.queue_full + drift.dropped.rate_limited;
+  report({
+    id: 'sh',
+    what: `GET run detail with --shadow to a local mock (req/s; ${fmt(drift.compared)} compared, 0 drift, ${fmt(dropped)} over the bounds)`,
+    value: fmt(rps(subject)) + bad(subject),
+    baseline: fmt(rps(base)),
+    ratio: `${fmt(ratio, 2)} x sh0`,
+    target: '>= 0.9 x sh0',
+    met: ratio >= 0.9,
+  });
+  await Promise.all([target.stop(), plain.stop(), shadowed.stop()]);
+}
