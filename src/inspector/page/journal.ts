@@ -5,6 +5,7 @@ import { call, qs } from './api.js';
 import { html, pretty, when } from './html.js';
 import { usePoll } from './hooks.js';
 import { rowTime } from './format.js';
+import { DriftItems, type DriftItem } from './drift.js';
 
 interface Summary {
   id: number;
@@ -142,6 +143,8 @@ interface Entry extends Summary {
   query: Record<string, unknown>;
   request: { headers: Record<string, unknown>; body: unknown };
   response: { headers: Record<string, unknown>; body: unknown };
+  /** Shadow mode: where the target's answer differed. */
+  drift?: DriftItem[];
 }
 
 function EntryDetail({ id, onClose }: { id: number; onClose: () => void }) {
@@ -187,6 +190,7 @@ function EntryDetail({ id, onClose }: { id: number; onClose: () => void }) {
           <pre>${pretty(entry.response.headers)}</pre>
           <h4>Response body</h4>
           <pre>${pretty(entry.response.body)}</pre>
+          ${entry.drift && html`<${DriftItems} items=${entry.drift} />`}
         `
       }
     </aside>

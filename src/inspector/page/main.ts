@@ -12,6 +12,7 @@ import { ClockView } from './clock.js';
 import { FaultsView } from './faults.js';
 import { CoverageView } from './coverage.js';
 import { ClientReportView } from './client-report.js';
+import { DriftView } from './drift.js';
 import { AdminView } from './admin.js';
 import { SandboxPicker } from './sandboxes.js';
 import './style.css';
@@ -23,6 +24,7 @@ const SECTIONS = [
   ['faults', 'Faults'],
   ['coverage', 'Coverage'],
   ['client', 'Client report'],
+  ['drift', 'Drift'],
   ['admin', 'Reset & fixtures'],
 ] as const;
 type Section = (typeof SECTIONS)[number][0];
@@ -100,6 +102,8 @@ function App() {
         return html`<${CoverageView} />`;
       case 'client':
         return html`<${ClientReportView} />`;
+      case 'drift':
+        return html`<${DriftView} />`;
       case 'admin':
         return html`<${AdminView} onReset=${() => setJournalKey((k) => k + 1)} />`;
     }
