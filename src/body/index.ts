@@ -7,12 +7,10 @@ import { ValidationError, depthChecked, invalid } from '../validation.js';
 import { MAX_JSON_DEPTH, textTooDeepAt } from '../json-depth.js';
 import { isJsonContentType } from './content-type.js';
 import { decodeJsonBytes } from './decode.js';
+import { readBody } from './read.js';
 import { codePointIndex, pyJsonLoads } from './python-json.js';
 
 export { isJsonContentType, MAX_JSON_DEPTH };
-
-type RawBody = (stream: NodeJS.ReadableStream, options: { limit: number; length?: string }) => Promise<Buffer>;
-let rawBody: RawBody | undefined;
 
 /**
  * The request's bytes, read once (later calls get the same Buffer, kept in `ctx.state.rawBody` for the journal and
@@ -23,15 +21,13 @@ export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> 
   if (cached) return cached;
   // A read that failed fails the same way again (the stream is spent: a second read would wait for ever).
   if (ctx.state.rawBodyError) throw ctx.state.rawBodyError;
-  // raw-body loads with the first body: servers that only answer GETs never need it (start-up time, bench g).
-  rawBody ??= (await import('raw-body')).default as unknown as RawBody;
   let bytes: Buffer;
   try {
-    bytes = await rawBody(ctx.req, { limit, length: ctx.get('content-length') || undefined });
+    bytes = await readBody(ctx.req, limit, ctx.get('content-length') || undefined);
   } catch (err) {
-    const e = err as { status?: number; type?: string };
+    const e = err as { reason?: string };
     ctx.state.rawBodyError =
-      e.status === 413 || e.type === 'entity.too.large'
+      e.reason === 'too_large'
         ? new ApiError('payload_too_large')
         : new ApiError('body_unreadable', { message: 'The request body could not be read to its end.' });
     throw ctx.state.rawBodyError;
