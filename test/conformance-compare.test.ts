@@ -162,6 +162,23 @@ test('the diff fingerprint is recomputed from the returned changes (sorted, cano
   );
 });
 
+test('a 201 location header and a 503 Retry-After must be present on both sides; other bodies are "other"', () => {
+  const created: Answer = { status: 201, headers: { Location: '/api/v3/projects/p/runs/r' }, body: {} };
+  const none: Answer = { status: 201, headers: {}, body: {} };
+  assert.equal(compareAnswers('noSuchOperation', created, none).differences, [{ field: 'headers.location', mock: 'present', target: 'absent' }]);
+  assert.equal(compareAnswers('noSuchOperation', none, created).differences, [{ field: 'headers.location', mock: 'absent', target: 'present' }]);
+  const busy: Answer = { status: 503, headers: { 'retry-after': '1' }, body: { detail: { reason_code: 'storage_unavailable', message: 'x' } } };
+  assert.equal(compareAnswers('getRun', busy, { ...busy, headers: {} }).differences, [{ field: 'headers.retry-after', mock: 'present', target: 'absent' }]);
+  assert.is(envelopeOf({ detail: 'Not Found' }), 'other');
+  assert.is(envelopeOf({ detail: {} }), 'other');
+  assert.is(envelopeOf('text'), 'other');
+  assert.is(envelopeOf({ detail: [] }), 'validation items');
+  const html: Answer = { status: 404, headers: {}, body: '<html>' };
+  assert.equal(compareAnswers('getRun', { ...busy, status: 404, headers: {} }, html).differences, [
+    { field: 'body.detail', mock: 'management envelope', target: 'other' },
+  ]);
+});
+
 test('responseSchema finds an operation answer by status, through $refs, and nothing for an undeclared one', () => {
   const doc = openApiDocument(false);
   assert.equal(responseSchema(doc, 'getRun', 200), { $ref: '#/components/schemas/RunDetailResponseV3' });
