@@ -10,6 +10,8 @@ import { fill, pathValues, v3Operations, validBody } from '../src/conformance/op
 import { scrubber } from '../src/conformance/secrets.js';
 import { mockSide } from '../src/conformance/sides.js';
 import { DEMO } from './helpers/demo.js';
+import { junitReport, markdownReport, summaryLine } from '../src/conformance/report.js';
+import type { ConformanceReport } from '../src/conformance/index.js';
 
 function shape(schema: Schema, value: unknown, doc: Schema = {}) {
   const out: ShapeFindings = { differences: new Map(), compatible: new Map() };
@@ -174,6 +176,90 @@ test('the mock side: same project id when the fixture has it, else its first act
   const globex = await mockSide(demoFixture(), { token: 'x', project: DEMO.projects.globex });
   assert.is(globex.side.token, DEMO.tokens.globex);
   await globex.app.close();
+});
+
+test('reports from one result set: the summary line, Markdown sections and JUnit cases (failure, skipped, passed)', () => {
+  const report: ConformanceReport = {
+    target: 'https://staging.example.com',
+    summary: { probes: 3, same: 1, different: 1, not_comparable: 1, differences: 1, compatible: 1 },
+    writes: ['setBudget: set to its current values: PUT the budget'],
+    results: [
+      {
+        probe: 'getRun: one run',
+        operation: 'getRun',
+        group: 'read',
+        request: 'GET /r|1',
+        outcome: 'different',
+        differences: [{ field: 'body.status', mock: 'present (required)', target: 'absent' }],
+        compatible: [],
+        repeats: [],
+      },
+      {
+        probe: 'getRun: no credentials',
+        operation: 'getRun',
+        group: 'auth',
+        request: 'GET /r',
+        outcome: 'different',
+        differences: [],
+        compatible: [{ field: 'body.x', mock: 'absent', target: 1 }],
+        repeats: [{ field: 'body.status', first: 'getRun: one run' }],
+      },
+      {
+        probe: 'listUsers: first page',
+        operation: 'listUsers',
+        group: 'read',
+        request: '(listUsers: first page)',
+        outcome: 'not comparable',
+        reason: 'no --project given',
+        differences: [],
+        compatible: [],
+        repeats: [],
+      },
+    ],
+  };
+  assert.is(
+    summaryLine(report),
+    'conformance: 3 probes against https://staging.example.com: 1 same, 1 different (1 distinct differences), 1 not comparable, 1 compatible extras; differences found',
+  );
+  assert.is(
+    markdownReport(report),
+    [
+      '## Conformance: differences found',
+      '',
+      summaryLine(report),
+      '',
+      '### Differences',
+      '',
+      '| probe | request | field | mock | target |',
+      '| --- | --- | --- | --- | --- |',
+      '| getRun: one run | `GET /r\\|1` | `body.status` | "present (required)" | "absent" |',
+      '| getRun: no credentials | `GET /r` | `body.status` | as in "getRun: one run" | |',
+      '',
+      '### Compatible (extra fields the contract allows)',
+      '',
+      '- getRun: no credentials: `body.x` = 1',
+      '',
+      '### Not comparable',
+      '',
+      '- listUsers: first page: no --project given',
+      '',
+      '### Writes',
+      '',
+      '- setBudget: set to its current values: PUT the budget',
+      '',
+    ].join('\n'),
+  );
+  const xml = junitReport(report);
+  assert.match(xml, /tests="3" failures="1" skipped="1">/);
+  assert.match(
+    xml,
+    /<testcase classname="conformance.getRun" name="getRun: one run"><failure message="body.status: mock &quot;present \(required\)&quot;, target &quot;absent&quot;">GET \/r\|1\nbody.status: mock/,
+  );
+  assert.match(xml, /name="getRun: no credentials"><failure message="body.status: as reported by &quot;getRun: one run&quot;">/);
+  assert.match(xml, /<testcase classname="conformance.listUsers" name="listUsers: first page"><skipped message="no --project given"\/><\/testcase>/);
+  const ok = junitReport({ ...report, results: [{ ...report.results[0], outcome: 'same', differences: [] }] });
+  assert.match(ok, /<testcase classname="conformance.getRun" name="getRun: one run"><\/testcase>/);
+  assert.is(junitReport({ ...report, results: [{ ...report.results[2], reason: 'a\u0001b' }] }).includes('a\ufffdb'), true);
 });
 
 test.run();
