@@ -26,7 +26,7 @@ const GETS = (Object.keys(PERTURBATIONS) as PerturbationName[]).filter((name) =>
 
 test('the workload agrees with a faithful proxy: every request compared, no drift', async () => {
   const target = await driftingTarget(null);
-  const mock = await createApp({ storage: 'memory', fixtures: demoFixture(), shadow: { url: target.url, token: DEMO.tokens.owner } });
+  const mock = await createApp({ storage: 'memory', fixtures: demoFixture(), shadow: { url: target.url, token: DEMO.tokens.owner, ratePerSecond: 1000 } });
   for (const path of WORKLOAD) await mock.fetch(path, { headers: bearer(DEMO.tokens.owner) });
   const report = await mock.control.drift({ settled: true });
   await target.close();
@@ -37,7 +37,7 @@ for (const name of GETS) {
   test(`perturbation "${name}": one group, its operation and field, counted once per perturbed request`, async () => {
     const p = PERTURBATIONS[name];
     const target = await driftingTarget(name);
-    const mock = await createApp({ storage: 'memory', fixtures: demoFixture(), shadow: { url: target.url, token: DEMO.tokens.owner } });
+    const mock = await createApp({ storage: 'memory', fixtures: demoFixture(), shadow: { url: target.url, token: DEMO.tokens.owner, ratePerSecond: 1000 } });
     for (let round = 0; round < 2; round++) for (const path of WORKLOAD) await mock.fetch(path, { headers: bearer(DEMO.tokens.owner) });
     const report = await mock.control.drift({ settled: true });
     const perturbed = target.perturbed();

@@ -14,7 +14,7 @@ export interface ShadowOptions {
   concurrency?: number;
   /** Requests waiting for a slot; past it a request is dropped and counted (default 100). */
   queue?: number;
-  /** Shadow requests started per second at most, as a token bucket of this size (default 20); past it a request is dropped and counted. */
+  /** Shadow requests started per second at most, as a token bucket of this size (default 10); past it a request is dropped and counted. */
   ratePerSecond?: number;
   /** A target that has not answered in this long is down for that request (default 10,000 ms). */
   timeoutMs?: number;
@@ -22,7 +22,7 @@ export interface ShadowOptions {
   retryMs?: number;
   /** Real time in ms for the rate, the retries and the once-a-minute notices (default Date.now). */
   now?: () => number;
-  /** How requests reach the target (default the global fetch); a mock's `fetch` answers in process. */
+  /** How requests reach the target (default node:http(s), connections kept alive); a mock's `fetch` answers in process. */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
 }
 
@@ -37,7 +37,8 @@ export interface ShadowSettings {
   timeoutMs: number;
   retryMs: number;
   now: () => number;
-  fetch: (input: string, init: RequestInit) => Promise<Response>;
+  /** Null: node:http(s) with kept-alive connections. */
+  fetch: ((input: string, init: RequestInit) => Promise<Response>) | null;
 }
 
 /** The rule `--shadow-writes` and `writes` break without a disposable project, as one sentence. */
@@ -67,11 +68,11 @@ export function shadowSettings(o: ShadowOptions): ShadowSettings {
     disposableProject: o.disposableProject,
     concurrency: positive('concurrency', o.concurrency, 4),
     queue: positive('queue', o.queue, 100),
-    ratePerSecond: positive('ratePerSecond', o.ratePerSecond, 20),
+    ratePerSecond: positive('ratePerSecond', o.ratePerSecond, 10),
     timeoutMs: positive('timeoutMs', o.timeoutMs, 10_000),
     retryMs: positive('retryMs', o.retryMs, 5_000),
     now: o.now ?? Date.now,
-    fetch: o.fetch ?? ((input, init) => fetch(input, init)),
+    fetch: o.fetch ?? null,
   };
 }
 

@@ -1,16 +1,9 @@
 // Sends shadow requests to the target off the request's path: a fixed-size queue, a cap on requests in flight, a rate.
 import type { ShadowSettings } from './options.js';
 import { TargetHealth } from './target-health.js';
+import { fetchTransport, httpTransport, type TargetAnswer, type Transport } from './transport.js';
 
-/** A target answer larger than this is not read (and not compared): shadow traffic holds bounded memory. */
-export const MAX_ANSWER_BYTES = 1024 * 1024;
-
-/** What the target answered: its status, headers (lower-case names) and body text (null when over the bound). */
-export interface TargetAnswer {
-  status: number;
-  headers: Record<string, string>;
-  text: string | null;
-}
+export type { TargetAnswer } from './transport.js';
 
 /** One request to send, and what to do with the outcome. */
 export interface ShadowJob {
@@ -35,6 +28,7 @@ export class ShadowSender {
   private refilledMs: number;
   private scheduled = false;
   private idle: (() => void)[] = [];
+  private readonly transport: Transport;
 
   constructor(
     private readonly settings: ShadowSettings,
@@ -43,6 +37,7 @@ export class ShadowSender {
   ) {
     this.health = new TargetHealth(shownUrl, log, settings.now, settings.retryMs);
     this.tokens = settings.ratePerSecond;
+    this.transport = settings.fetch ? fetchTransport(settings.fetch) : httpTransport(settings.concurrency);
     this.refilledMs = settings.now();
   }
 
@@ -102,14 +97,8 @@ export class ShadowSender {
     const { settings } = this;
     let answer: TargetAnswer;
     try {
-      const res = await settings.fetch(new URL(job.target, settings.url).href, {
-        method: job.method,
-        headers: job.headers,
-        body: job.body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(settings.timeoutMs),
-      });
-      answer = { status: res.status, headers: Object.fromEntries(res.headers), text: await boundedText(res) };
+      const url = new URL(job.target, settings.url);
+      answer = await this.transport({ url, method: job.method, headers: job.headers, body: job.body, timeoutMs: settings.timeoutMs });
     } catch (err) {
       this.health.missed(reasonOf(err));
       job.unreachable();
@@ -120,27 +109,9 @@ export class ShadowSender {
   }
 }
 
-/** The body as text, or null past MAX_ANSWER_BYTES (the rest is not read). */
-async function boundedText(res: Response): Promise<string | null> {
-  if (!res.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** A failure's code (ECONNREFUSED, TimeoutError), never its message: a message may quote a URL or header. */
 function reasonOf(err: unknown): string {
-  const e = err as { name?: string; code?: string; cause?: { code?: string; name?: string } };
-  return e?.cause?.code ?? e?.code ?? (e?.name === 'TypeError' ? (e.cause?.name ?? 'fetch failed') : (e?.name ?? 'error'));
+  const e = err as { name?: string; code?: string; errors?: { code?: string }[]; cause?: { code?: string; name?: string; errors?: { code?: string }[] } };
+  const code = e?.cause?.code ?? e?.code ?? e?.cause?.errors?.[0]?.code ?? e?.errors?.[0]?.code;
+  return code ?? (e?.name === 'TypeError' ? (e.cause?.name ?? 'fetch failed') : (e?.name ?? 'error'));
 }

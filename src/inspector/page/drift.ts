@@ -60,8 +60,7 @@ export function DriftView() {
         t &&
         html`
           <p class="summary" data-state=${t.state}>
-            Target <code>${t.url}</code>:
-            <strong>${t.state}</strong>${t.since ? html` since ${when(t.since)}` : ''}${t.last_error ? ` (last error ${t.last_error})` : ''}.
+            ${`Target ${t.url}: `}<strong>${t.state}</strong>${t.since ? ` since ${when(t.since)}` : ''}${t.last_error ? ` (last error ${t.last_error})` : ''}.
           </p>
           <ul class="summary" data-drifted=${r.drifted}>
             <li>compared: <strong>${r.compared}</strong></li>
