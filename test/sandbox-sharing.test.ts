@@ -82,6 +82,49 @@ test('a write to a shared base copies that collection for the writer only: other
   assert.is(budgetOf(c), base);
 });
 
+test('lookups by field on a shared base agree with a scan in every store, before and after one of them writes', async () => {
+  const state = stateFromFixture(demoFixture());
+  const stores = [0, 1, 2].map(() => new Store(new MemoryAdapter(), state, 0, { sharedBase: true }));
+  const scan = (s: Store, project: string) =>
+    [...s.values('users')]
+      .filter((u) => u.project_id === project)
+      .map((u) => u.id)
+      .sort();
+  const found = (s: Store, project: string) =>
+    s
+      .where('users', 'project_id', project)
+      .map((u) => u.id)
+      .sort();
+  const projects = [...new Set(state.users.map((u) => u.project_id))];
+  const other = DEMO.projects.sales;
+  for (const s of stores) for (const p of [...projects, other]) assert.equal(found(s, p), scan(s, p), p);
+  // Store 0 moves a user to another project: its own index follows, the others' shared one stays as the base is.
+  const moved = found(stores[0], P)[0];
+  await stores[0].transact((tx) => tx.put('users', { ...tx.get('users', moved)!, project_id: other }));
+  assert.ok(found(stores[0], other).includes(moved));
+  assert.not.ok(found(stores[0], P).includes(moved));
+  for (const s of stores.slice(1)) {
+    assert.ok(found(s, P).includes(moved));
+    assert.not.ok(found(s, other).includes(moved));
+  }
+  for (const s of stores) for (const p of [...projects, other]) assert.equal(found(s, p), scan(s, p), p);
+  // Its next write keeps its own index current (the map is its own now).
+  await stores[0].transact((tx) => tx.put('users', { ...tx.get('users', moved)!, project_id: P }));
+  assert.ok(found(stores[0], P).includes(moved));
+  assert.not.ok(found(stores[0], other).includes(moved));
+  // A lookup store 0 had not made before its write is built from its own records.
+  assert.equal(
+    stores[0]
+      .where('users', 'status', 'active')
+      .map((u) => u.id)
+      .sort(),
+    [...stores[0].values('users')]
+      .filter((u) => u.status === 'active')
+      .map((u) => u.id)
+      .sort(),
+  );
+});
+
 test('each operation handler is built once per server, not per sandbox, and answers every sandbox from its own state', async () => {
   const op = V3_DECLARATIONS.find((o) => o.operationId === 'getRun')!;
   const original = op.handler;

@@ -3,21 +3,44 @@
 import type { CollectionName } from '../schemas/state.js';
 
 type Index = Map<unknown, Set<string>>;
+type Records = Map<string, unknown>;
+
+/** Indexes of record maps that several stores share (never written): built once, whichever store asks first. */
+const sharedIndexes = new WeakMap<Records, Map<string, Index>>();
+
+function build(records: Records, field: string): Index {
+  const index: Index = new Map();
+  for (const [key, record] of records) add(index, fieldOf(record, field), key);
+  return index;
+}
 
 export class FieldIndexes {
   private readonly indexes = new Map<string, { c: CollectionName; field: string; index: Index }>();
   private readonly byCollection = new Map<CollectionName, { field: string; index: Index }[]>();
 
-  /** `records` reads the committed records of a collection: an index is built from them on first use (once). */
-  constructor(private readonly records: (c: CollectionName) => Iterable<[string, unknown]>) {}
+  /**
+   * `records` gives the committed records of a collection: an index is built from them on first use (once). A map
+   * `shared` with other stores (see state.ts) is indexed once for all of them: none writes it, so its index holds.
+   */
+  constructor(
+    private readonly records: (c: CollectionName) => Records,
+    private readonly shared: (records: Records) => boolean,
+  ) {}
 
   /** The keys of committed records whose `field` equals `value` (built on first use, then maintained). */
   keys(c: CollectionName, field: string, value: unknown): ReadonlySet<string> | undefined {
+    const records = this.records(c);
+    if (this.shared(records)) {
+      let byField = sharedIndexes.get(records);
+      if (!byField) sharedIndexes.set(records, (byField = new Map()));
+      let index = byField.get(field);
+      if (!index) byField.set(field, (index = build(records, field)));
+      return index.get(value);
+    }
     const name = `${c}.${field}`;
     let entry = this.indexes.get(name);
     if (!entry) {
-      const index: Index = new Map();
-      for (const [key, record] of this.records(c)) add(index, fieldOf(record, field), key);
+      const index = build(records, field);
       entry = { c, field, index };
       this.indexes.set(name, entry);
       const list = this.byCollection.get(c) ?? [];

@@ -58,7 +58,10 @@ export class StoredState implements CommittedState, ReadView {
   protected committedSeq: number;
   private readonly versions = new Map<string, number>();
   private readonly derived = new Map<string, { stamp: string; value: unknown }>();
-  protected readonly indexes = new FieldIndexes((c) => this.maps[c].entries());
+  protected readonly indexes = new FieldIndexes(
+    (c) => this.maps[c] as Map<string, unknown>,
+    (m) => SHARED.has(m),
+  );
 
   /** `shared`: start on maps shared with other stores of the same records (see sharedMapsFromData). */
   constructor(data: StateData, seq: number, shared = false) {
