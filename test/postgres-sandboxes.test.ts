@@ -137,6 +137,25 @@ test('a sandbox from fixtures, or from a snapshot saved at the default mock, is 
   assert.is((await call(c, 'GET', `/sandboxes/${fromSnapshot.id}/_mock/clock`)).body!.now, '2026-11-20T12:00:00.000Z');
 });
 
+test('the list pages every instance\'s sandboxes newest first, whichever instance is asked', async () => {
+  const made: string[] = [];
+  for (const app of trio) made.push((await create(app, { name: `page-${made.length}` })).id);
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; ; i = (i + 1) % 3) {
+    const page = await call(trio[i], 'GET', `/_mock/sandboxes?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    assert.is(page.status, 200);
+    assert.ok(page.body!.items.length <= 2);
+    seen.push(...page.body!.items.map((x: Json) => x.id));
+    cursor = page.body!.next_cursor;
+    if (!cursor) break;
+  }
+  // The three just made come first, newest first; no sandbox is listed twice.
+  assert.equal(seen.slice(0, 3), [...made].reverse());
+  assert.is(new Set(seen).size, seen.length);
+  assert.is(seen.length, (await call(trio[1], 'GET', '/_mock/sandboxes?limit=200')).body!.items.length);
+});
+
 test('DELETE through one instance removes its rows and every instance answers 404 sandbox_not_found', async () => {
   const [a, b, c] = trio;
   const sb = await create(a);
