@@ -137,7 +137,7 @@ test('a sandbox from fixtures, or from a snapshot saved at the default mock, is 
   assert.is((await call(c, 'GET', `/sandboxes/${fromSnapshot.id}/_mock/clock`)).body!.now, '2026-11-20T12:00:00.000Z');
 });
 
-test('the list pages every instance\'s sandboxes newest first, whichever instance is asked', async () => {
+test("the list pages every instance's sandboxes newest first, whichever instance is asked", async () => {
   const made: string[] = [];
   for (const app of trio) made.push((await create(app, { name: `page-${made.length}` })).id);
   const seen: string[] = [];
