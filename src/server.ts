@@ -5,7 +5,7 @@ import { appErrorListener, errorMiddleware } from './errors.js';
 import { CONTROL_ROUTES, V3_ROUTES } from './routes/index.js';
 import { routeTable } from './routes/table.js';
 import { address, addressed, type AddressedMock } from './middleware/addressed.js';
-import { shadowMiddleware } from './shadow/index.js';
+import { shadowMiddleware, type ShadowRecord } from './shadow/index.js';
 import { journalMiddleware } from './middleware/journal.js';
 import { coverageMiddleware } from './middleware/coverage.js';
 import { faultMiddleware } from './middleware/faults.js';
@@ -14,9 +14,17 @@ import { sharedStorage } from './middleware/shared-storage.js';
 import type { Sandboxes } from './sandboxes/index.js';
 import type { Mock, ServerParts } from './mock.js';
 
-/** The mock's shadow record with what the middleware needs of the mock itself (its journal, clock and auth mode). */
-const shadowOf = ({ shadow, control, deps }: AddressedMock) =>
-  shadow && { ...shadow, journal: control.journal, nowIso: () => deps.clock.nowIso(), authOff: deps.config.auth === 'off' };
+/** The mock's shadow record with what the middleware needs of the mock itself (its journal, clock and auth mode), built once per mock. */
+const records = new WeakMap<AddressedMock, ShadowRecord | null>();
+function shadowOf(mock: AddressedMock): ShadowRecord | null {
+  let r = records.get(mock);
+  if (r === undefined) {
+    const { shadow, control, deps } = mock;
+    r = shadow && { ...shadow, journal: control.journal, nowIso: () => deps.clock.nowIso(), authOff: deps.config.auth === 'off' };
+    records.set(mock, r);
+  }
+  return r;
+}
 
 export function serverApp(root: Mock, sandboxes: Sandboxes | null, server: ServerParts): Koa {
   const { options } = server;

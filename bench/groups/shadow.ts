@@ -10,6 +10,9 @@ export async function shadowGroup() {
   const target = await mockServer('--memory', '--simulation', 'off');
   const plain = await mockServer('--memory', '--simulation', 'off');
   const shadowed = await mockServer('--memory', '--simulation', 'off', '--shadow', target.url, '--shadow-token', TOKEN);
+  // Steady state, as in a long session: the first comparison builds the OpenAPI document it checks shapes against.
+  await fetch(`${shadowed.url}${runPath(RUN)}`, { headers: AUTH });
+  while (((await (await fetch(`${shadowed.url}/_mock/drift`)).json()) as { compared: number }).compared < 1) await new Promise((r) => setTimeout(r, 50));
   const { base, subject } = await compare({ url: plain.url, path: runPath(RUN), headers: AUTH }, { url: shadowed.url, path: runPath(RUN), headers: AUTH });
   const drift = (await (await fetch(`${shadowed.url}/_mock/drift`)).json()) as {
     compared: number;

@@ -94,11 +94,13 @@ export function shadowMiddleware(p: ShadowParts, recordOf: (ctx: Context) => Sha
     // The journal wrote a JSON answer as text; a stream or bytes cannot be compared, nor a write whose body was never read.
     const unread = ctx.method !== 'GET' && raw === undefined && Number(ctx.get('content-length') || 0) > 0;
     if (typeof ctx.body !== 'string' || unread) return r.drift.skipped('not_comparable');
+    const refused = p.sender.admit();
+    if (refused) return r.drift.dropped(refused);
     const mock = { status: ctx.status, headers: stringHeaders(ctx.response.headers as Record<string, unknown>), text: ctx.body };
     const operation = (ctx.state.operation as string | undefined) ?? 'unmatched';
     const requestId = (ctx.state.journalId as number | undefined) ?? null;
     const at = r.nowIso();
-    const refused = p.sender.submit({
+    p.sender.submit({
       method: ctx.method,
       target: ctx.querystring ? `${ctx.path}?${ctx.querystring}` : ctx.path,
       headers: targetHeaders(ctx, p, r.authOff),
@@ -112,7 +114,6 @@ export function shadowMiddleware(p: ShadowParts, recordOf: (ctx: Context) => Sha
         }
       },
     });
-    if (refused) r.drift.dropped(refused);
   };
 }
 

@@ -46,14 +46,21 @@ export class ShadowSender {
     return this.waiting.length + this.inFlight;
   }
 
-  /** Queues a request (started on a later turn of the event loop, never inside the caller's), or says why not. */
-  submit(job: ShadowJob): Refusal | null {
+  /**
+   * Whether one more request may be sent now (a slot in the queue, the target not known down, a token of the rate; the
+   * token is taken), or why not. Checked before the request is built, so a dropped one costs no more than this.
+   */
+  admit(): Refusal | null {
     if (this.waiting.length >= this.settings.queue) return 'queue_full';
     if (!this.health.mayTry()) {
       this.health.missed();
       return 'target_down';
     }
-    if (!this.takeToken()) return 'rate_limited';
+    return this.takeToken() ? null : 'rate_limited';
+  }
+
+  /** Queues an admitted request: started on a later turn of the event loop, never inside the caller's. */
+  submit(job: ShadowJob): void {
     this.waiting.push(job);
     if (!this.scheduled) {
       this.scheduled = true;
@@ -62,7 +69,6 @@ export class ShadowSender {
         this.pump();
       });
     }
-    return null;
   }
 
   /** Resolves once nothing is queued or in flight. */
