@@ -154,6 +154,7 @@ export async function everyControlMethod(mock: MockApp): Promise<unknown[]> {
   ];
   const har = c.har({ method: 'GET' });
   const client = [c.clientReport(), c.assertCleanClient()];
+  const drift: number[] = [c.drift().compared, (await c.drift({ settled: true })).groups.length];
   const gate = c.assertCoverage({ failUnder: 50, require: ['cancelRun'] });
   const bundle = await c.exportBundle();
   (await c.exportBundleStream()).destroy();
@@ -164,6 +165,7 @@ export async function everyControlMethod(mock: MockApp): Promise<unknown[]> {
     verified,
     har.log.entries.length,
     client,
+    drift,
     gate,
     sealed,
     now,
