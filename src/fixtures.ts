@@ -112,11 +112,26 @@ function precomputedDemo(): StateData | undefined {
   return pre.source === demoSource() ? pre.state : undefined;
 }
 
+/** Freezes a JSON document and everything in it (a work list, not recursion). */
+function deepFreeze<T>(doc: T): T {
+  const todo: unknown[] = [doc];
+  for (let value = todo.pop(); value !== undefined; value = todo.pop()) {
+    if (typeof value !== 'object' || value === null || Object.isFrozen(value)) continue;
+    Object.freeze(value);
+    for (const child of Object.values(value)) todo.push(child);
+  }
+  return doc;
+}
+
 let demo: unknown;
-/** The bundled demo fixture document, read once per process (with its compiled state, when the build precomputed it). */
+/**
+ * The bundled demo fixture document, read once per process (with its compiled state, when the build precomputed it).
+ * It is one object for the whole process, so it is frozen: a change would reach every later mock of the process, and
+ * its compiled state would no longer be what it describes. Change a copy: `structuredClone(demoFixture())`.
+ */
 export function demoFixture(): FixtureInput {
   if (demo === undefined) {
-    demo = readFixtureFile(DEMO_FIXTURE_PATH);
+    demo = deepFreeze(readFixtureFile(DEMO_FIXTURE_PATH));
     const state = precomputedDemo();
     if (state) built.set(demo as object, state);
   }

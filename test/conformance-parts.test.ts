@@ -164,7 +164,7 @@ test('the mock side: same project id when the fixture has it, else its first act
   await same.app.close();
   // Unknown ids: --project gets the first active project (the archived first one skipped), the disposable one the first
   // with a pending approval.
-  const fixture = demoFixture() as { projects: { id: string; status: string }[] };
+  const fixture = structuredClone(demoFixture()) as { projects: { id: string; status: string }[] };
   const support = fixture.projects.findIndex((p) => p.id === DEMO.projects.support);
   fixture.projects.push(...fixture.projects.splice(support, 1)); // support, the one with pending approvals, goes last
   fixture.projects[0].status = 'archived';

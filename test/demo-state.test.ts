@@ -2,7 +2,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
-import { DEMO_FIXTURE_PATH, DEMO_STATE_FILE, demoSource, readFixtureFile, stateFromFixture } from '../src/fixtures.js';
+import { DEMO_FIXTURE_PATH, DEMO_STATE_FILE, demoFixture, demoSource, readFixtureFile, stateFromFixture } from '../src/fixtures.js';
+import { createApp } from '../src/app.js';
 
 const pre = JSON.parse(readFileSync(new URL(`../dist/${DEMO_STATE_FILE}`, import.meta.url), 'utf8')) as { source: string; state: unknown };
 
@@ -25,6 +26,24 @@ test('demo state: the built package answers with it (createApp on the demo, one 
     headers: { authorization: 'Bearer demo-owner-token' },
   });
   assert.is(((await res.json()) as { status: string }).status, 'waiting_approval');
+});
+
+test('demoFixture: one frozen document per process; a change throws and reaches no later mock; a copy can be changed', async () => {
+  const doc = demoFixture() as { projects: { id: string; name: string; status: string }[] };
+  assert.is(demoFixture(), doc, 'the same document each call');
+  assert.throws(() => {
+    doc.projects[0].status = 'archived';
+  }, /read only/);
+  assert.throws(() => doc.projects.push(doc.projects[0]), /not extensible|read only/);
+  assert.equal(doc, readFixtureFile(DEMO_FIXTURE_PATH), 'unchanged: equal to the file read afresh');
+  const copy = structuredClone(doc);
+  copy.projects[0].name = 'Changed in a copy';
+  const changed = await createApp({ storage: 'memory', fixtures: copy });
+  const fromDemo = await createApp({ storage: 'memory', fixtures: demoFixture() });
+  const name = async (m: typeof changed) =>
+    ((await m.control.exportState()) as { projects: { id: string; name: string }[] }).projects.find((p) => p.id === copy.projects[0].id)?.name;
+  assert.is(await name(changed), 'Changed in a copy');
+  assert.is(await name(fromDemo), doc.projects[0].name);
 });
 
 test.run();

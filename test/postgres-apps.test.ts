@@ -53,7 +53,7 @@ test('several apps: a write acknowledged by one is read by the next request to a
   const clock = await request(b.callback()).get('/_mock/state').expect(200);
   assert.equal(clock.body.clock, { frozen_at: '2026-11-20T12:01:00.000Z', offset_ms: 0 });
   // Fixtures loaded through b become what a reset through a returns to.
-  const fixture = demoFixture() as { projects: { id: string; name: string }[] };
+  const fixture = structuredClone(demoFixture()) as { projects: { id: string; name: string }[] };
   fixture.projects.find((p) => p.id === SALES)!.name = 'Renamed by fixtures';
   await request(b.callback()).post('/_mock/fixtures').send(fixture).expect(200);
   await request(a.callback()).put(`/api/v3/projects/${SALES}/budget`).set(bearer(DEMO.tokens.owner)).send({ user_daily_usd: 9 }).expect(200);

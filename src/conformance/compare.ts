@@ -43,8 +43,21 @@ export function envelopeOf(body: unknown): 'validation items' | 'management enve
   return 'other';
 }
 
+/** Each document's answer schemas by operation and status, looked up once: shadow mode compares on every request. */
+const schemas = new WeakMap<Schema, Map<string, Schema | undefined>>();
+
 /** The JSON schema of an operation's answer with this status in the document, if it declares one. */
 export function responseSchema(doc: Schema, operation: string, status: number): Schema | undefined {
+  let known = schemas.get(doc);
+  if (!known) schemas.set(doc, (known = new Map()));
+  const key = `${operation} ${status}`;
+  if (known.has(key)) return known.get(key);
+  const schema = findResponseSchema(doc, operation, status);
+  known.set(key, schema);
+  return schema;
+}
+
+function findResponseSchema(doc: Schema, operation: string, status: number): Schema | undefined {
   for (const item of Object.values((doc.paths ?? {}) as Record<string, Record<string, Schema>>)) {
     for (const op of Object.values(item)) {
       if (!isObject(op) || op.operationId !== operation) continue;
