@@ -13,6 +13,9 @@ export interface Arrival {
   key: string | null;
 }
 
+/** How many credentials' fingerprints are kept for reuse. */
+const RECENT = 256;
+
 export class ClientObserver {
   /** Made at the first credential seen: a mock (a sandbox) that no client called with one holds none. */
   private key: Buffer | undefined;
@@ -20,12 +23,21 @@ export class ClientObserver {
 
   constructor(private readonly view: ReadView) {}
 
+  /** Fingerprints of the credentials seen lately: a client sends the same token on every request (an HMAC each costs). */
+  private readonly recent = new Map<string, string>();
+
   /** The first 16 base64url characters of the HMAC: its first 12 bytes, written as a string of their own. */
   private fingerprint(secret: string): string {
-    return createHmac('sha256', (this.key ??= randomBytes(32)))
+    const known = this.recent.get(secret);
+    if (known !== undefined) return known;
+    const made = createHmac('sha256', (this.key ??= randomBytes(32)))
       .update(secret)
       .digest()
       .toString('base64url', 0, 12);
+    // Bounded: past RECENT credentials the table starts again (held in memory only, never written anywhere).
+    if (this.recent.size >= RECENT) this.recent.clear();
+    this.recent.set(secret, made);
+    return made;
   }
 
   /** At arrival: the bearer token's principal, and one more in flight for it. */
