@@ -2,7 +2,7 @@
 // The faults are indexed by method, operation and path shape, so the request looks at none of them.
 import { RUN } from '../lib/data.js';
 import { AUTH, compare, rps, runPath } from '../lib/load.js';
-import { bad, fmt, report } from '../lib/report.js';
+import { bad, reportThroughput } from '../lib/report.js';
 import { mockServer } from '../lib/servers.js';
 
 const OTHER_OPERATIONS = [
@@ -35,24 +35,10 @@ export async function faultsGroup() {
     if (res.status !== 200) throw new Error(`bench flt: a fault was refused: ${await res.text()}`);
   }
   const { base, subject } = await compare({ url: bare.url, path: runPath(RUN), headers: AUTH }, { url: faulted.url, path: runPath(RUN), headers: AUTH });
-  const ratio = rps(subject) / rps(base);
-  report({
-    id: 'flt0',
-    what: 'GET run detail, no faults, memory (req/s)',
-    value: fmt(rps(base)) + bad(base),
-    baseline: '',
-    ratio: '',
-    target: 'baseline',
-    met: null,
-  });
-  report({
-    id: 'flt',
-    what: 'GET run detail with 50 faults installed, none matching (req/s)',
-    value: fmt(rps(subject)) + bad(subject),
-    baseline: fmt(rps(base)),
-    ratio: `${fmt(ratio, 2)} x flt0`,
-    target: '>= 0.9 x flt0',
-    met: ratio >= 0.9,
-  });
+  reportThroughput(
+    { id: 'flt0', what: 'GET run detail, no faults, memory (req/s)', rps: rps(base), bad: bad(base) },
+    { id: 'flt', what: 'GET run detail with 50 faults installed, none matching (req/s)', rps: rps(subject), bad: bad(subject) },
+    0.9,
+  );
   await Promise.all([bare.stop(), faulted.stop()]);
 }

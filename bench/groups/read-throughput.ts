@@ -1,7 +1,7 @@
 // Groups a/b: bare Koa + @koa/router serving the run-detail JSON, and json-server 1.x GET by id, against GET run detail with bearer auth on the mock.
 import { RUN, writeWork } from '../lib/data.js';
 import { AUTH, compare, rps, runPath } from '../lib/load.js';
-import { bad, fmt, report } from '../lib/report.js';
+import { bad, fmt, report, reportThroughput } from '../lib/report.js';
 import { bareKoa, jsonServer, mockServer } from '../lib/servers.js';
 
 export async function readThroughput() {
@@ -9,25 +9,11 @@ export async function readThroughput() {
   const detail = await (await fetch(mock.url + runPath(RUN), { headers: AUTH })).text();
   const bare = await bareKoa(writeWork('run-detail.json', detail));
   const { base, subject } = await compare({ url: bare.url, path: runPath(RUN) }, { url: mock.url, path: runPath(RUN), headers: AUTH });
-  const ratio = rps(subject) / rps(base);
-  report({
-    id: 'a',
-    what: 'bare Koa + @koa/router GET, same JSON (req/s)',
-    value: fmt(rps(base)) + bad(base),
-    baseline: '',
-    ratio: '',
-    target: 'baseline',
-    met: null,
-  });
-  report({
-    id: 'b',
-    what: 'GET run detail, bearer auth, memory (req/s)',
-    value: fmt(rps(subject)) + bad(subject),
-    baseline: fmt(rps(base)),
-    ratio: `${fmt(ratio, 2)} x a`,
-    target: '>= 0.9 x a',
-    met: ratio >= 0.9,
-  });
+  reportThroughput(
+    { id: 'a', what: 'bare Koa + @koa/router GET, same JSON (req/s)', rps: rps(base), bad: bad(base) },
+    { id: 'b', what: 'GET run detail, bearer auth, memory (req/s)', rps: rps(subject), bad: bad(subject) },
+    0.9,
+  );
   await bare.stop();
 
   // json-server answers the same document by id from its own db (GET /runs/:id).

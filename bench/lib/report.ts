@@ -42,3 +42,22 @@ export function printTable() {
   const notes = rows.filter((r) => r.note).map((r) => `(${r.id}) ${r.note}`);
   process.stdout.write(`\n${out.join('\n')}\n\n${notes.join('\n')}\n`);
 }
+
+/** A throughput comparison as two rows: the baseline side, then the subject with its ratio against a minimum. */
+export function reportThroughput(
+  base: { id: string; what: string; rps: number; bad: string },
+  subject: { id: string; what: string; rps: number; bad: string },
+  min: number,
+): void {
+  const ratio = subject.rps / base.rps;
+  report({ id: base.id, what: base.what, value: fmt(base.rps) + base.bad, baseline: '', ratio: '', target: 'baseline', met: null });
+  report({
+    id: subject.id,
+    what: subject.what,
+    value: fmt(subject.rps) + subject.bad,
+    baseline: fmt(base.rps),
+    ratio: `${fmt(ratio, 2)} x ${base.id}`,
+    target: `>= ${min} x ${base.id}`,
+    met: ratio >= min,
+  });
+}
