@@ -1,19 +1,30 @@
 // Bounded text for the journal: a JSON value written with its secrets redacted, stopping after a byte limit, without recursion.
 import { REDACTED, isSecretField } from './redact.js';
 
-/** A body as the journal holds it: flat text, never the parsed object graph. */
+/** A body the journal holds as plain text, or cut at the body limit: flat text, never the parsed object graph. */
 export class BodyText {
   constructor(
-    /** The JSON text (or plain text when `json` is false), at most the body limit long. */
+    /** The text (JSON when `json` is true), at most the body limit long. */
     readonly text: string,
     /** `text` is JSON that parses; false for plain text and for a truncated prefix. */
     readonly json: boolean,
-    /** JSON whose secrets were already replaced when it was written (else they are replaced when it is read). */
-    readonly redacted: boolean,
     /** The full size in UTF-8 bytes when the text was cut; undefined when it is whole. */
     readonly truncatedFrom?: number,
   ) {}
 }
+
+/**
+ * A body as a journal entry holds it. Whole JSON text (nearly every body) is the bare string: a thousand sandboxes keep
+ * ten thousand entries, and a wrapper object per body would cost more than many bodies. Secrets in it are replaced
+ * when it is read. Plain text and cut bodies keep their flags in a BodyText.
+ */
+export type KeptBody = string | BodyText;
+
+/** The kept body's text (null: there was no body). */
+export const keptText = (b: KeptBody | null): string | null => (b === null ? null : typeof b === 'string' ? b : b.text);
+
+/** The kept body's text, whether it is JSON, and its full size when it was cut. */
+export const bodyParts = (b: KeptBody): BodyText => (typeof b === 'string' ? new BodyText(b, true) : b);
 
 /** Beyond this depth a value is replaced, as redactDeep does: nothing that deep is worth the risk. */
 const MAX_DEPTH = 64;
@@ -104,16 +115,16 @@ const fits = (text: string, limit: number): boolean => text.length <= limit && (
  * text that went on the wire, kept as is when it fits (redacted when read: no second serialization).
  * Otherwise a redacted prefix is written from the value, with work bounded by the limit.
  */
-export function jsonBody(value: unknown, limit: number, sent?: string, fullBytes?: number): BodyText {
-  if (sent !== undefined && fits(sent, limit)) return new BodyText(sent, true, false);
+export function jsonBody(value: unknown, limit: number, sent?: string, fullBytes?: number): KeptBody {
+  if (sent !== undefined && fits(sent, limit)) return sent;
   const { text, whole } = redactedJsonPrefix(value, limit);
-  if (whole && fits(text, limit)) return new BodyText(text, true, true);
-  return new BodyText(textPrefix(text, limit), false, true, fullBytes ?? (sent !== undefined ? Buffer.byteLength(sent) : -1));
+  if (whole && fits(text, limit)) return text;
+  return new BodyText(textPrefix(text, limit), false, fullBytes ?? (sent !== undefined ? Buffer.byteLength(sent) : -1));
 }
 
 /** Raw text (bytes a signature check kept, a plain-text answer): JSON text is redacted when read, or now if it must be cut. */
-export function rawBody(text: string, limit: number): BodyText {
-  if (fits(text, limit)) return new BodyText(text, looksLikeJson(text), false);
+export function rawBody(text: string, limit: number): KeptBody {
+  if (fits(text, limit)) return looksLikeJson(text) ? text : new BodyText(text, false);
   const size = Buffer.byteLength(text);
   let parsed: unknown;
   try {
@@ -122,7 +133,7 @@ export function rawBody(text: string, limit: number): BodyText {
     parsed = undefined;
   }
   if (parsed !== undefined) return jsonBody(parsed, limit, undefined, size);
-  return new BodyText(textPrefix(text, limit), false, false, size);
+  return new BodyText(textPrefix(text, limit), false, size);
 }
 
 function looksLikeJson(text: string): boolean {

@@ -1,5 +1,5 @@
 // The journal's record shapes: what an entry holds, how it is filtered, and its limits.
-import type { BodyText } from './journal-text.js';
+import type { KeptBody } from './journal-text.js';
 import type { DriftItem } from '../schemas/drift.js';
 
 export interface FaultMarker {
@@ -98,9 +98,9 @@ export interface JournalRecord {
   duration_ms: number;
   operation: string | null;
   requestHeaders: Record<string, unknown>;
-  requestBody: BodyText | null;
+  requestBody: KeptBody | null;
   responseHeaders: Record<string, unknown>;
-  responseBody: BodyText | null;
+  responseBody: KeptBody | null;
   fault?: FaultMarker;
   /** What shadow mode found, added once the target answered (already redacted and bounded). */
   drift?: DriftItem[];
@@ -112,4 +112,46 @@ export interface JournalRecord {
 export interface Stored extends JournalRecord {
   id: number;
   size: number;
+}
+
+/**
+ * A record as the journal holds it: every field is set in the constructor, so each entry is one object with its fields
+ * inside it (fields added to an object later live in a second, separately allocated array).
+ */
+export class StoredEntry implements Stored {
+  readonly atMs: number;
+  readonly method: string;
+  path: string;
+  querystring: string;
+  readonly status: number;
+  readonly duration_ms: number;
+  readonly operation: string | null;
+  requestHeaders: Record<string, unknown>;
+  readonly requestBody: KeptBody | null;
+  responseHeaders: Record<string, unknown>;
+  readonly responseBody: KeptBody | null;
+  readonly fault: FaultMarker | undefined;
+  drift: DriftItem[] | undefined;
+  readonly client: ClientFacts | undefined;
+
+  constructor(
+    r: JournalRecord,
+    readonly id: number,
+    public size: number,
+  ) {
+    this.atMs = r.atMs;
+    this.method = r.method;
+    this.path = r.path;
+    this.querystring = r.querystring;
+    this.status = r.status;
+    this.duration_ms = r.duration_ms;
+    this.operation = r.operation;
+    this.requestHeaders = r.requestHeaders;
+    this.requestBody = r.requestBody;
+    this.responseHeaders = r.responseHeaders;
+    this.responseBody = r.responseBody;
+    this.fault = r.fault;
+    this.drift = r.drift;
+    this.client = r.client;
+  }
 }

@@ -1,6 +1,6 @@
 // How journal entries are shown when read: every part redacted (by name, where echoed, known credentials), bodies parsed or marked as cut.
 import { Redactor, type SecretIndex } from './redact.js';
-import { truncationMarker, type BodyText } from './journal-text.js';
+import { bodyParts, truncationMarker, type KeptBody } from './journal-text.js';
 import type { JournalEntry, JournalSummary, Stored } from './journal.js';
 
 interface Readable {
@@ -12,8 +12,9 @@ interface Readable {
 }
 
 /** The body as kept, before redaction: parsed JSON, plain text, or a cut prefix. */
-function readable(b: BodyText | null): Readable {
-  if (b === null) return { value: null };
+function readable(kept: KeptBody | null): Readable {
+  if (kept === null) return { value: null };
+  const b = bodyParts(kept);
   if (b.truncatedFrom !== undefined) {
     return { value: b.text, marker: truncationMarker(b.truncatedFrom), truncated: b.truncatedFrom >= 0 ? { bytes: b.truncatedFrom } : {} };
   }
@@ -46,7 +47,8 @@ export function shown(e: Stored, index?: SecretIndex): JournalEntry {
   redactor.collect(query);
   redactor.collect(request.value);
   redactor.collect(response.value);
-  if (index?.signature && e.requestBody && e.requestBody.truncatedFrom === undefined) redactor.remember(index.signature(e.requestBody.text));
+  const sent = e.requestBody === null ? null : bodyParts(e.requestBody);
+  if (index?.signature && sent && sent.truncatedFrom === undefined) redactor.remember(index.signature(sent.text));
   const entry: JournalEntry = {
     id: e.id,
     at: new Date(e.atMs).toISOString(),

@@ -1,6 +1,6 @@
 // The request journal: a bounded, per-instance record of the v3 traffic; entries are redacted whenever they are read.
 import { compileGlob, isGlob } from './glob.js';
-import { textPrefix } from './journal-text.js';
+import { keptText, textPrefix } from './journal-text.js';
 import { shown, summary } from './journal-view.js';
 import type { SecretIndex } from './redact.js';
 import type { BudgetedJournal, JournalBudget } from './journal-budget.js';
@@ -13,6 +13,7 @@ import {
   type JournalLimits,
   type JournalRecord,
   type Stored,
+  StoredEntry,
 } from './journal-types.js';
 export {
   JOURNAL_LIMITS,
@@ -46,6 +47,9 @@ function boundedHeaders(headers: Record<string, unknown>, limit: number): Record
   for (const [k, v] of Object.entries(headers)) out[k.slice(0, 256)] = textPrefix(String(v), each);
   return out;
 }
+
+/** A flat copy of a short string (V8 keeps a substring as a view on its whole parent; a copy lets the parent go). */
+const ownCopy = (s: string): string => (s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string));
 
 export class Journal implements BudgetedJournal {
   /** Oldest first from `head`; the front is dropped in batches so add() stays O(1) amortised. */
@@ -123,21 +127,20 @@ export class Journal implements BudgetedJournal {
     const limit = this.limits.bodyBytes;
     const hReq = headerSize(record.requestHeaders);
     const hRes = headerSize(record.responseHeaders);
-    // The record becomes the stored entry (the middleware builds a fresh one per request): no copy.
-    const stored = record as Stored;
-    if (record.path.length > limit) stored.path = textPrefix(record.path, limit);
-    if (record.querystring.length > limit) stored.querystring = textPrefix(record.querystring, limit);
+    const stored = new StoredEntry(record, id, 0);
+    // A path or query cut from the request's URL would keep the whole URL alive: the entry holds its own copies.
+    stored.path = record.path.length > limit ? textPrefix(record.path, limit) : ownCopy(record.path);
+    stored.querystring = record.querystring.length > limit ? textPrefix(record.querystring, limit) : ownCopy(record.querystring);
     if (hReq > limit) stored.requestHeaders = boundedHeaders(record.requestHeaders, limit);
     if (hRes > limit) stored.responseHeaders = boundedHeaders(record.responseHeaders, limit);
-    stored.id = id;
     stored.size =
       ENTRY_OVERHEAD +
       stored.path.length +
       stored.querystring.length +
       Math.min(hReq, limit) +
       Math.min(hRes, limit) +
-      (stored.requestBody?.text.length ?? 0) +
-      (stored.responseBody?.text.length ?? 0);
+      (keptText(stored.requestBody)?.length ?? 0) +
+      (keptText(stored.responseBody)?.length ?? 0);
     this.entries.push(stored);
     this.total += stored.size;
     // The newest entry always stays, whatever its size (it is bounded by the body limit).

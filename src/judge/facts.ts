@@ -1,5 +1,6 @@
 // The judge's view of one journal entry: what the rules compare, read from the stored record (nothing of it is shown).
 import type { ClientFacts, Stored } from '../control/journal.js';
+import { keptText } from '../control/journal-text.js';
 
 export interface Fact {
   id: number;
@@ -43,8 +44,8 @@ export function factOf(e: Stored): Fact {
     principal: e.client?.principal ?? null,
     client: e.client,
     retryAfterMs: retryAfter(e),
-    requestText: e.requestBody?.text ?? null,
-    responseText: e.responseBody?.text ?? null,
+    requestText: keptText(e.requestBody),
+    responseText: keptText(e.responseBody),
   };
 }
 

@@ -1,7 +1,7 @@
 // Outermost middleware: records each API request in the instance's journal as bounded text (redacted when read); /_mock
 // traffic and the documentation pages (/docs, its assets, /openapi.json) are not journaled.
 import type { Context, Middleware } from 'koa';
-import { jsonBody, rawBody, type BodyText } from '../control/journal-text.js';
+import { jsonBody, rawBody, type KeptBody } from '../control/journal-text.js';
 import { operationOf } from '../control/faults/index.js';
 import { addressed } from './addressed.js';
 
@@ -15,7 +15,7 @@ export const isControlPath = (path: string): boolean => /^\/_mock(?:\/|$)/i.test
 export const isDocsPath = (path: string): boolean => /^\/(?:docs(?:\/|$)|openapi\.json\/?$)/i.test(path);
 
 /** The body as the handler read it: the raw bytes a signature check kept, or the parsed JSON (written out bounded). */
-function requestBody(ctx: Context, limit: number): BodyText | null {
+function requestBody(ctx: Context, limit: number): KeptBody | null {
   const raw = ctx.state.rawBody as Buffer | string | undefined;
   if (raw !== undefined) return raw.length === 0 ? null : rawBody(raw.toString(), limit);
   const parsed = (ctx.request as { body?: unknown }).body;
@@ -27,7 +27,7 @@ function requestBody(ctx: Context, limit: number): BodyText | null {
  * The response body. A JSON body is serialized here (instead of by Koa, which would do it next) and
  * the journal keeps that one string when it fits: no second serialization, no object graph held.
  */
-function responseBody(ctx: Context, limit: number): BodyText | null {
+function responseBody(ctx: Context, limit: number): KeptBody | null {
   const b = ctx.body;
   if (b === undefined || b === null || b === '') return null;
   if (typeof b === 'string') return rawBody(b, limit);

@@ -1,18 +1,18 @@
 // A journal entry as it is shown (redacted) turned back into what the journal stores: how a bundle's journal is restored.
-import { BodyText, truncationMarker } from '../control/journal-text.js';
+import { BodyText, truncationMarker, type KeptBody } from '../control/journal-text.js';
 import type { JournalEntry, JournalMessage, JournalRecord } from '../control/journal.js';
 
 /** The stored body that shows as `m` shows (already redacted, so nothing is replaced when it is read). */
-function bodyText(m: JournalMessage): BodyText | null {
+function bodyText(m: JournalMessage): KeptBody | null {
   if (m.body === null || m.body === undefined) return null;
   if (m.truncated && typeof m.body === 'string') {
     const bytes = m.truncated.bytes ?? -1;
     const marker = truncationMarker(bytes);
     const text = m.body.endsWith(marker) ? m.body.slice(0, -marker.length) : m.body;
-    return new BodyText(text, false, true, bytes);
+    return new BodyText(text, false, bytes);
   }
-  if (typeof m.body === 'string') return new BodyText(m.body, false, true);
-  return new BodyText(JSON.stringify(m.body), true, true);
+  if (typeof m.body === 'string') return new BodyText(m.body, false);
+  return JSON.stringify(m.body);
 }
 
 /** The query string that parses back to `query` (repeated keys from arrays). */

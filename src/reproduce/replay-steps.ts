@@ -1,6 +1,7 @@
 // The journal of one session as replay steps: each request as it was sent (credentials sealed) and the answer it got (as the journal shows it).
 import type { JournalEntry, Stored } from '../control/journal.js';
 import { parseQuery } from '../control/journal-view.js';
+import { bodyParts } from '../control/journal-text.js';
 import type { Sealed, Sealer } from '../control/sealing.js';
 import { ApiError } from '../errors.js';
 
@@ -60,7 +61,8 @@ function received(text: string, json: boolean): unknown {
 
 /** One request as it was sent: every part the journal shows redacted is sealed whole, the rest is written as is. */
 function step(raw: Stored, shown: JournalEntry, sealer: Sealer, withTime: boolean, assert: boolean): ReplayStep {
-  if (raw.requestBody?.truncatedFrom !== undefined) {
+  const sent = raw.requestBody === null ? null : bodyParts(raw.requestBody);
+  if (sent?.truncatedFrom !== undefined) {
     throw notReplayable(
       `Request ${raw.id}'s body was cut to the journal's body limit, so it cannot be sent again: raise createApp({ journal: { bodyBytes } }) and run the session again.`,
     );
@@ -73,8 +75,8 @@ function step(raw: Stored, shown: JournalEntry, sealer: Sealer, withTime: boolea
     const text = Array.isArray(v) ? v.join(', ') : String(v);
     headers[k] = same(shown.request.headers[k], v) ? text : sealer.seal(text);
   }
-  const text = raw.requestBody?.text ?? null;
-  const bodyShown = text === null || same(shown.request.body, received(text, raw.requestBody!.json));
+  const text = sent?.text ?? null;
+  const bodyShown = sent === null || same(shown.request.body, received(sent.text, sent.json));
   const out: ReplayStep = {
     id: raw.id,
     name: `${shown.method} ${shown.path}${shown.operation ? ` (${shown.operation})` : ''}`,
