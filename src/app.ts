@@ -18,6 +18,7 @@ import { inProcess, type InProcess } from './inprocess/index.js';
 import type { SimulationProgress, StartSettings } from './simulation/index.js';
 import type { SimulationMode } from './schemas/simulation.js';
 import { assembleMock, type ServerParts } from './mock.js';
+import { Fingerprints } from './judge/index.js';
 import { serverApp } from './server.js';
 import { shadowServer, type ShadowOptions } from './shadow/index.js';
 
@@ -131,6 +132,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     report: options.onError ?? ((err: unknown) => console.error(err)),
     readBody: bodyReader(options.bodyLimit ?? 1024 * 1024),
     journalBudget: new JournalBudget(options.journal?.bytes ?? JOURNAL_LIMITS.bytes),
+    fingerprints: new Fingerprints(),
   };
   const snapshots = new NamedSnapshots();
   const sandboxes = createSandboxes({

@@ -55,3 +55,12 @@ export interface Deps extends WriteDeps {
   /** The same store, read-only: what routes and the control surface read (writes go through the domain). */
   view: ReadView;
 }
+
+/**
+ * `deps` with `runHooks`. Written out field by field, not spread: V8 gives each object a spread makes at a busy site a
+ * hidden class of its own (about 300 bytes), and every mock (sandbox) holds its deps for as long as it lives.
+ */
+export function withRunHooks(deps: Deps, runHooks: RunHooks): Deps {
+  const { store, view, clock, ids, tokens, config, retention } = deps;
+  return { store, view, clock, ids, tokens, config, retention, runHooks };
+}

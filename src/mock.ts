@@ -14,10 +14,10 @@ import { FaultRegistry } from './control/faults/index.js';
 import type { JournalBudget } from './control/journal-budget.js';
 import type { NamedSnapshots } from './control/snapshots.js';
 import type { AddressedMock } from './middleware/addressed.js';
-import { ClientObserver } from './judge/index.js';
+import { ClientObserver, type Fingerprints } from './judge/index.js';
 import { Simulation, type StartSettings } from './simulation/index.js';
 import type { Sandboxes } from './sandboxes/index.js';
-import type { Deps } from './deps.js';
+import { withRunHooks, type Deps } from './deps.js';
 import type { CreateAppOptions } from './app.js';
 import { driftLog, type ShadowServer } from './shadow/index.js';
 import { heldSecrets } from './control/held-secrets.js';
@@ -32,6 +32,8 @@ export interface ServerParts {
   log: (line: string) => void;
   /** The shadow target every mock of the server also sends its v3 requests to (null: none). */
   shadow: ShadowServer | null;
+  /** The key (made at first use) and the table that fingerprint credentials for every mock's client report. */
+  fingerprints: Fingerprints;
 }
 
 /** What makes one mock itself: its store, the state it resets to, its seed, its snapshots, the sandboxes it manages. */
@@ -103,7 +105,7 @@ export async function assembleMock(own: OwnParts, server: ServerParts): Promise<
     start: own.start,
   });
   // The domain tells the simulation of the runs it moves.
-  const deps: Deps = { ...base, runHooks: simulation.engine };
+  const deps = withRunHooks(base, simulation.engine);
   const sealSeed = await own.sealSeed(store);
   // Fault draws (probability, delay distributions) follow the seed, so a seeded mock fails the same requests every run.
   const faults = new FaultRegistry({ seed: own.seed !== undefined ? `faults:${own.seed}` : randomUUID(), nowMs: () => deps.clock.nowMs() });
@@ -125,7 +127,7 @@ export async function assembleMock(own: OwnParts, server: ServerParts): Promise<
     control,
     store,
     deps,
-    observer: new ClientObserver(deps.view),
+    observer: new ClientObserver(deps.view, server.fingerprints),
     shadow: server.shadow && { drift, secrets: heldSecrets(deps, keys) },
     close: async () => {
       await sim.close();

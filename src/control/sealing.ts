@@ -21,9 +21,15 @@ export const isSealed = (v: unknown): v is Sealed =>
  * secret seals to the same value, which keeps exports of seeded instances byte-identical.
  */
 export class Sealer {
-  private readonly key: Buffer;
-  constructor(seed?: string | number) {
-    this.key = seed === undefined ? randomBytes(32) : createHash('sha256').update(`seal:${seed}`).digest();
+  private made: Buffer | undefined;
+  constructor(private readonly seed?: string | number) {}
+
+  /**
+   * Made at first use: most mocks (sandboxes) never export or import a sealed value, and a key with its buffer is
+   * about 350 bytes each. A random key drawn later is as random as one drawn now, and a seeded one is the same key.
+   */
+  private get key(): Buffer {
+    return (this.made ??= this.seed === undefined ? randomBytes(32) : createHash('sha256').update(`seal:${this.seed}`).digest());
   }
 
   /** Names the key without revealing it: a repro bundle carries it, so one sealed by another key is refused before anything is opened. */

@@ -13,21 +13,22 @@ export interface Arrival {
   key: string | null;
 }
 
-/** How many credentials' fingerprints are kept for reuse. */
-const RECENT = 256;
+/** How many credentials' fingerprints the server keeps for reuse (all its mocks together: the table is bounded once). */
+const RECENT = 1024;
 
-export class ClientObserver {
-  /** Made at the first credential seen: a mock (a sandbox) that no client called with one holds none. */
+/**
+ * Keyed fingerprints of credentials, one key for every mock of a server: a fingerprint never leaves the process (the
+ * journal keeps it for the client report and never shows it) and each mock's report reads only its own journal, so
+ * one key serves them all as well as one each would, and a sandbox holds no key of its own. The key is made at the
+ * first credential seen.
+ */
+export class Fingerprints {
   private key: Buffer | undefined;
-  private readonly inFlight = new Map<string, number>();
-
-  constructor(private readonly view: ReadView) {}
-
-  /** Fingerprints of the credentials seen lately: a client sends the same token on every request (an HMAC each costs). */
+  /** Of the credentials seen lately: a client sends the same token on every request (an HMAC each costs). */
   private readonly recent = new Map<string, string>();
 
   /** The first 16 base64url characters of the HMAC: its first 12 bytes, written as a string of their own. */
-  private fingerprint(secret: string): string {
+  of(secret: string): string {
     const known = this.recent.get(secret);
     if (known !== undefined) return known;
     const made = createHmac('sha256', (this.key ??= randomBytes(32)))
@@ -39,23 +40,35 @@ export class ClientObserver {
     this.recent.set(secret, made);
     return made;
   }
+}
+
+export class ClientObserver {
+  /** Requests in flight by principal; made at the first credential seen (a sandbox no client called with one holds none). */
+  private inFlight: Map<string, number> | undefined;
+
+  constructor(
+    private readonly view: ReadView,
+    /** The server's (shared by its mocks). */
+    private readonly fingerprints: Fingerprints,
+  ) {}
 
   /** At arrival: the bearer token's principal, and one more in flight for it. */
   arrive(ctx: Context): Arrival {
     const auth = ctx.get('authorization');
     const token = /^bearer\s+(\S+)$/i.exec(auth)?.[1];
     if (!token) return { principal: null, inFlight: 0, key: null };
-    const access = this.fingerprint(token);
+    const access = this.fingerprints.of(token);
     const principal = this.view.get('access_tokens', token)?.principal_id ?? null;
     const key = principal ?? `token:${access}`;
-    const n = (this.inFlight.get(key) ?? 0) + 1;
-    this.inFlight.set(key, n);
+    const inFlight = (this.inFlight ??= new Map());
+    const n = (inFlight.get(key) ?? 0) + 1;
+    inFlight.set(key, n);
     return { principal, access, inFlight: n, key };
   }
 
   /** When the answer is ready (before the journal writes it out): the grant presented and the reason answered. */
   depart(ctx: Context, a: Arrival): ClientFacts {
-    if (a.key !== null) {
+    if (a.key !== null && this.inFlight) {
       const n = (this.inFlight.get(a.key) ?? 1) - 1;
       if (n <= 0) this.inFlight.delete(a.key);
       else this.inFlight.set(a.key, n);
@@ -74,11 +87,11 @@ export class ClientObserver {
     if (!b || typeof b !== 'object') return;
     if (typeof b.grant_type === 'string') facts.grant = b.grant_type;
     if (typeof b.refresh_token === 'string') {
-      facts.refresh = this.fingerprint(b.refresh_token);
+      facts.refresh = this.fingerprints.of(b.refresh_token);
       facts.principal ??= this.view.get('refresh_tokens', b.refresh_token)?.principal_id ?? null;
     }
     if (typeof b.code === 'string') {
-      facts.code = this.fingerprint(b.code);
+      facts.code = this.fingerprints.of(b.code);
       facts.principal ??= this.view.get('authorization_codes', b.code)?.principal_id ?? null;
     }
   }

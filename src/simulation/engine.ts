@@ -1,5 +1,5 @@
 // The engine: pending events live in the store (collection simulation_events) and in a heap; each runs as one transaction at its due time.
-import type { Deps, RunHooks } from '../deps.js';
+import { withRunHooks, type Deps, type RunHooks } from '../deps.js';
 import { Transaction } from '../storage/store.js';
 import type { RecordOf } from '../schemas/state.js';
 import { SIMULATION_RECORD_ID, type SimEventRecord, type SimulationMode, type SimulationRecord } from '../schemas/simulation.js';
@@ -46,7 +46,7 @@ export class Engine implements RunHooks {
     deps: Deps,
     private readonly options: EngineOptions,
   ) {
-    this.deps = { ...deps, runHooks: this };
+    this.deps = withRunHooks(deps, this);
     this.view = new Transaction(deps.store);
     this.history = new History(deps.store, { days: () => this.record()?.retention_days ?? options.retentionDays ?? 0, onRemoved: options.onRemoved });
   }
