@@ -48,12 +48,20 @@ export function transitionMatches(pattern: string, seen: string): boolean {
   return p[1] === s[1] && (p[2] === '*' || p[2] === s[2]) && (p[3] === '*' || p[3] === s[3]);
 }
 
+/**
+ * What one operation's traffic exercised. Arrays rather than sets: each holds a few values of a finite list (an
+ * operation's statuses, reason codes and transitions), where a set would cost about 180 bytes even when empty.
+ */
 interface Seen {
   requests: number;
-  statuses: Set<number>;
-  reason_codes: Set<string>;
-  transitions: Set<string>;
+  statuses: number[];
+  reason_codes: string[];
+  transitions: string[];
 }
+
+const addNew = <T>(list: T[], value: T): void => {
+  if (!list.includes(value)) list.push(value);
+};
 
 export interface OperationCoverage {
   operation: string;
@@ -73,7 +81,8 @@ export interface SimulatedCoverage {
   removed: Removed;
 }
 
-const noneRemoved = (): Removed => ({ slices: 0, runs: 0, approvals: 0, traces: 0, chat_updates: 0 });
+/** Nothing removed: shared by every tracker until its first removal (then it counts in a copy of its own). */
+const NONE_REMOVED: Readonly<Removed> = Object.freeze({ slices: 0, runs: 0, approvals: 0, traces: 0, chat_updates: 0 });
 
 export interface CoverageReport {
   operations: OperationCoverage[];
@@ -91,33 +100,45 @@ export interface CoverageReport {
 }
 
 export class CoverageTracker {
-  private seen = new Map<string, Seen>();
+  /*
+   * Made at first use: a mock (a sandbox) that serves no request and simulates nothing holds none of them (an empty
+   * map or set costs about 180 bytes).
+   */
+  private seen: Map<string, Seen> | undefined;
   private simulatedEvents = 0;
-  private readonly simulatedKinds = new Map<string, number>();
-  private readonly simulatedTransitions = new Set<string>();
-  private removed = noneRemoved();
+  private simulatedKinds: Map<string, number> | undefined;
+  private simulatedTransitions: Set<string> | undefined;
+  private removed: Readonly<Removed> = NONE_REMOVED;
+  private scope: WriteScope | undefined;
 
   /**
    * The write scope of the simulation's transactions: the store's observer adds their transitions here when they are
    * stored (which may be after the event ran), and they move into the report's set at the next event or report.
    */
-  readonly simulatedScope: WriteScope = { transitions: [] };
+  get simulatedScope(): WriteScope {
+    return (this.scope ??= { transitions: [] });
+  }
 
   /** One executed simulation event (kinds and transitions are finite sets, so this stays bounded). */
   recordSimulated(kind: string): void {
     this.simulatedEvents++;
-    this.simulatedKinds.set(kind, (this.simulatedKinds.get(kind) ?? 0) + 1);
+    const kinds = (this.simulatedKinds ??= new Map());
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
     this.drainSimulated();
   }
 
   /** One slice of simulated history removed. */
   recordRemoved(r: Removed): void {
-    for (const k of Object.keys(this.removed) as (keyof Removed)[]) this.removed[k] += r[k];
+    const removed = this.removed === NONE_REMOVED ? { ...NONE_REMOVED } : (this.removed as Removed);
+    for (const k of Object.keys(removed) as (keyof Removed)[]) removed[k] += r[k];
+    this.removed = removed;
   }
 
   private drainSimulated(): void {
-    const seen = this.simulatedScope.transitions!;
-    for (const t of seen) this.simulatedTransitions.add(t);
+    const seen = this.scope?.transitions;
+    if (!seen?.length) return;
+    const transitions = (this.simulatedTransitions ??= new Set());
+    for (const t of seen) transitions.add(t);
     seen.length = 0;
   }
 
@@ -127,28 +148,29 @@ export class CoverageTracker {
   }
 
   record(operation: string, status: number, reasonCode: string | undefined, transitions: string[]): void {
-    let s = this.seen.get(operation);
-    if (!s) this.seen.set(operation, (s = { requests: 0, statuses: new Set(), reason_codes: new Set(), transitions: new Set() }));
+    const seen = (this.seen ??= new Map());
+    let s = seen.get(operation);
+    if (!s) seen.set(operation, (s = { requests: 0, statuses: [], reason_codes: [], transitions: [] }));
     s.requests++;
-    s.statuses.add(status);
-    if (reasonCode) s.reason_codes.add(reasonCode);
-    for (const t of transitions) s.transitions.add(t);
+    addNew(s.statuses, status);
+    if (reasonCode) addNew(s.reason_codes, reasonCode);
+    for (const t of transitions) addNew(s.transitions, t);
   }
 
   clear(): void {
-    this.seen.clear();
+    this.seen = undefined;
     this.simulatedEvents = 0;
-    this.simulatedKinds.clear();
-    this.simulatedTransitions.clear();
-    this.simulatedScope.transitions!.length = 0;
-    this.removed = noneRemoved();
+    this.simulatedKinds = undefined;
+    this.simulatedTransitions = undefined;
+    if (this.scope) this.scope.transitions!.length = 0;
+    this.removed = NONE_REMOVED;
   }
 
   report(): CoverageReport {
     this.drainSimulated();
     const totals = { statuses: [0, 0], reason_codes: [0, 0], transitions: [0, 0] };
     const operations = OPERATIONS.map((spec: OperationSpec): OperationCoverage => {
-      const s = this.seen.get(spec.operation);
+      const s = this.seen?.get(spec.operation);
       const statuses = [...(s?.statuses ?? [])].sort((a, b) => a - b);
       const reasons = [...(s?.reason_codes ?? [])].sort();
       const transitions = [...(s?.transitions ?? [])].sort();
@@ -179,8 +201,8 @@ export class CoverageTracker {
       operations,
       simulated: {
         events: this.simulatedEvents,
-        by_kind: Object.fromEntries([...this.simulatedKinds].sort(([a], [b]) => (a < b ? -1 : 1))),
-        transitions: [...this.simulatedTransitions].sort(),
+        by_kind: Object.fromEntries([...(this.simulatedKinds ?? [])].sort(([a], [b]) => (a < b ? -1 : 1))),
+        transitions: [...(this.simulatedTransitions ?? [])].sort(),
         removed: { ...this.removed },
       },
       summary: {

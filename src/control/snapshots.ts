@@ -20,16 +20,16 @@ interface Held {
 }
 
 export class NamedSnapshots {
-  /** In the order they were saved (a save under a held name replaces it in place). */
-  private readonly held = new Map<string, Held>();
+  /** In the order they were saved (a save under a held name replaces it in place); made at the first save. */
+  private held: Map<string, Held> | undefined;
   private total = 0;
 
   constructor(private readonly limits: { count: number; bytes: number } = SNAPSHOT_LIMITS) {}
 
   /** Keeps `snapshot` under `name` (replacing one of that name); 409 `snapshot_limit` past the count or byte bound, and nothing changes. */
   save(info: NamedSnapshotInfo, snapshot: Snapshot): NamedSnapshotInfo {
-    const old = this.held.get(info.name);
-    const count = this.held.size + (old ? 0 : 1);
+    const old = this.held?.get(info.name);
+    const count = (this.held?.size ?? 0) + (old ? 0 : 1);
     const bytes = this.total - (old?.info.bytes ?? 0) + info.bytes;
     if (count > this.limits.count || bytes > this.limits.bytes) {
       throw new ApiError('snapshot_limit', {
@@ -37,30 +37,30 @@ export class NamedSnapshots {
         affected_resource: `snapshot:${info.name}`,
       });
     }
-    this.held.set(info.name, { info, snapshot });
+    (this.held ??= new Map()).set(info.name, { info, snapshot });
     this.total = bytes;
     return info;
   }
 
   list(): NamedSnapshotInfo[] {
-    return [...this.held.values()].map((h) => h.info);
+    return [...(this.held?.values() ?? [])].map((h) => h.info);
   }
 
   /** The snapshot and its description; 404 `snapshot_not_found`. */
   get(name: string): Held {
-    const h = this.held.get(name);
+    const h = this.held?.get(name);
     if (!h) throw new ApiError('snapshot_not_found', { affected_resource: `snapshot:${name}` });
     return h;
   }
 
   delete(name: string): void {
     const h = this.get(name);
-    this.held.delete(name);
+    this.held!.delete(name);
     this.total -= h.info.bytes;
   }
 
   clear(): void {
-    this.held.clear();
+    this.held = undefined;
     this.total = 0;
   }
 }

@@ -21,6 +21,8 @@ export function msAfter(fromMs: number, ms: number, loc: (string | number)[]): n
 
 export type TimeSource = () => number;
 
+const NOT_FORMATTED: { readonly ms: number; readonly iso: string } = { ms: NaN, iso: '' };
+
 /** Reads "now" from a base time source and the stored clock state (frozen point or offset). */
 export class MockClock {
   constructor(
@@ -48,7 +50,8 @@ export class MockClock {
     return this.parsed.ms;
   }
 
-  private formatted = { ms: NaN, iso: '' };
+  /** Replaced, never changed: every clock starts on the one shared "nothing formatted yet". */
+  private formatted = NOT_FORMATTED;
 
   nowIso(): string {
     const ms = this.nowMs();

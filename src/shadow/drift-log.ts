@@ -23,10 +23,32 @@ type Skip = keyof DriftReport['skipped'];
 
 const jsonSize = (v: unknown): number => (v === undefined ? 0 : JSON.stringify(v).length);
 
+type Counts = ReturnType<typeof zero>;
+
+function zero() {
+  return {
+    compared: 0,
+    same: 0,
+    drifted: 0,
+    compatible: 0,
+    unreachable: 0,
+    ungrouped: 0,
+    dropped: { queue_full: 0, rate_limited: 0, target_down: 0 },
+    skipped: { method: 0, fault: 0, not_comparable: 0 },
+  };
+}
+
+/** Nothing counted: what every record reads until its first count (then it counts in its own). */
+const NONE: Counts = zero();
+
 export class DriftLog implements DriftSource {
-  private groups = new Map<string, Group>();
+  /*
+   * Made at the first difference and the first count: a mock without a shadow target (every sandbox by default)
+   * holds neither (an empty map costs about 180 bytes, the counts three objects).
+   */
+  private groups: Map<string, Group> | undefined;
   private bytes = 0;
-  private counts = this.zero();
+  private own: Counts | undefined;
 
   constructor(
     /** The server's sender (null: shadow mode is off). */
@@ -34,17 +56,9 @@ export class DriftLog implements DriftSource {
     private readonly target: { url: string; writes: boolean } | null,
   ) {}
 
-  private zero() {
-    return {
-      compared: 0,
-      same: 0,
-      drifted: 0,
-      compatible: 0,
-      unreachable: 0,
-      ungrouped: 0,
-      dropped: { queue_full: 0, rate_limited: 0, target_down: 0 },
-      skipped: { method: 0, fault: 0, not_comparable: 0 },
-    };
+  /** The counts to add to. */
+  private get counts(): Counts {
+    return (this.own ??= zero());
   }
 
   dropped(reason: Refusal): void {
@@ -73,7 +87,8 @@ export class DriftLog implements DriftSource {
 
   private group(operation: string, requestId: number | null, at: string, d: DriftItem): void {
     const key = `${operation}\u0000${d.field}`;
-    let g = this.groups.get(key);
+    const groups = (this.groups ??= new Map());
+    let g = groups.get(key);
     if (!g) {
       const size = GROUP_OVERHEAD + operation.length + d.field.length;
       if (this.bytes + size > DRIFT_MAX_BYTES) {
@@ -82,7 +97,7 @@ export class DriftLog implements DriftSource {
       }
       this.bytes += size;
       g = { operation, field: d.field, count: 0, first_at: at, last_at: at, examples: [] };
-      this.groups.set(key, g);
+      groups.set(key, g);
     }
     g.count++;
     g.last_at = at;
@@ -97,8 +112,8 @@ export class DriftLog implements DriftSource {
   }
 
   report(): DriftReport {
-    const c = this.counts;
-    const groups = [...this.groups.values()]
+    const c = this.own ?? NONE;
+    const groups = [...(this.groups?.values() ?? [])]
       .sort((a, b) => b.count - a.count || a.operation.localeCompare(b.operation) || a.field.localeCompare(b.field))
       .map((g) => ({ ...g, examples: g.examples.map((e) => ({ ...e })) }));
     return {
@@ -125,8 +140,8 @@ export class DriftLog implements DriftSource {
   }
 
   clear(): void {
-    this.groups.clear();
+    this.groups = undefined;
     this.bytes = 0;
-    this.counts = this.zero();
+    this.own = undefined;
   }
 }

@@ -74,7 +74,7 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
   viewCandidates(c: CollectionName, field: string, value: unknown): Iterable<string> | null {
     const pending = this.layer.pendingKeys(c);
     if (pending === null) return null; // a whole state is on its way: no index describes it
-    const committed = this.indexes.keys(c, field, value);
+    const committed = this.indexedKeys(c, field, value);
     if (!committed) return pending;
     return pending.length === 0 ? committed : [...committed, ...pending];
   }

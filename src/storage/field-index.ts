@@ -15,8 +15,9 @@ function build(records: Records, field: string): Index {
 }
 
 export class FieldIndexes {
-  private readonly indexes = new Map<string, { c: CollectionName; field: string; index: Index }>();
-  private readonly byCollection = new Map<CollectionName, { field: string; index: Index }[]>();
+  /** Indexes of this store's own (written) maps; made with the first (a store on shared maps may never need one). */
+  private indexes: Map<string, { c: CollectionName; field: string; index: Index }> | undefined;
+  private byCollection: Map<CollectionName, { field: string; index: Index }[]> | undefined;
 
   /**
    * `records` gives the committed records of a collection: an index is built from them on first use (once). A map
@@ -38,21 +39,23 @@ export class FieldIndexes {
       return index.get(value);
     }
     const name = `${c}.${field}`;
-    let entry = this.indexes.get(name);
+    const indexes = (this.indexes ??= new Map());
+    let entry = indexes.get(name);
     if (!entry) {
       const index = build(records, field);
       entry = { c, field, index };
-      this.indexes.set(name, entry);
-      const list = this.byCollection.get(c) ?? [];
+      indexes.set(name, entry);
+      const byCollection = (this.byCollection ??= new Map());
+      const list = byCollection.get(c) ?? [];
       list.push({ field, index });
-      this.byCollection.set(c, list);
+      byCollection.set(c, list);
     }
     return entry.index.get(value);
   }
 
   /** A committed record changed from `before` to `after` (undefined: absent). */
   change(c: CollectionName, key: string, before: unknown, after: unknown): void {
-    const list = this.byCollection.get(c);
+    const list = this.byCollection?.get(c);
     if (!list) return;
     for (const { field, index } of list) {
       const was = before === undefined ? NONE : fieldOf(before, field);
@@ -65,8 +68,8 @@ export class FieldIndexes {
 
   /** The committed state was replaced as a whole: indexes are built again on next use. */
   clear(): void {
-    this.indexes.clear();
-    this.byCollection.clear();
+    this.indexes = undefined;
+    this.byCollection = undefined;
   }
 }
 

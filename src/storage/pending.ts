@@ -27,19 +27,21 @@ export function emptyMaps(): Maps {
  * Readers never look here: only transactions do, so they build on writes that are still being stored.
  */
 export class PendingLayer {
-  private readonly overlay = new Map<CollectionName, Map<string, Entry>>();
+  /** Pending writes by collection; none while nothing is pending (storage in memory stores each write at once). */
+  private overlay: Map<CollectionName, Map<string, Entry>> | undefined;
   private base: { maps: Maps; seq: number } | null = null;
   private clockEntry: { value: ClockState; seq: number } | null = null;
   private settingsEntry: { value: Settings; seq: number } | null = null;
 
   get empty(): boolean {
-    return this.overlay.size === 0 && this.base === null && this.clockEntry === null && this.settingsEntry === null;
+    return this.overlay === undefined && this.base === null && this.clockEntry === null && this.settingsEntry === null;
   }
 
   addSet(set: ChangeSet): void {
     for (const ch of set.changes) {
-      let m = this.overlay.get(ch.collection);
-      if (!m) this.overlay.set(ch.collection, (m = new Map()));
+      const overlay = (this.overlay ??= new Map());
+      let m = overlay.get(ch.collection);
+      if (!m) overlay.set(ch.collection, (m = new Map()));
       m.set(ch.key, { value: ch.record ?? DELETED, seq: set.seq });
     }
     if (set.clock) this.clockEntry = { value: set.clock, seq: set.seq };
@@ -47,7 +49,7 @@ export class PendingLayer {
   }
 
   addReplacement(seq: number, r: Replacement): void {
-    this.overlay.clear();
+    this.overlay = undefined;
     this.base = { maps: r.maps, seq };
     this.clockEntry = { value: r.clock, seq };
     this.settingsEntry = { value: r.settings, seq };
@@ -55,15 +57,17 @@ export class PendingLayer {
 
   /** Forgets what change set (or replacement) `seq` wrote, now that the committed state holds it. */
   stored(seq: number, set: ChangeSet | undefined): void {
-    if (set) {
+    const overlay = this.overlay;
+    if (set && overlay) {
       for (const ch of set.changes) {
-        const m = this.overlay.get(ch.collection);
+        const m = overlay.get(ch.collection);
         const e = m?.get(ch.key);
         if (e && e.seq <= seq) {
           m!.delete(ch.key);
-          if (m!.size === 0) this.overlay.delete(ch.collection);
+          if (m!.size === 0) overlay.delete(ch.collection);
         }
       }
+      if (overlay.size === 0) this.overlay = undefined;
     }
     if (this.base && this.base.seq <= seq) this.base = null;
     if (this.clockEntry && this.clockEntry.seq <= seq) this.clockEntry = null;
@@ -71,7 +75,7 @@ export class PendingLayer {
   }
 
   clear(): void {
-    this.overlay.clear();
+    this.overlay = undefined;
     this.base = null;
     this.clockEntry = null;
     this.settingsEntry = null;
@@ -86,7 +90,7 @@ export class PendingLayer {
   }
 
   get(committed: Maps, c: CollectionName, key: string): unknown {
-    const e = this.overlay.get(c)?.get(key);
+    const e = this.overlay?.get(c)?.get(key);
     if (e) return e.value === DELETED ? undefined : e.value;
     return ((this.base?.maps ?? committed) as AnyMaps)[c].get(key);
   }
@@ -98,13 +102,13 @@ export class PendingLayer {
   /** The keys of `c` that pending change sets write; null while a whole replacement state is pending. */
   pendingKeys(c: CollectionName): string[] | null {
     if (this.base) return null;
-    const own = this.overlay.get(c);
+    const own = this.overlay?.get(c);
     return own ? [...own.keys()] : [];
   }
 
   entries(committed: Maps, c: CollectionName): Iterable<[string, unknown]> {
     const base = ((this.base?.maps ?? committed) as AnyMaps)[c];
-    const own = this.overlay.get(c);
+    const own = this.overlay?.get(c);
     if (!own) return base.entries();
     return merged(base, own);
   }

@@ -56,12 +56,13 @@ export class StoredState implements CommittedState, ReadView {
   protected clockState: ClockState;
   protected settingsState: Settings;
   protected committedSeq: number;
-  private readonly versions = new Map<string, number>();
-  private readonly derived = new Map<string, { stamp: string; value: unknown }>();
-  protected readonly indexes = new FieldIndexes(
-    (c) => this.maps[c] as Map<string, unknown>,
-    (m) => SHARED.has(m),
-  );
+  /*
+   * Made at first use, as are the field indexes: a mock (a sandbox) that nobody writes to or lists from holds none of
+   * them, and an empty map costs about 180 bytes.
+   */
+  private versions: Map<string, number> | undefined;
+  private derived: Map<string, { stamp: string; value: unknown }> | undefined;
+  private fieldIndexes: FieldIndexes | undefined;
 
   /** `shared`: start on maps shared with other stores of the same records (see sharedMapsFromData). */
   constructor(data: StateData, seq: number, shared = false) {
@@ -94,7 +95,7 @@ export class StoredState implements CommittedState, ReadView {
     pred: (r: RecordOf<C>) => boolean = () => true,
   ): RecordOf<C>[] {
     const out: RecordOf<C>[] = [];
-    const keys = this.indexes.keys(c, field, value) ?? this.maps[c].keys();
+    const keys = this.indexedKeys(c, field, value) ?? this.maps[c].keys();
     for (const key of keys) {
       const r = this.maps[c].get(key);
       if (r !== undefined && ((r as Record<string, unknown>)[field] ?? null) === (value ?? null) && pred(r)) out.push(r);
@@ -117,12 +118,22 @@ export class StoredState implements CommittedState, ReadView {
    * them changed: list endpoints then cost the same at any depth.
    */
   derive<T>(name: string, deps: readonly CollectionName[], build: () => T): T {
-    const stamp = deps.map((d) => this.versions.get(d) ?? 0).join(',');
-    const hit = this.derived.get(name);
+    const stamp = deps.map((d) => this.versions?.get(d) ?? 0).join(',');
+    const derived = (this.derived ??= new Map());
+    const hit = derived.get(name);
     if (hit && hit.stamp === stamp) return hit.value as T;
     const value = build();
-    this.derived.set(name, { stamp, value });
+    derived.set(name, { stamp, value });
     return value;
+  }
+
+  /** The keys of committed records whose `field` equals `value`, through the field index (built on first use). */
+  protected indexedKeys(c: CollectionName, field: string, value: unknown): ReadonlySet<string> | undefined {
+    this.fieldIndexes ??= new FieldIndexes(
+      (c) => this.maps[c] as Map<string, unknown>,
+      (m) => SHARED.has(m),
+    );
+    return this.fieldIndexes.keys(c, field, value);
   }
 
   snapshot(): Snapshot {
@@ -144,7 +155,7 @@ export class StoredState implements CommittedState, ReadView {
       const m = this.writable(ch.collection);
       const before = m.get(ch.key);
       seen?.(ch.collection, before, ch.record ?? undefined);
-      this.indexes.change(ch.collection, ch.key, before, ch.record ?? undefined);
+      this.fieldIndexes?.change(ch.collection, ch.key, before, ch.record ?? undefined);
       if (ch.record === null) m.delete(ch.key);
       else m.set(ch.key, ch.record);
       if (ch.collection !== last) this.bump((last = ch.collection));
@@ -157,7 +168,7 @@ export class StoredState implements CommittedState, ReadView {
   /** Makes a stored whole state visible to readers. */
   protected foldWhole(r: Replacement, seq: number): void {
     this.maps = r.maps;
-    this.indexes.clear();
+    this.fieldIndexes?.clear();
     this.clockState = r.clock;
     this.settingsState = r.settings;
     for (const c of COLLECTION_NAMES) this.bump(c);
@@ -174,6 +185,7 @@ export class StoredState implements CommittedState, ReadView {
   }
 
   private bump(c: CollectionName): void {
-    this.versions.set(c, (this.versions.get(c) ?? 0) + 1);
+    const versions = (this.versions ??= new Map());
+    versions.set(c, (versions.get(c) ?? 0) + 1);
   }
 }

@@ -19,13 +19,14 @@ export interface StateView {
  * callback returns, so a callback that throws leaves stored state exactly as it was.
  */
 export class Transaction implements RecordReader {
-  private readonly writes = new Map<CollectionName, Map<string, unknown>>();
+  /** By collection; made at the first write (the simulation keeps a transaction it never writes to as its reader). */
+  private writes: Map<CollectionName, Map<string, unknown>> | undefined;
   private newClock: ClockState | undefined;
   private newSettings: Settings | undefined;
   constructor(private readonly view: StateView) {}
 
   get<C extends CollectionName>(c: C, key: string): RecordOf<C> | undefined {
-    const own = this.writes.get(c)?.get(key);
+    const own = this.writes?.get(c)?.get(key);
     if (own === DELETED) return undefined;
     if (own !== undefined) return own as RecordOf<C>;
     return this.view.viewGet(c, key) as RecordOf<C> | undefined;
@@ -42,7 +43,7 @@ export class Transaction implements RecordReader {
 
   /** Every record of a collection matching `pred`, with this transaction's writes applied. */
   filter<C extends CollectionName>(c: C, pred: (r: RecordOf<C>) => boolean): RecordOf<C>[] {
-    const own = this.writes.get(c);
+    const own = this.writes?.get(c);
     const out: RecordOf<C>[] = [];
     for (const [key, rec] of this.view.viewEntries(c)) {
       const r = own?.has(key) ? own.get(key) : rec;
@@ -74,7 +75,7 @@ export class Transaction implements RecordReader {
       if (r !== undefined && match(r)) out.push(r);
     };
     for (const key of candidates) consider(key);
-    const own = this.writes.get(c);
+    const own = this.writes?.get(c);
     if (own) for (const key of own.keys()) consider(key);
     return out;
   }
@@ -90,20 +91,20 @@ export class Transaction implements RecordReader {
   }
 
   get empty(): boolean {
-    return this.writes.size === 0 && this.newClock === undefined && this.newSettings === undefined;
+    return this.writes === undefined && this.newClock === undefined && this.newSettings === undefined;
   }
 
   /** How many records this transaction writes or deletes. */
   get size(): number {
     let n = 0;
-    for (const m of this.writes.values()) n += m.size;
+    if (this.writes) for (const m of this.writes.values()) n += m.size;
     return n;
   }
 
   /** What this transaction changes, as the change set at position `seq`. */
   toChangeSet(seq: number): ChangeSet {
     const changes: Change[] = [];
-    for (const [collection, m] of this.writes) {
+    for (const [collection, m] of this.writes ?? []) {
       for (const [key, r] of m) changes.push({ collection, key, record: r === DELETED ? null : r } as Change);
     }
     const set: { seq: number; changes: Change[]; clock?: ClockState; settings?: Settings } = { seq, changes };
@@ -113,8 +114,9 @@ export class Transaction implements RecordReader {
   }
 
   private overlay(c: CollectionName): Map<string, unknown> {
-    let m = this.writes.get(c);
-    if (!m) this.writes.set(c, (m = new Map()));
+    const writes = (this.writes ??= new Map());
+    let m = writes.get(c);
+    if (!m) writes.set(c, (m = new Map()));
     return m;
   }
 }

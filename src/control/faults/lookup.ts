@@ -41,14 +41,16 @@ const push = <K, T>(map: Map<K, T[]>, key: K, value: T) => {
 };
 
 export class FaultIndex<T extends Indexed> {
-  private buckets = new Map<string, Bucket<T>>();
+  /** None while there are no faults (a mock that never had one holds no map). */
+  private buckets: Map<string, Bucket<T>> | undefined;
 
   /** Rebuilds the index from the faults in order (faults change rarely; requests look up often). */
   rebuild(faults: readonly T[]): void {
-    this.buckets = new Map();
+    const buckets = faults.length > 0 ? new Map<string, Bucket<T>>() : undefined;
+    this.buckets = buckets;
     for (const f of faults) {
-      let b = this.buckets.get(f.method);
-      if (!b) this.buckets.set(f.method, (b = { byOperation: new Map(), bySize: new Map(), variable: [] }));
+      let b = buckets!.get(f.method);
+      if (!b) buckets!.set(f.method, (b = { byOperation: new Map(), bySize: new Map(), variable: [] }));
       if (f.operation !== undefined) push(b.byOperation, f.operation, f);
       else if (f.path.split('/').includes('**')) b.variable.push(f);
       else {
@@ -60,7 +62,7 @@ export class FaultIndex<T extends Indexed> {
 
   /** The faults that could match a request, in the order they were added (most often none). */
   candidates(method: string, path: string): T[] {
-    if (this.buckets.size === 0) return [];
+    if (!this.buckets) return [];
     let lists: T[][] | undefined;
     let parts: string[] | undefined;
     let operation: string | null | undefined;
