@@ -3,9 +3,9 @@
 // the tarball, on this Node and (node:test, uvu, jest) on the oldest Node the engines field names.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { OLDEST_NODE, ROOT, makeScratch, run, typecheck, type Run } from './consumer/scratch.js';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { OLDEST_NODE, ROOT, SANDBOX_RECIPE, makeScratch, run, typecheck, type Run } from './consumer/scratch.js';
 import { installedTree, satisfies } from './consumer/engines.js';
 
 // Packing and installing takes longer than one test may: it runs while the file loads (a failure fails the file).
@@ -90,6 +90,27 @@ test('consumer: the vitest recipe passes in the threads pool', async () => {
   const r = await timed('vitest', run(process.execPath, [bin('vitest', 'vitest.mjs'), 'run'], dir));
   assert.is(r.code, 0, r.out);
   assert.match(r.out, /Tests\s+2 passed \(2\)/);
+});
+
+test('consumer: the sandbox recipe passes from the tarball: vitest threads, the CLI server it starts, a sandbox per file', async () => {
+  const r = await timed('vitest sandboxes', run(process.execPath, [bin('vitest', 'vitest.mjs'), 'run', '--root', SANDBOX_RECIPE], dir));
+  assert.is(r.code, 0, r.out);
+  for (const file of ['approvals', 'clock', 'runs', 'reset']) assert.match(r.out, new RegExp(`✓ ${file}\\.test\\.ts`), `${file}.test.ts passed`);
+  assert.match(r.out, /Test Files\s+4 passed \(4\)/);
+  assert.match(r.out, /Tests\s+5 passed \(5\)/);
+});
+
+test('consumer: the type-checked files include every TypeScript recipe', () => {
+  const { files } = JSON.parse(readFileSync(join(dir, 'tsconfig.json'), 'utf8')) as { files: string[] };
+  const recipes = readdirSync(join(ROOT, 'examples'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => f.split(sep).join('/'));
+  assert.ok(recipes.length >= 10, `${recipes.length} TypeScript recipes read`);
+  assert.equal(
+    recipes.filter((f) => !files.includes(f)),
+    [],
+    'recipes the consumer project does not type-check',
+  );
 });
 
 test('consumer: the jest recipe passes in jest ESM mode, with no transform', async () => {

@@ -11,7 +11,21 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const OLDEST_NODE = '20.0.0';
 /** TypeScript 7 (the native compiler), next to the repository's own 5.9. */
 export const TYPESCRIPT_7 = '7.0.2';
-const RECIPES = ['vitest.test.ts', 'jest.test.mjs', 'node-test.test.mjs', 'uvu.test.mjs', 'runs-client.mjs', 'embedding.test.mjs'];
+const RECIPES = [
+  'vitest.test.ts',
+  'jest.test.mjs',
+  'node-test.test.mjs',
+  'uvu.test.mjs',
+  'runs-client.mjs',
+  'embedding.test.mjs',
+  'playwright-sandbox.ts',
+  'sandboxes-in-process.ts',
+  'typed-client.ts',
+  'retry-client.ts',
+  'retry-recipe.ts',
+];
+/** A recipe that is a folder of its own (vitest threads against one CLI server, a sandbox per file): copied as a folder. */
+export const SANDBOX_RECIPE = 'vitest-sandboxes';
 
 export interface Run {
   code: number | null;
@@ -84,6 +98,8 @@ export async function makeScratch(): Promise<Scratch> {
   const project = join(ROOT, 'test/consumer/project');
   for (const f of readdirSync(project)) copyFileSync(join(project, f), join(dir, f));
   for (const f of RECIPES) copyFileSync(join(ROOT, 'examples', f), join(dir, f));
+  mkdirSync(join(dir, SANDBOX_RECIPE));
+  for (const f of readdirSync(join(ROOT, 'examples', SANDBOX_RECIPE))) copyFileSync(join(ROOT, 'examples', SANDBOX_RECIPE, f), join(dir, SANDBOX_RECIPE, f));
   return { dir, oldestNode, setupMs: performance.now() - started };
 }
 
