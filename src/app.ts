@@ -125,14 +125,24 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   const adapter = options.storage === 'memory' ? new MemoryAdapter() : (options.storage ?? new JsonFileAdapter('.data/db.json'));
   const seed = stateFromFixture(options.fixtures ?? EMPTY_FIXTURE);
   const log = options.log ?? ((line: string) => console.error(line));
+  const report: ErrorReporter = options.onError ?? ((err: unknown) => console.error(err));
+  const shadow = options.shadow ? shadowServer(options.shadow, log) : null;
   const server: ServerParts = {
     options,
     log,
-    shadow: options.shadow ? shadowServer(options.shadow, log) : null,
-    report: options.onError ?? ((err: unknown) => console.error(err)),
+    shadow,
+    report,
     readBody: bodyReader(options.bodyLimit ?? 1024 * 1024),
     journalBudget: new JournalBudget(options.journal?.bytes ?? JOURNAL_LIMITS.bytes),
     fingerprints: new Fingerprints(),
+    simulation: {
+      defaultMode: options.simulation?.mode ?? 'off',
+      maxEvents: options.simulation?.maxEvents,
+      onProgress: options.simulation?.onProgress,
+      onError: (err) => report(err, undefined as never),
+      retentionDays: options.simulation?.retentionDays,
+    },
+    heldKeys: [options.controlToken, shadow?.settings.token],
   };
   const snapshots = new NamedSnapshots();
   const sandboxes = createSandboxes({

@@ -1,8 +1,7 @@
 // One whole mock on its own store: clock, ids, simulation, journal, faults, coverage and control surface (no HTTP: the
 // server's one app answers every mock's requests). createApp builds its default mock here, and every sandbox the same way.
-import { randomUUID } from 'node:crypto';
 import type { ErrorReporter } from './errors.js';
-import type { Store, StoreOptions, WriteScope } from './storage/store.js';
+import type { Store, StoreOptions } from './storage/store.js';
 import type { StateData } from './schemas/state.js';
 import { MockClock } from './domain/clock.js';
 import { randomIds, randomTokens, SeededGenerators, type IdGenerator, type TokenGenerator } from './domain/ids.js';
@@ -15,9 +14,9 @@ import type { JournalBudget } from './control/journal-budget.js';
 import type { NamedSnapshots } from './control/snapshots.js';
 import type { AddressedMock } from './middleware/addressed.js';
 import { ClientObserver, type Fingerprints } from './judge/index.js';
-import { Simulation, type StartSettings } from './simulation/index.js';
+import { Simulation, type SimulationSettings, type StartSettings } from './simulation/index.js';
 import type { Sandboxes } from './sandboxes/index.js';
-import { withRunHooks, type Deps } from './deps.js';
+import type { Deps, RuntimeConfig } from './deps.js';
 import type { CreateAppOptions } from './app.js';
 import { driftLog, type ShadowServer } from './shadow/index.js';
 import { heldSecrets } from './control/held-secrets.js';
@@ -34,6 +33,33 @@ export interface ServerParts {
   shadow: ShadowServer | null;
   /** The key (made at first use) and the table that fingerprint credentials for every mock's client report. */
   fingerprints: Fingerprints;
+  /** What every mock's simulation is built with. */
+  simulation: SimulationSettings;
+  /** The control and shadow tokens: neither may show in what a mock records (the journal and the drift record redact them). */
+  heldKeys: readonly (string | undefined)[];
+}
+
+/** One mock's settings for the domain: the server's options, and the keys its stored settings hold unless the options name them. */
+class MockConfig implements RuntimeConfig {
+  readonly auth: 'on' | 'off';
+  readonly control: boolean;
+  readonly controlTokenRequired: boolean;
+  readonly bodyLimit: number;
+  constructor(
+    private readonly options: CreateAppOptions,
+    private readonly store: Store,
+  ) {
+    this.auth = options.auth ?? 'on';
+    this.control = options.control ?? true;
+    this.controlTokenRequired = options.controlToken !== undefined;
+    this.bodyLimit = options.bodyLimit ?? 1024 * 1024;
+  }
+  adminKey(): string | null {
+    return this.options.adminKey ?? this.store.settings.admin_key ?? null;
+  }
+  brokerSecret(): string | null {
+    return this.options.brokerSecret ?? this.store.settings.broker_secret ?? null;
+  }
 }
 
 /** What makes one mock itself: its store, the state it resets to, its seed, its snapshots, the sandboxes it manages. */
@@ -79,38 +105,19 @@ export async function assembleMock(own: OwnParts, server: ServerParts): Promise<
   const base: Deps = {
     store,
     view: store,
-    clock: new MockClock(options.clock ?? Date.now, () => store.clock),
+    clock: new MockClock(options.clock ?? Date.now, store),
     ids: own.ids ?? generators?.ids ?? randomIds,
     tokens: own.tokens ?? generators?.tokens ?? randomTokens,
     retention: new RetentionTracker(),
-    config: {
-      auth: options.auth ?? 'on',
-      control: options.control ?? true,
-      controlTokenRequired: options.controlToken !== undefined,
-      bodyLimit: options.bodyLimit ?? 1024 * 1024,
-      adminKey: () => options.adminKey ?? store.settings.admin_key ?? null,
-      brokerSecret: () => options.brokerSecret ?? store.settings.broker_secret ?? null,
-    },
+    config: new MockConfig(options, store),
   };
-  simulation = new Simulation(base, {
-    defaultMode: options.simulation?.mode ?? 'off',
-    seed: own.seed !== undefined ? String(own.seed) : undefined,
-    maxEvents: options.simulation?.maxEvents,
-    onProgress: options.simulation?.onProgress,
-    onError: (err) => server.report(err, undefined as never),
-    scope: (): WriteScope => coverage.simulatedScope,
-    onExecuted: (kind) => coverage.recordSimulated(kind),
-    retentionDays: options.simulation?.retentionDays,
-    onRemoved: (r) => coverage.recordRemoved(r),
-    start: own.start,
-  });
-  // The domain tells the simulation of the runs it moves.
-  const deps = withRunHooks(base, simulation.engine);
+  simulation = new Simulation(base, server.simulation, { seed: own.seed !== undefined ? String(own.seed) : undefined, start: own.start, observer: coverage });
+  // The domain tells the simulation of the runs it moves: its deps are the mock's.
+  const deps = simulation.deps;
   const sealSeed = await own.sealSeed(store);
   // Fault draws (probability, delay distributions) follow the seed, so a seeded mock fails the same requests every run.
-  const faults = new FaultRegistry({ seed: own.seed !== undefined ? `faults:${own.seed}` : randomUUID(), nowMs: () => deps.clock.nowMs() });
-  // Neither token may show in what the mock records: the journal and the drift record redact them as held secrets.
-  const keys = [options.controlToken, server.shadow?.settings.token];
+  const faults = new FaultRegistry(own.seed !== undefined ? `faults:${own.seed}` : undefined, deps.clock);
+  const keys = server.heldKeys;
   const drift = driftLog(server.shadow);
   const ownParts = { budget: server.journalBudget, snapshots: own.snapshots, sandboxes: own.sandboxes, drift };
   const parts = controlParts(deps, options.journal, keys, faults, ownParts, coverage);

@@ -27,8 +27,13 @@ const NOT_FORMATTED: { readonly ms: number; readonly iso: string } = { ms: NaN, 
 export class MockClock {
   constructor(
     private readonly source: TimeSource,
-    private readonly state: () => ClockState,
+    /** Where the clock state is stored (the store). */
+    private readonly stored: { readonly clock: ClockState },
   ) {}
+
+  private state(): ClockState {
+    return this.stored.clock;
+  }
 
   private parsed: { iso: string; ms: number } | null = null;
 

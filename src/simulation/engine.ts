@@ -1,5 +1,5 @@
 // The engine: pending events live in the store (collection simulation_events) and in a heap; each runs as one transaction at its due time.
-import { withRunHooks, type Deps, type RunHooks } from '../deps.js';
+import type { Deps, RunHooks } from '../deps.js';
 import { Transaction } from '../storage/store.js';
 import type { RecordOf } from '../schemas/state.js';
 import { SIMULATION_RECORD_ID, type SimEventRecord, type SimulationMode, type SimulationRecord } from '../schemas/simulation.js';
@@ -39,16 +39,16 @@ export class Engine implements RunHooks {
   /** The runs the simulation created, and their removal once they ended `retention_days` ago. */
   readonly history: History;
 
-  /** The domain's collaborators, with this engine as their run hooks (the domain tells it of the runs it moves). */
+  /** The domain's collaborators; their run hooks reach this engine (the domain tells it of the runs it moves). */
   readonly deps: Deps;
 
   constructor(
     deps: Deps,
     private readonly options: EngineOptions,
   ) {
-    this.deps = withRunHooks(deps, this);
+    this.deps = deps;
     this.view = new Transaction(deps.store);
-    this.history = new History(deps.store, { days: () => this.record()?.retention_days ?? options.retentionDays ?? 0, onRemoved: options.onRemoved });
+    this.history = new History(deps.store, options);
   }
 
   // ---- settings ----

@@ -33,7 +33,7 @@ export interface Removed {
 
 export interface HistoryOptions {
   /** The retention in simulated days (0: keep everything), as the settings say now. */
-  days(): number;
+  retentionDays(): number;
   /** Each slice's removals, once applied. */
   onRemoved?(r: Removed): void;
 }
@@ -92,7 +92,7 @@ export class History {
 
   /** The simulated time from which a removal may be due (Infinity: none, or retention is off). */
   dueAt(): number {
-    const days = this.options.days();
+    const days = this.options.retentionDays();
     const top = this.heap.peek();
     return days > 0 && top ? top.at + days * DAY_MS + GATHER_MS : Infinity;
   }
@@ -113,7 +113,7 @@ export class History {
   /** One slice: the runs that ended at least the retention ago, with their approvals, trace and chat update. */
   private slice(tx: Transaction, nowMs: number): Removed {
     const removed: Removed = { slices: 0, runs: 0, approvals: 0, traces: 0, chat_updates: 0 };
-    const cutoff = nowMs - this.options.days() * DAY_MS;
+    const cutoff = nowMs - this.options.retentionDays() * DAY_MS;
     const later: HeapEntry[] = [];
     for (let looked = 0; looked < SLICE_LOOKS && removed.runs < SLICE_RUNS; looked++) {
       const top = this.heap.peek();

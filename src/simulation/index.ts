@@ -1,5 +1,5 @@
 // The simulation engine's public face: runs, approvals, jobs and spend move by themselves on the mock clock.
-export { Simulation, MAX_EVENTS_PER_RUN, eventView, type SimulationOptions } from './simulation.js';
+export { Simulation, MAX_EVENTS_PER_RUN, eventView, type SimulationObserver, type SimulationSettings } from './simulation.js';
 export type { SimulationProgress } from './drain.js';
 export type { StartSettings } from './start.js';
 export { DEFAULT_BEHAVIOUR, behaviourFor } from './behaviours.js';

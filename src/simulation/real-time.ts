@@ -3,7 +3,9 @@ import type { Deps } from '../deps.js';
 import type { SimulationMode } from '../schemas/simulation.js';
 import type { Engine } from './engine.js';
 
+/** The simulation that drives the timer implements it. */
 export interface RealTimeHooks {
+  readonly engine: Engine;
   mode(): SimulationMode;
   /** Waits until what was applied is stored. */
   settle(): Promise<void>;
@@ -23,7 +25,6 @@ export class RealTime {
 
   constructor(
     private readonly deps: Deps,
-    private readonly engine: () => Engine,
     private readonly hooks: RealTimeHooks,
   ) {}
 
@@ -42,7 +43,7 @@ export class RealTime {
   arm(minDelay = 0): void {
     this.disarm();
     if (this.closed || this.hooks.mode() !== 'auto' || this.deps.clock.frozen) return;
-    const engine = this.engine();
+    const engine = this.hooks.engine;
     const next = engine.peek();
     // The next event, or the next removal of simulated history, whichever is first.
     const at = Math.min(next ? Date.parse(next.at) : Infinity, engine.history.dueAt());
@@ -60,7 +61,7 @@ export class RealTime {
     // Instances on one database: only the one that leads fires events as time passes; the others look again each second.
     if (!this.deps.store.leads) return this.arm(1_000);
     this.hooks.resync();
-    const engine = this.engine();
+    const engine = this.hooks.engine;
     const now = this.deps.clock.nowMs();
     let n = 0;
     for (let ev = engine.peek(); ev && Date.parse(ev.at) <= now && n < BATCH; ev = engine.peek()) {

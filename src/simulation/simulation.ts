@@ -1,92 +1,18 @@
 // The simulation as the control surface drives it: modes, clock moves, step and run (bounded), and a timer for a running clock.
 import { performance } from 'node:perf_hooks';
-import type { Deps } from '../deps.js';
 import type { ClockState } from '../schemas/state.js';
-import type { WriteScope } from '../storage/store.js';
-import { type SimEventRecord, type SimulationMode, type SimulationRecord } from '../schemas/simulation.js';
+import type { SimulationMode, SimulationRecord } from '../schemas/simulation.js';
 import { invalid } from '../errors.js';
-import { Engine } from './engine.js';
-import { RealTime } from './real-time.js';
-import { drain, TooManyEvents, type SimulationProgress } from './drain.js';
-import type { Removed } from './history.js';
-import { startInput, type StartSettings } from './start.js';
+import { drain, TooManyEvents } from './drain.js';
+import { startInput } from './start.js';
 import { isWholeState, type CaughtUp, type ChangeSet } from '../storage/change-sets.js';
+import { eventView } from './options.js';
+import { SimulationParts } from './parts.js';
 
-export const MAX_EVENTS_PER_RUN = 1_000_000;
+export { MAX_EVENTS_PER_RUN, eventView, type OwnSimulation, type SimulationObserver, type SimulationSettings } from './options.js';
 
-export interface SimulationOptions {
-  /** The mode when neither the fixture nor PUT /_mock/simulation set one (createApp: off; the CLI: auto). */
-  defaultMode?: SimulationMode;
-  /** Seed of the simulation's draws (createApp's `seed`); a fixture's `simulation.seed` wins. */
-  seed?: string;
-  /** A run, step or clock move that would execute more events than this is refused with 422 (default 1,000,000). */
-  maxEvents?: number;
-  /** Called about four times a second during a long run, and once at its end. */
-  onProgress?(p: SimulationProgress & { done: boolean }): void;
-  onError?(err: unknown): void;
-  /** The write scope events run in, and each executed event's kind (the coverage report). */
-  scope?(): WriteScope;
-  onExecuted?(kind: string): void;
-  /** Simulated days a simulated run is kept after it ended when the settings name none (createApp: 0, everything kept). */
-  retentionDays?: number;
-  /** What each removal of simulated history took (the coverage report). */
-  onRemoved?(r: Removed): void;
-  /** Settings put over the fixture's at start and after every reset and fixture load (the CLI's flags). */
-  start?: StartSettings;
-}
-
-/** One pending event as GET /_mock/simulation shows it. */
-export function eventView(e: SimEventRecord) {
-  const out: Record<string, unknown> = { at: e.at, kind: e.kind };
-  for (const k of ['project_id', 'run_id', 'job_id', 'approval_id'] as const) if (e[k] !== undefined) out[k] = e[k];
-  return out;
-}
-
-export class Simulation {
-  readonly engine: Engine;
-  private readonly realTime: RealTime;
-  private rearming = false;
-  private readonly maxEvents: number;
-
-  constructor(
-    private readonly deps: Deps,
-    private readonly options: SimulationOptions = {},
-  ) {
-    this.maxEvents = options.maxEvents ?? MAX_EVENTS_PER_RUN;
-    this.realTime = new RealTime(deps, () => this.engine, {
-      mode: () => this.mode(),
-      settle: () => this.settle(),
-      resync: () => this.resync(),
-      onError: (err) => (options.onError ?? console.error)(err),
-    });
-    this.engine = new Engine(deps, {
-      defaultMode: options.defaultMode ?? 'off',
-      seed: options.seed,
-      onError: (err) => (options.onError ?? ((e) => console.error(e)))(err),
-      scope: options.scope,
-      onExecuted: options.onExecuted,
-      retentionDays: options.retentionDays,
-      onRemoved: options.onRemoved,
-      // Called while a transaction commits (its event is not yet readable): the timer is re-armed just after.
-      onScheduled: (at) => {
-        if (this.engine.executing || at >= this.realTime.armedFor || this.rearming) return;
-        this.rearming = true;
-        queueMicrotask(() => {
-          this.rearming = false;
-          this.arm();
-        });
-      },
-    });
-  }
-
-  mode(): SimulationMode {
-    return this.engine.mode();
-  }
-
-  record(): SimulationRecord | undefined {
-    return this.engine.record();
-  }
-
+/** The simulation as the control surface drives it (its parts and hooks: parts.ts). */
+export class Simulation extends SimulationParts {
   /**
    * After the state was (re)loaded: the heap is rebuilt, and unless the mode is off, jobs, traffic and budget
    * resets are scheduled. `fromFixture` (start-up from fixtures, reset, a fixture load): a fixture asking for a
@@ -94,7 +20,9 @@ export class Simulation {
    */
   async load(fromFixture: boolean): Promise<void> {
     const { store, clock } = this.deps;
-    this.engine.rebuild();
+    // Built (or rebuilt) when it has events to hold or will schedule some; else when first needed, from what is stored then.
+    if (this.built) this.built.rebuild();
+    else if (this.mode() !== 'off' || store.count('simulation_events') > 0) void this.engine;
     const mode = this.mode();
     if (fromFixture && mode === 'auto' && this.record()?.clock === 'running' && clock.frozen) {
       await store.setClock(clock.runningFrom(clock.nowMs()));
@@ -109,7 +37,8 @@ export class Simulation {
    * time the mock was down (`--speed` on the next start runs it again from there).
    */
   async close(): Promise<void> {
-    this.realTime.close();
+    this.closed = true;
+    this.realTime?.close();
     const { store, clock } = this.deps;
     const rate = store.clock.rate;
     if (!clock.frozen && rate !== undefined && rate !== 1) await store.setClock(clock.frozenAt(clock.nowIso()));
@@ -130,14 +59,9 @@ export class Simulation {
     };
   }
 
-  /** Simulated days a simulated run is kept after it ended (0: everything is kept). */
-  retentionDays(): number {
-    return this.record()?.retention_days ?? this.options.retentionDays ?? 0;
-  }
-
   /** The start settings, over whatever the state now holds: at start-up, and after a reset or a fixture load. */
   async applyStart(): Promise<void> {
-    const input = this.options.start && startInput(this.options.start, this.deps.store, this.record()?.traffic ?? []);
+    const input = this.start && startInput(this.start, this.deps.store, this.record()?.traffic ?? []);
     if (input) await this.configure(input);
   }
 
@@ -258,21 +182,7 @@ export class Simulation {
   }
 
   private drain(until: number | null, idle: boolean, untilIso: string | null) {
-    return drain(this.engine, { until, idle, untilIso, maxEvents: this.maxEvents, onProgress: this.options.onProgress });
-  }
-
-  /** Waits until what the engine applied is stored; a refused write rolls it back, and the heap with it. */
-  private async settle(): Promise<void> {
-    try {
-      await this.deps.store.flush();
-    } catch (err) {
-      this.engine.rebuild();
-      throw err;
-    }
-  }
-
-  private resync(): void {
-    if (!this.engine.inSync()) this.engine.rebuild();
+    return drain(this.engine, { until, idle, untilIso, maxEvents: this.maxEvents, onProgress: this.settings.onProgress });
   }
 
   /**
@@ -280,17 +190,15 @@ export class Simulation {
    * set anew, so the instance that leads fires them on time.
    */
   othersWrote(found: readonly CaughtUp[]): void {
-    if (found.some(isWholeState)) this.engine.rebuild();
+    if (!this.built) {
+      // Built from the stored state, which already holds what they wrote: nothing to adopt on top of it.
+      if (found.some((f) => isWholeState(f) || f.changes.some((c) => c.collection === 'simulation_events'))) void this.engine;
+    } else if (found.some(isWholeState)) this.engine.rebuild();
     else
       for (const set of found as readonly ChangeSet[]) {
         this.engine.adopt(set.changes.flatMap((c) => (c.collection === 'simulation_events' && c.record ? [c.record] : [])));
         this.engine.history.adopt(set.changes.flatMap((c) => (c.collection === 'simulated_runs' && c.record ? [c.record] : [])));
       }
     this.arm();
-  }
-
-  /** Sets the timer of a running clock for the next event (at least `minDelay` real ms away). */
-  arm(minDelay = 0): void {
-    this.realTime.arm(minDelay);
   }
 }

@@ -1,5 +1,6 @@
 // Fault injection: per-instance rules that answer matching v3 requests with a status, a wait, a 429 or a broken
 // connection; matched through an index, fired by `after`, `probability` and `times`, N times or until cleared.
+import { randomUUID } from 'node:crypto';
 import { compileGlob, type GlobMatcher } from '../glob.js';
 import type { FaultBody, FaultRequest, TransportKind } from '../../schemas/control-faults.js';
 import { FaultIndex } from './lookup.js';
@@ -55,22 +56,26 @@ interface Entry {
   removed: boolean;
 }
 
-export interface FaultRegistryOptions {
-  /** Seeds the draws of `probability` and delay distributions (createApp's seed, else a random one). */
-  seed: string;
-  /** The mock clock in ms (rate limits count on it). */
-  nowMs(): number;
-}
-
 export class FaultRegistry {
   private entries: Entry[] = [];
   private readonly index = new FaultIndex<Entry>();
   private counter = 0;
   private added = 0;
-  private readonly draws: FaultDraws;
+  private made: FaultDraws | undefined;
 
-  constructor(private readonly options: FaultRegistryOptions) {
-    this.draws = new FaultDraws(options.seed);
+  constructor(
+    /** Seeds the draws of `probability` and delay distributions (from createApp's seed; undefined: a random one). */
+    private readonly seed: string | undefined,
+    /** The mock clock (rate limits count on it). */
+    private readonly clock: { nowMs(): number },
+  ) {}
+
+  /**
+   * Made at the first draw: most mocks (sandboxes) never draw. A random seed drawn then is as random as one drawn at
+   * start, and a seeded mock's draws depend only on its seed and what they decide (see FaultDraws).
+   */
+  private get draws(): FaultDraws {
+    return (this.made ??= new FaultDraws(this.seed ?? randomUUID()));
   }
 
   /** Adds a validated fault (validate.ts); it applies from the next request on. */
@@ -143,7 +148,7 @@ export class FaultRegistry {
       f.matched++;
       let retry: number | null = null;
       if (e.window) {
-        retry = e.window.admit(this.options.nowMs());
+        retry = e.window.admit(this.clock.nowMs());
         if (retry === null) continue;
       } else if (!pastAfter(f.matched, f.after) || !this.draws.fires(f.id, f.matched, f.probability)) {
         continue;
