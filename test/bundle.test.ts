@@ -39,8 +39,11 @@ async function seededSession(): Promise<{ mock: MockApp; refresh: string }> {
 }
 
 /** A bundle without what real time decides (each request's duration), keys in canonical order (a restore stores records in schema order). */
-/** The fork stores the simulation's mode that the original took from its createApp default. */
-const noMode = (d: { simulation: { mode?: string }[] }) => ({ ...d, simulation: d.simulation.map(({ mode: _m, ...r }) => r) });
+/** The fork stores the simulation's mode and retention that the original took from its createApp defaults. */
+const noMode = (d: { simulation: { mode?: string; retention_days?: number }[] }) => ({
+  ...d,
+  simulation: d.simulation.map(({ mode: _m, retention_days: _r, ...r }) => r),
+});
 const stateOf = (mock: MockApp) => jcs(noMode(mock.store.toData()));
 const comparable = (bundle: Record<string, unknown>) => jcs(JSON.parse(JSON.stringify(bundle, (k, v) => (k === 'duration_ms' ? 0 : v))));
 
@@ -62,6 +65,29 @@ test('bundle: a fork of a seeded mock answers the same 200 mixed requests byte f
   assert.is(stateOf(fork), stateOf(original));
   assert.equal(fork.control.faults(), original.control.faults());
   assert.equal(fork.control.simulation(), original.control.simulation());
+});
+
+test('bundle: the retention in force travels with it, whatever the restoring mock defaults to', async () => {
+  const settingsOf = (b: Record<string, unknown>) => (b.state as { simulation: { id: string; mode?: string; retention_days?: number }[] }).simulation[0];
+  // A createApp default (3 days), never stored by the original: the bundle writes it, and a mock keeping 9 by default keeps 3.
+  const kept3 = await createApp({ storage: 'memory', fixtures: demoFixture(), seed: 'keep-3', simulation: { retentionDays: 3 } });
+  const b3 = await kept3.control.exportBundle();
+  assert.equal(settingsOf(b3), { ...settingsOf(b3), id: 'settings', mode: 'off', retention_days: 3 });
+  const fork3 = await createApp({ storage: 'memory', bundle: b3, simulation: { retentionDays: 9 } });
+  assert.is(fork3.control.simulation().retention_days, 3);
+  // createApp keeps everything by default (0): restored where 7 is the default (the CLI's living demo), it still keeps everything.
+  const keptAll = await createApp({ storage: 'memory', fixtures: demoFixture(), seed: 'keep-all' });
+  const b0 = await keptAll.control.exportBundle();
+  assert.is(settingsOf(b0).retention_days, 0);
+  const fork0 = await createApp({ storage: 'memory', bundle: b0, simulation: { retentionDays: 7 } });
+  assert.is(fork0.control.simulation().retention_days, 0);
+  // One set over the control surface is stored already, and stays as it was.
+  await keptAll.control.setSimulation({ retention_days: 12 });
+  const b12 = await keptAll.control.exportBundle();
+  assert.is(settingsOf(b12).retention_days, 12);
+  const fork12 = await createApp({ storage: 'memory', bundle: b12, simulation: { retentionDays: 7 } });
+  assert.is(fork12.control.simulation().retention_days, 12);
+  for (const m of [kept3, fork3, keptAll, fork0, fork12]) await m.close();
 });
 
 test('bundle: holds the format, seed, generator positions, faults with remaining counts, journal and both states, secrets sealed', async () => {

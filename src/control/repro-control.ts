@@ -87,6 +87,7 @@ export class ReproControl extends SandboxControl {
       resetState,
       state: store.toData(),
       mode: this.sim.mode(),
+      retentionDays: this.sim.retentionDays(),
     };
     return bundleStream(src);
   }

@@ -27,18 +27,23 @@ export interface BundleSource {
   state: StateData;
   /** The simulation's mode in force (a createApp or CLI default unless set): the bundle stores it explicitly. */
   mode: SimulationMode;
+  /** The simulated days runs are kept in force (a createApp or CLI default unless set): stored explicitly too. */
+  retentionDays: number;
   /** Seal the tokens and codes of both states too (a bundle inside an exported test file). */
   credentials?: boolean;
 }
 
-/** The state with the simulation's mode written into its settings record, so a mock with another default keeps it. */
-function withMode(state: StateData, mode: SimulationMode): StateData {
+/**
+ * The state with the simulation's mode and retention in force written into its settings record: a mock restoring it
+ * with other defaults (the CLI runs auto and keeps 7 days; createApp is off and keeps everything) behaves as this one.
+ */
+function withSettings(state: StateData, mode: SimulationMode, retention_days: number): StateData {
   const records = state.simulation;
   const settings = records.find((r) => r.id === SIMULATION_RECORD_ID);
-  if (settings?.mode === mode) return state;
+  if (settings?.mode === mode && settings.retention_days === retention_days) return state;
   const others = records.filter((r) => r !== settings);
-  const record = settings ? { ...settings, mode } : { id: SIMULATION_RECORD_ID, mode, clock: 'frozen', behaviours: { default: {}, projects: [] }, traffic: [] };
-  return { ...state, simulation: [record, ...others] as StateData['simulation'] };
+  const base = settings ?? { id: SIMULATION_RECORD_ID, clock: 'frozen', behaviours: { default: {}, projects: [] }, traffic: [] };
+  return { ...state, simulation: [{ ...base, mode, retention_days }, ...others] as StateData['simulation'] };
 }
 
 /**
@@ -60,7 +65,7 @@ export function bundleStream(src: BundleSource): Readable {
       }
     }
     yield* sealedStateChunks(src.resetState, src.sealer, `${out}]},"reset_state":`, credentials);
-    yield* sealedStateChunks(withMode(src.state, src.mode), src.sealer, ',"state":', credentials);
+    yield* sealedStateChunks(withSettings(src.state, src.mode, src.retentionDays), src.sealer, ',"state":', credentials);
     yield '}';
   }
   return Readable.from(chunks(), { objectMode: false });

@@ -17,6 +17,8 @@ export interface SessionStart {
   /** The journal id of the session's first request. */
   firstId: number;
   mode: SimulationMode;
+  /** The simulated days runs were kept then. */
+  retentionDays: number;
   /** The clock was frozen: requests can be replayed at the very times they arrived. */
   frozen: boolean;
   /** The keys in force (a createApp option or the state's settings): the replay gets them through the sealed state. */

@@ -49,6 +49,7 @@ export class ReplaySession {
       faults: faults.snapshot(),
       firstId: journal.next,
       mode: sim.mode(),
+      retentionDays: sim.retentionDays(),
       frozen: Boolean(deps.view.clock.frozen_at),
       adminKey: deps.config.adminKey(),
       brokerSecret: deps.config.brokerSecret(),

@@ -60,6 +60,7 @@ export function exportTestStream(src: TestExportSource, request: TestExportReque
     resetState: src.resetState,
     state: startState(start),
     mode: start.mode,
+    retentionDays: start.retentionDays,
     credentials: true,
   });
   const head = {
