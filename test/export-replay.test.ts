@@ -126,6 +126,31 @@ test('sandbox: a seeded sandbox exports its own session (paths without the sandb
   assert.match(run.out, /# pass 2\n/);
 });
 
+test('hang: a request a hang fault held, given up by its client, is given up by the replay too (not waited out), and the next passes', async () => {
+  const mock = await seeded({ storage: 'memory' });
+  mock.control.addFault({ method: 'GET', path: `/api/v3/projects/${P}/releases`, transport: 'hang', times: 1 });
+  mock.control.startSession();
+  const gaveUp = await mock.fetch(`/api/v3/projects/${P}/releases`, { headers: owner, signal: AbortSignal.timeout(50) }).then(
+    () => 'answered',
+    (err: Error) => err.name,
+  );
+  assert.is(gaveUp, 'TimeoutError');
+  while (mock.control.requests().length < 1) await new Promise((r) => setTimeout(r, 5));
+  await mock.fetch(`/api/v3/projects/${P}/releases`, { headers: owner });
+  const text = await mock.control.exportTest();
+  assert.equal(
+    stepsOf(text).map((s) => [s.status, (s as { hang?: boolean }).hang ?? false]),
+    [
+      [0, true],
+      [200, false],
+    ],
+  );
+  // Waited out, the fault would hold the first request for minutes: past the run's time limit.
+  const run = dir.run('hang.test.mjs', text);
+  assert.is(run.code, 0, run.out.slice(-2000));
+  assert.match(run.out, /# pass 2\n/);
+});
+
 test('client: client.control.exportTest answers the file as text over HTTP, and a refusal as a ControlError', async () => {
   const mock = await seeded({ storage: 'memory' });
   await smallSession(mock);

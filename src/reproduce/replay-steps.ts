@@ -28,6 +28,8 @@ export interface ReplayStep {
   response: unknown;
   /** False before `since`: replayed to rebuild the state, not asserted. */
   assert: boolean;
+  /** A `hang` fault held it and its client gave up: the replay gives up on it too (it would wait out the fault's cap). */
+  hang?: true;
 }
 
 /** Headers a client or a proxy sets per connection: the replay's fetch sets its own. */
@@ -90,6 +92,7 @@ function step(raw: Stored, shown: JournalEntry, sealer: Sealer, withTime: boolea
   };
   if (!bodyShown) out.shows = shown.request.body;
   if (withTime) out.at = shown.at;
+  if (raw.fault?.transport === 'hang') out.hang = true;
   return out;
 }
 

@@ -23,6 +23,7 @@ const IMPORTS: Record<TestFormat, string> = {
 
 /** The runtime part of every exported file: no data, so it reads the same in each. */
 const REPLAY = `
+const HANG_GIVE_UP_MS = 50;
 const shapeOnly = (key) => SHAPE_ONLY.some((p) => (p.startsWith('*') ? key.endsWith(p.slice(1)) : key === p));
 const DATETIME = /^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d(:\\d\\d(\\.\\d+)?)?(Z|[+-]\\d\\d:?\\d\\d)$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -42,14 +43,20 @@ function shaped(actual, expected, depth = 0) {
 
 let mock;
 
+const newest = () => mock.control.requests({ limit: 1 })[0];
+
 /** Sends one step as it was sent (its sealed parts opened by the mock that holds the seal) and answers its journal entry. */
 async function replay(step) {
   if (step.at !== undefined && mock.control.now() !== step.at) await mock.control.setClock(step.at);
   const { url, headers, body } = mock.control.unseal({ url: step.url, headers: step.headers, body: step.body });
-  const res = await mock.fetch(url, { method: step.method, headers, body: body ?? undefined }).catch(() => undefined);
+  // A request a hang fault held is given up after a moment, as its client gave up; the mock journals it once it sees it go.
+  // (AbortSignal.timeout's timer would not keep the test's event loop alive while the mock waits.)
+  const giveUp = step.hang ? new AbortController() : undefined;
+  if (giveUp) setTimeout(() => giveUp.abort(), HANG_GIVE_UP_MS);
+  const res = await mock.fetch(url, { method: step.method, headers, body: body ?? undefined, signal: giveUp?.signal }).catch(() => undefined);
   await res?.arrayBuffer().catch(() => undefined);
-  const [entry] = mock.control.requests({ limit: 1 });
-  return entry;
+  for (let i = 0; step.hang && !(newest()?.id >= step.id) && i < 200; i++) await new Promise((r) => setTimeout(r, 5));
+  return newest();
 }
 
 describe(TITLE, () => {
