@@ -18,7 +18,7 @@ import { Simulation, type SimulationSettings, type StartSettings } from './simul
 import type { Sandboxes } from './sandboxes/index.js';
 import type { Deps, RuntimeConfig } from './deps.js';
 import type { CreateAppOptions } from './app.js';
-import { driftLog, type ShadowServer } from './shadow/index.js';
+import { driftLog, type MockShadow, type ShadowServer } from './shadow/index.js';
 import { heldSecrets } from './control/held-secrets.js';
 
 /** What every mock of one server shares: its options, the error reporter, the body reader, the journals' byte budget. */
@@ -129,18 +129,25 @@ export async function assembleMock(own: OwnParts, server: ServerParts): Promise<
   // The first session begins here: what an exported test of it rebuilds (a fresh store nothing wrote to holds own.state).
   control.startFirstSession(fresh && own.bundle === undefined && store.seq === opened ? own.state : undefined);
 
-  const sim = simulation;
-  return {
-    control,
-    store,
-    deps,
-    observer: new ClientObserver(deps.view, server.fingerprints),
-    shadow: server.shadow && { drift, secrets: heldSecrets(deps, keys) },
-    close: async () => {
-      await sim.close();
-      await store.close();
-      // Its journal's share of the server's byte budget is free again.
-      control.journal.clear();
-    },
-  };
+  const shadow = server.shadow && { drift, secrets: heldSecrets(deps, keys) };
+  return new AssembledMock(control, store, deps, new ClientObserver(deps.view, server.fingerprints), shadow, simulation);
+}
+
+/** An assembled mock: its parts, and how it closes (a method: a mock holds no closure for it). */
+class AssembledMock implements Mock {
+  constructor(
+    readonly control: MockControl,
+    readonly store: Store,
+    readonly deps: Deps,
+    readonly observer: ClientObserver,
+    readonly shadow: MockShadow | null,
+    private readonly sim: Simulation,
+  ) {}
+
+  async close(): Promise<void> {
+    await this.sim.close();
+    await this.store.close();
+    // Its journal's share of the server's byte budget is free again.
+    this.control.journal.clear();
+  }
 }

@@ -150,7 +150,8 @@ export class CoverageTracker {
   record(operation: string, status: number, reasonCode: string | undefined, transitions: string[]): void {
     const seen = (this.seen ??= new Map());
     let s = seen.get(operation);
-    if (!s) seen.set(operation, (s = { requests: 0, statuses: [], reason_codes: [], transitions: [] }));
+    // Made holding its first status: an array first grown by a push reserves room for 17.
+    if (!s) seen.set(operation, (s = { requests: 0, statuses: [status], reason_codes: [], transitions: [] }));
     s.requests++;
     addNew(s.statuses, status);
     if (reasonCode) addNew(s.reason_codes, reasonCode);

@@ -56,6 +56,8 @@ interface Entry {
   removed: boolean;
 }
 
+const NO_FAULTS: FaultState = Object.freeze({ next_id: 1, faults: Object.freeze([]) as unknown as FaultState['faults'] });
+
 export class FaultRegistry {
   private entries: Entry[] = [];
   private readonly index = new FaultIndex<Entry>();
@@ -108,6 +110,8 @@ export class FaultRegistry {
 
   /** The faults with their remaining counts and rate-limit windows, as plain JSON (a repro bundle keeps it). */
   snapshot(): FaultState {
+    // A mock that never had a fault (most sandboxes) keeps the one shared, frozen "none" in its session's start.
+    if (this.counter === 0 && this.entries.length === 0) return NO_FAULTS;
     return { next_id: this.counter + 1, faults: this.entries.map((e) => (e.window ? { ...e.fault, window: e.window.state() } : { ...e.fault })) };
   }
 
