@@ -1,8 +1,8 @@
 // RSS added by 1,000 sandboxes of the demo fixture, each after 10 writes, after GC (in process, the built package); with
 // `root`, the same writes all at the default mock and no sandbox: what that traffic alone adds (journal, GC heuristics).
-// Prints two figures. `now`: right after the load, after forced full GCs; V8 still holds the young generation it grew for
-// the burst of requests (32 MB here, with or without sandboxes). `settled`: after V8's memory reducer, which runs on its
-// own once the process is idle, has given the young generation back (as it had before the load), then full GCs again.
+// Prints two figures. `now`: right after the load, after forced full GCs (the row's figure); V8 still holds the young
+// generation it grew for the burst of requests (32 MB here, with or without sandboxes). `settled`: after V8's memory
+// reducer, which runs on its own once the process is idle, has given the young generation back (as before the load).
 // Usage: node --expose-gc bench/servers/sandboxes-rss.mjs [count] [root]
 import v8 from 'node:v8';
 import { createApp, demoFixture } from '../../dist/index.js';
@@ -33,9 +33,9 @@ await mock.fetch(`/api/v3/projects/${P}/budget`, {
   body: '{"project_daily_usd":1}',
 });
 await mock.control.deleteSandbox(warm.id);
+const beforeNow = collect();
 // The smallest young generation V8 keeps (it shrinks to its initial size when idle).
 const before = await settled(1024 * 1024);
-const beforeNow = collect();
 for (let i = 0; i < count; i++) {
   const sb = rootOnly ? null : await mock.control.createSandbox();
   for (let w = 0; w < 10; w++) {
