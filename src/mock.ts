@@ -147,7 +147,8 @@ class AssembledMock implements Mock {
   async close(): Promise<void> {
     await this.sim.close();
     await this.store.close();
-    // Its journal's share of the server's byte budget is free again.
+    // Its shares of the server's byte budgets (the journal's, the drift records') are free again.
     this.control.journal.clear();
+    this.shadow?.drift.clear();
   }
 }

@@ -2,8 +2,24 @@
 import type { DriftItem, DriftReport, DriftSource } from '../schemas/drift.js';
 import type { Refusal, ShadowSender } from './sender.js';
 
-/** The groups hold at most this many bytes (values counted as JSON text); past it differences are only counted. */
+/**
+ * The groups of all a server's mocks (its default mock and every sandbox) hold at most this many bytes together (values
+ * counted as JSON text), so a thousand sandboxes cannot hold a thousand times as much; past it differences are only counted.
+ */
 export const DRIFT_MAX_BYTES = 256 * 1024;
+
+/** The bytes the drift records of one server's mocks hold together. */
+export class DriftBudget {
+  used = 0;
+  constructor(readonly max: number = DRIFT_MAX_BYTES) {}
+
+  /** Takes `size` bytes when they fit, and answers whether they did. */
+  take(size: number): boolean {
+    if (this.used + size > this.max) return false;
+    this.used += size;
+    return true;
+  }
+}
 /** Requests kept as examples of each group: the first ones seen. */
 export const EXAMPLES_PER_GROUP = 3;
 /** Fixed cost counted per group and per example on top of their text. */
@@ -54,6 +70,8 @@ export class DriftLog implements DriftSource {
     /** The server's sender (null: shadow mode is off). */
     private readonly sender: ShadowSender | null,
     private readonly target: { url: string; writes: boolean } | null,
+    /** Shared with the server's other mocks (a record of its own when none is given). */
+    private readonly budget: DriftBudget = new DriftBudget(),
   ) {}
 
   /** The counts to add to. */
@@ -91,7 +109,7 @@ export class DriftLog implements DriftSource {
     let g = groups.get(key);
     if (!g) {
       const size = GROUP_OVERHEAD + operation.length + d.field.length;
-      if (this.bytes + size > DRIFT_MAX_BYTES) {
+      if (!this.budget.take(size)) {
         this.counts.ungrouped++;
         return;
       }
@@ -103,7 +121,7 @@ export class DriftLog implements DriftSource {
     g.last_at = at;
     if (g.examples.length >= EXAMPLES_PER_GROUP) return;
     const size = EXAMPLE_OVERHEAD + jsonSize(d.mock) + jsonSize(d.target);
-    if (this.bytes + size > DRIFT_MAX_BYTES) return;
+    if (!this.budget.take(size)) return;
     this.bytes += size;
     const example: Group['examples'][number] = { request_id: requestId };
     if (d.mock !== undefined) example.mock = d.mock;
@@ -130,7 +148,7 @@ export class DriftLog implements DriftSource {
       groups,
       ungrouped: c.ungrouped,
       bytes: this.bytes,
-      max_bytes: DRIFT_MAX_BYTES,
+      max_bytes: this.budget.max,
     };
   }
 
@@ -139,7 +157,9 @@ export class DriftLog implements DriftSource {
     return this.report();
   }
 
+  /** Forgets everything (a reset, or the mock went): its bytes are free for the server's other mocks again. */
   clear(): void {
+    this.budget.used -= this.bytes;
     this.groups = undefined;
     this.bytes = 0;
     this.own = undefined;

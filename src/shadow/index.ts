@@ -4,12 +4,12 @@ import type { ErrorReporter } from '../errors.js';
 import type { SecretIndex } from '../control/redact.js';
 import { shadowSettings, shownUrl, type ShadowOptions, type ShadowSettings } from './options.js';
 import { ShadowSender } from './sender.js';
-import { DriftLog } from './drift-log.js';
+import { DriftBudget, DriftLog } from './drift-log.js';
 import { shadowMiddleware as middleware, type ShadowRecord } from './middleware.js';
 import { compareAnswers } from './compare.js';
 
 export { WRITES_RULE, type ShadowOptions } from './options.js';
-export { DRIFT_MAX_BYTES, EXAMPLES_PER_GROUP, DriftLog } from './drift-log.js';
+export { DRIFT_MAX_BYTES, EXAMPLES_PER_GROUP, DriftBudget, DriftLog } from './drift-log.js';
 export { DRIFT_PER_REQUEST, DRIFT_VALUE_CHARS, type ShadowRecord } from './middleware.js';
 export { MAX_ANSWER_BYTES } from './transport.js';
 export { NOTICE_INTERVAL_MS } from './target-health.js';
@@ -21,18 +21,20 @@ export interface ShadowServer {
   sender: ShadowSender;
   /** The target's URL as it may be shown. */
   url: string;
+  /** The bytes the drift records of all the server's mocks hold together. */
+  driftBudget: DriftBudget;
 }
 
 /** Checks createApp's `shadow` (a TypeError names the rule it breaks) and builds the server's sender. */
 export function shadowServer(options: ShadowOptions, log: (line: string) => void): ShadowServer {
   const settings = shadowSettings(options);
   const url = shownUrl(settings.url);
-  return { settings, url, sender: new ShadowSender(settings, log, url) };
+  return { settings, url, sender: new ShadowSender(settings, log, url), driftBudget: new DriftBudget() };
 }
 
 /** One mock's drift record (empty and disabled without a shadow server). */
 export const driftLog = (server: ShadowServer | null): DriftLog =>
-  new DriftLog(server?.sender ?? null, server ? { url: server.url, writes: server.settings.writes } : null);
+  new DriftLog(server?.sender ?? null, server ? { url: server.url, writes: server.settings.writes } : null, server?.driftBudget);
 
 /** What a mock records into: its drift record, and the credentials it holds (the shadow token among them). */
 export interface MockShadow {
