@@ -184,7 +184,12 @@ export class StoredState implements CommittedState, ReadView {
     return own;
   }
 
+  /**
+   * A version counts only against a derived value built before it: until the first is built, writes need not be
+   * counted (a mock that is written to but never listed from keeps no versions).
+   */
   private bump(c: CollectionName): void {
+    if (!this.derived) return;
     const versions = (this.versions ??= new Map());
     versions.set(c, (versions.get(c) ?? 0) + 1);
   }
