@@ -68,7 +68,7 @@ export interface JournalLimits {
   bodyBytes?: number;
 }
 
-export const JOURNAL_LIMITS = { entries: 1000, bytes: 8 * 1024 * 1024, bodyBytes: 16 * 1024 } as const;
+export const JOURNAL_LIMITS = Object.freeze({ entries: 1000, bytes: 8 * 1024 * 1024, bodyBytes: 16 * 1024 } as const);
 
 /** Per journal entry; fingerprints are HMACs under a key that never leaves the process, so they cannot be reversed or compared elsewhere. */
 export interface ClientFacts {

@@ -71,7 +71,11 @@ export class Journal implements BudgetedJournal {
     private readonly budget?: JournalBudget,
   ) {
     const l = typeof limits === 'number' ? { entries: limits } : limits;
-    this.limits = { entries: l.entries ?? JOURNAL_LIMITS.entries, bytes: l.bytes ?? JOURNAL_LIMITS.bytes, bodyBytes: l.bodyBytes ?? JOURNAL_LIMITS.bodyBytes };
+    // Most journals (every sandbox's) keep the defaults: they share the one constant rather than each holding a copy.
+    this.limits =
+      l.entries === undefined && l.bytes === undefined && l.bodyBytes === undefined
+        ? JOURNAL_LIMITS
+        : { entries: l.entries ?? JOURNAL_LIMITS.entries, bytes: l.bytes ?? JOURNAL_LIMITS.bytes, bodyBytes: l.bodyBytes ?? JOURNAL_LIMITS.bodyBytes };
   }
 
   /** The limit one body is cut to (the middleware writes bodies with it). */
