@@ -48,9 +48,6 @@ function boundedHeaders(headers: Record<string, unknown>, limit: number): Record
   return out;
 }
 
-/** A flat copy of a short string (V8 keeps a substring as a view on its whole parent; a copy lets the parent go). */
-const ownCopy = (s: string): string => (s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string));
-
 export class Journal implements BudgetedJournal {
   /** Oldest first from `head`; the front is dropped in batches so add() stays O(1) amortised. */
   private entries: Stored[] = [];
@@ -132,9 +129,8 @@ export class Journal implements BudgetedJournal {
     const hReq = headerSize(record.requestHeaders);
     const hRes = headerSize(record.responseHeaders);
     const stored = new StoredEntry(record, id, 0);
-    // A path or query cut from the request's URL would keep the whole URL alive: the entry holds its own copies.
-    stored.path = record.path.length > limit ? textPrefix(record.path, limit) : ownCopy(record.path);
-    stored.querystring = record.querystring.length > limit ? textPrefix(record.querystring, limit) : ownCopy(record.querystring);
+    if (record.path.length > limit) stored.path = textPrefix(record.path, limit);
+    if (record.querystring.length > limit) stored.querystring = textPrefix(record.querystring, limit);
     if (hReq > limit) stored.requestHeaders = boundedHeaders(record.requestHeaders, limit);
     if (hRes > limit) stored.responseHeaders = boundedHeaders(record.responseHeaders, limit);
     stored.size =
