@@ -99,7 +99,9 @@ export async function makeScratch(): Promise<Scratch> {
   for (const f of readdirSync(project)) copyFileSync(join(project, f), join(dir, f));
   for (const f of RECIPES) copyFileSync(join(ROOT, 'examples', f), join(dir, f));
   mkdirSync(join(dir, SANDBOX_RECIPE));
-  for (const f of readdirSync(join(ROOT, 'examples', SANDBOX_RECIPE))) copyFileSync(join(ROOT, 'examples', SANDBOX_RECIPE, f), join(dir, SANDBOX_RECIPE, f));
+  // Its files only: a run of the recipe in the repository leaves vitest's cache folder beside them.
+  for (const f of readdirSync(join(ROOT, 'examples', SANDBOX_RECIPE), { withFileTypes: true }))
+    if (f.isFile()) copyFileSync(join(ROOT, 'examples', SANDBOX_RECIPE, f.name), join(dir, SANDBOX_RECIPE, f.name));
   return { dir, oldestNode, setupMs: performance.now() - started };
 }
 
