@@ -1,12 +1,35 @@
 // `npm run bench`: every group in bench/groups/ in one run, each subject interleaved with its baseline, printed as a table of
 // figures and ratios against the targets and written to bench/results.json. `node --import tsx bench/run.ts c d` runs some groups.
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { GROUPS } from './groups/index.js';
 import { CONNECTIONS, ROUNDS, SECONDS } from './lib/load.js';
-import { fmt, printTable, rows } from './lib/report.js';
+import { fmt, printTable, rows, type Row } from './lib/report.js';
+
+/** What a child running one group (`--rows-of NAME`) ends its output with: its rows as JSON on one line. */
+const ROWS = 'bench-rows:';
+
+/** Runs a fresh group in a child process and takes its rows (its progress lines go to this stderr as they come). */
+function inChild(name: string): void {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--rows-of', name], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const line = child.stdout.split('\n').find((l) => l.startsWith(ROWS));
+  if (child.status !== 0 || !line) throw new Error(`bench group ${name} (in its own process) exited ${child.status}`);
+  rows.push(...(JSON.parse(line.slice(ROWS.length)) as Row[]));
+}
+
+/** The child's side: one group, then its rows on stdout. */
+async function rowsOf(name: string) {
+  await GROUPS.find((g) => g.name === name)!.run();
+  process.stdout.write(`\n${ROWS}${JSON.stringify(rows)}\n`);
+  process.exit(0);
+}
 
 async function main() {
   const t0 = performance.now();
@@ -22,7 +45,8 @@ async function main() {
     // Progress on a terminal: which group runs and how long the run has taken so far.
     if (process.stderr.isTTY)
       process.stderr.write(`[${i + 1}/${groups.length}] ${group.name}: ${group.what} (${fmt((performance.now() - t0) / 1000)} s so far)\n`);
-    await group.run();
+    if (group.fresh && groups.length > 1) inChild(group.name);
+    else await group.run();
   }
   printTable();
   const file = fileURLToPath(new URL('./results.json', import.meta.url));
@@ -38,7 +62,7 @@ async function main() {
   process.exit(0); // a missed target is reported, not an error
 }
 
-main().catch((err) => {
+(process.argv[2] === '--rows-of' ? rowsOf(process.argv[3]) : main()).catch((err) => {
   process.stderr.write(`${(err as Error).stack ?? err}\n`);
   process.exit(1);
 });

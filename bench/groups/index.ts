@@ -22,13 +22,19 @@ export interface Group {
   name: string;
   what: string;
   run(): Promise<void>;
+  /**
+   * Runs in a process of its own: its figures are per-request times in this process, and the heap earlier groups leave
+   * behind (a thousand createApp calls, loaded fixtures) makes every collection slower, more so for the side that
+   * allocates more.
+   */
+  fresh?: true;
 }
 
 export const GROUPS: Group[] = [
   { name: 'f', what: 'in-process createApp and restore', run: inProcess },
   { name: 'cold', what: 'a fresh process to its first answered mock.fetch vs msw', run: coldStart },
   { name: 'ab', what: 'GET run detail vs bare Koa and json-server', run: readThroughput },
-  { name: 'i', what: 'in-process fetch, inject and interception per request', run: requestPath },
+  { name: 'i', what: 'in-process fetch, inject and interception per request', run: requestPath, fresh: true },
   { name: 'c', what: 'memory-mode cancels vs bare Koa + koa-body', run: memoryWrites },
   { name: 'e', what: 'first vs last page of 100k users', run: lastPage },
   { name: 'd', what: 'JSON-file cancels vs json-server, 10k and 100k', run: async () => (await fileWrites(10_000), await fileWrites(100_000)) },
