@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { needsChromium } from './helpers/needs.js';
 import { DEMO } from './helpers/demo.js';
-import { assertNoStrayTraffic, cli, control, inspectorSession, page, polls, section, shot, TOKEN, urls, v3 } from './helpers/inspector-page.js';
+import { assertNoStrayTraffic, cli, control, inspectorSession, page, polls, section, shot, signIn, TOKEN, urls, v3 } from './helpers/inspector-page.js';
 
 needsChromium();
 
@@ -19,13 +19,7 @@ const RUN_PATH = `/api/v3/projects/${P}/runs/${DEMO.runs.waitingApproval}`;
 inspectorSession(test);
 
 test('with a control token the page asks for it, keeps it in sessionStorage and sends it as a header, never in a URL', async () => {
-  await page.goto(`${cli.url}/_mock/ui`);
-  const input = page.getByLabel('Control token');
-  await input.waitFor();
-  await input.fill(TOKEN);
-  await page.getByRole('button', { name: 'Use token' }).click();
-  await page.getByRole('heading', { name: 'Requests' }).waitFor();
-  await input.waitFor({ state: 'detached' });
+  await signIn();
   assert.is(await page.evaluate(() => sessionStorage.getItem('project-runtime-mock.control-token')), TOKEN);
   // The header clock is read with the token: the demo's frozen time.
   await page.getByText('2026-11-20 12:00:00 UTC').first().waitFor();

@@ -20,14 +20,22 @@ const operator = bearer(DEMO.tokens.operator);
 const { storage, app, apps } = postgresApps(test);
 const epoch = (mock: MockApp) => mock.store.get('budgets', P)!.runtime_config_epoch;
 
-test('append in one statement: a record written twice keeps its first place and its last value; deletes and new records land as in the store', async () => {
+/** Workspace `i` (a fixed id), named `name`. */
+const ws = (i: number, name = `w${i}`) => ({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, name });
+
+/** A fresh schema holding workspaces 1 to 3, written by a mock that is closed again: `at` is the head it left. */
+async function threeWorkspaces(): Promise<{ schema: string; at: number }> {
   const schema = freshSchema();
   const mock = await app(schema, { fixtures: {} });
-  const ws = (i: number, name = `w${i}`) => ({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, name });
   for (let i = 1; i <= 3; i++) await mock.store.transact((tx) => tx.put('workspaces', ws(i)));
   const at = mock.store.seq;
   await mock.close();
   apps.splice(apps.indexOf(mock), 1);
+  return { schema, at };
+}
+
+test('append in one statement: a record written twice keeps its first place and its last value; deletes and new records land as in the store', async () => {
+  const { schema, at } = await threeWorkspaces();
   // One group straight to the adapter: the head is where it was built, so the compare-and-set statement takes it.
   const adapter = storage(schema);
   assert.is((await adapter.read())!.seq, at);
@@ -63,13 +71,7 @@ test('append in one statement: a record written twice keeps its first place and 
 });
 
 test('compare-and-set append: behind or ahead of the head it stores nothing and announces nothing; at the head it appends', async () => {
-  const schema = freshSchema();
-  const mock = await app(schema, { fixtures: {} });
-  const ws = (i: number, name = `w${i}`) => ({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, name });
-  for (let i = 1; i <= 3; i++) await mock.store.transact((tx) => tx.put('workspaces', ws(i)));
-  const at = mock.store.seq;
-  await mock.close();
-  apps.splice(apps.indexOf(mock), 1);
+  const { schema, at } = await threeWorkspaces();
   const t = tables(schema);
   const channel = `prm_changes_${t.tag}`;
   const client = new pg.Client({ connectionString: DATABASE_URL });

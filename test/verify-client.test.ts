@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { ControlError, createClient } from '../src/client/index.js';
 import { freshMock } from './helpers/app.js';
 import { DEMO, bearer } from './helpers/demo.js';
+import { catchError } from './helpers/verify-traffic.js';
 
 const P = DEMO.projects.support;
 const owner = bearer(DEMO.tokens.owner);
@@ -21,16 +22,6 @@ async function setup() {
   await t.mock.fetch(CANCEL, { method: 'POST', headers: { ...owner, 'content-type': 'application/json' }, body: '{}' });
   await t.mock.fetch(`/api/v3/projects/${P}/users`, { headers: owner });
   return t;
-}
-
-function catchError(fn: () => unknown): AssertionError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof AssertionError) return e;
-    throw e;
-  }
-  throw new Error('did not throw');
 }
 
 test('typed client: the same methods answer {matched, ids} or reject with the same AssertionError', async () => {

@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { AssertionError } from 'node:assert';
 import { freshMock } from './helpers/app.js';
-import { CANCEL, MISSING, owner, RUN, setup, USERS } from './helpers/verify-traffic.js';
+import { CANCEL, MISSING, catchError, owner, RUN, setup, USERS } from './helpers/verify-traffic.js';
 
 test('verify/sequence: in order with others between passes; the failure names the first pattern without a match after the previous', async () => {
   const { http } = await setup();
@@ -112,15 +112,5 @@ test('in process: bad input throws the same 422 ValidationError as the route', a
     );
   }
 });
-
-function catchError(fn: () => unknown): AssertionError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof AssertionError) return e;
-    throw e;
-  }
-  throw new Error('did not throw');
-}
 
 test.run();

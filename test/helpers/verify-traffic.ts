@@ -1,4 +1,5 @@
 // The verify suites' journal: four known requests against a fresh demo mock, and the paths they use.
+import { AssertionError } from 'node:assert';
 import { freshMock } from './app.js';
 import { DEMO, bearer } from './demo.js';
 import type { MockApp } from '../../src/app.js';
@@ -26,4 +27,15 @@ export async function setup() {
   const t = await freshMock();
   await traffic(t.mock);
   return t;
+}
+
+/** The AssertionError `fn` throws (anything else it throws is rethrown; not throwing fails). */
+export function catchError(fn: () => unknown): AssertionError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof AssertionError) return e;
+    throw e;
+  }
+  throw new Error('did not throw');
 }
