@@ -18,6 +18,7 @@ import { inProcess, type InProcess } from './inprocess/index.js';
 import type { SimulationProgress, StartSettings } from './simulation/index.js';
 import type { SimulationMode } from './schemas/simulation.js';
 import { assembleMock, type ServerParts } from './mock.js';
+import { checkOptionNames, checkStorage } from './options-check.js';
 import { Fingerprints } from './judge/index.js';
 import { serverApp } from './server.js';
 import { shadowServer, type ShadowOptions } from './shadow/index.js';
@@ -120,7 +121,34 @@ export interface MockApp {
   close(): Promise<void>;
 }
 
+/** Every option createApp reads (the compiler holds this list to CreateAppOptions: a name missing or extra fails it). */
+const OPTION_NAMES = Object.keys({
+  storage: true,
+  fixtures: true,
+  reset: true,
+  clock: true,
+  ids: true,
+  tokens: true,
+  seed: true,
+  bundle: true,
+  adminKey: true,
+  brokerSecret: true,
+  auth: true,
+  control: true,
+  allowedHosts: true,
+  controlToken: true,
+  bodyLimit: true,
+  journal: true,
+  sandboxes: true,
+  onError: true,
+  log: true,
+  shadow: true,
+  simulation: true,
+} satisfies Record<keyof CreateAppOptions, true>);
+
 export async function createApp(options: CreateAppOptions = {}): Promise<MockApp> {
+  checkOptionNames('createApp', options, OPTION_NAMES);
+  checkStorage('createApp', options.storage);
   if (options.controlToken !== undefined && options.controlToken === '') throw new TypeError('createApp: controlToken must not be empty');
   const adapter = options.storage === 'memory' ? new MemoryAdapter() : (options.storage ?? new JsonFileAdapter('.data/db.json'));
   const seed = stateFromFixture(options.fixtures ?? EMPTY_FIXTURE);

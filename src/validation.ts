@@ -102,7 +102,9 @@ export function toPydanticItem(item: ValidationItem): ValidationItem {
   const complete = row && Object.keys(row.ctx ?? {}).every((k) => ctx[k] !== undefined);
   if (!row || !complete || item.type === 'value_error') {
     const error = item.msg.replace(/^Value error, /, '');
-    return { type: 'value_error', loc: item.loc, msg: renderMessage('value_error', { error }), input, ctx: { error: {} } };
+    // A rule of the mock's own may name the value meant (an operation id), as extra_forbidden names a key.
+    const hint = typeof ctx.did_you_mean === 'string' ? { did_you_mean: ctx.did_you_mean } : {};
+    return { type: 'value_error', loc: item.loc, msg: renderMessage('value_error', { error }), input, ctx: { error: {}, ...hint } };
   }
   const type = item.type as PydanticErrorType;
   if (type === 'json_invalid') return { type, loc: item.loc, msg: row.template, input: {}, ctx: { error: ctx.error } };
@@ -113,12 +115,19 @@ export function toPydanticItem(item: ValidationItem): ValidationItem {
   return out;
 }
 
+/** ` (did you mean "key"?)` for an item whose ctx names the closest known key or value, unless its message says it already. */
+function didYouMean(item: ValidationItem): string {
+  const hint = item.ctx?.did_you_mean;
+  return typeof hint === 'string' && !item.msg.includes(`"${hint}"`) ? ` (did you mean "${hint}"?)` : '';
+}
+
 export class ValidationError extends Error {
   readonly status = 422;
   readonly items: ValidationItem[];
   constructor(items: ValidationItem[]) {
     const wire = items.map(toPydanticItem);
-    super(wire.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '));
+    // The message names the closest known key or value as the HTTP answer's ctx.did_you_mean does.
+    super(wire.map((i) => `${i.loc.join('.')}: ${i.msg}${didYouMean(i)}`).join('; '));
     this.items = wire;
   }
 }
@@ -141,8 +150,7 @@ export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string[
   return issuesToItems(issues, 'body').map((item) => {
     let path = '';
     for (const key of item.loc.slice(1)) path += typeof key === 'number' ? `[${key}]` : path === '' ? String(key) : `.${String(key)}`;
-    const hint = item.ctx?.did_you_mean;
-    return `${path || '(root)'}: ${item.msg}${typeof hint === 'string' ? ` (did you mean "${hint}"?)` : ''}`;
+    return `${path || '(root)'}: ${item.msg}${didYouMean(item)}`;
   });
 }
 

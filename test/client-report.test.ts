@@ -22,6 +22,8 @@ const RULE_NAMES = [
   'retried_final_error',
   'hot_polling',
   'unbounded_concurrency',
+  'content_type_not_json',
+  'bearer_prefix_missing',
 ];
 
 async function call(mock: MockApp, method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -56,7 +58,7 @@ test('client report: the rules in one table, each with a description; a fresh mo
   );
   assert.equal(
     res.body.rules.map((r: { severity: string }) => r.severity),
-    ['error', 'error', 'error', 'warning', 'warning', 'warning', 'warning'],
+    ['error', 'error', 'error', 'warning', 'warning', 'warning', 'warning', 'warning', 'warning'],
   );
   for (const r of res.body.rules) assert.ok(r.description.length > 60 && r.checked === 0, r.rule);
   assert.equal(res.body.journal, { entries: 0, left: 0 });

@@ -32,6 +32,8 @@ export interface JournalEntry {
   fault?: FaultMarker;
   /** Present when shadow mode found the target's answer to this request different: `{field, mock, target}`, bounded. */
   drift?: DriftItem[];
+  /** Present when the request made a slip the answer does not name (a JSON body sent as text, ...): the cause and the fix. */
+  findings?: { rule: string; fix: string }[];
 }
 
 /** One side of an exchange. A body over the body limit is shown as text cut at the limit and ending with a marker. */
@@ -84,6 +86,8 @@ export interface ClientFacts {
   inFlight: number;
   /** The answer's reason code (`detail.reason_code`, or OAuth's `error`). */
   reason?: string;
+  /** The slips the request made (rule names of src/judge/slips.ts), spotted as it arrived. */
+  slips?: string[];
 }
 
 /** What one request leaves in the journal: flat text and small header objects, never a parsed body. */

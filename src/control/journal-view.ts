@@ -2,6 +2,7 @@
 import { Redactor, type SecretIndex } from './redact.js';
 import { bodyParts, truncationMarker, type KeptBody } from './journal-text.js';
 import type { JournalEntry, JournalSummary, Stored } from './journal.js';
+import { slipNote } from '../judge/slips.js';
 
 interface Readable {
   /** Parsed JSON, or the text as kept. */
@@ -64,6 +65,8 @@ export function shown(e: Stored, index?: SecretIndex): JournalEntry {
   if (e.fault) entry.fault = e.fault;
   // Stored redacted; redacted again with the credentials held now.
   if (e.drift) entry.drift = redactor.deep(e.drift) as JournalEntry['drift'];
+  const findings = e.client?.slips?.flatMap((rule) => slipNote(rule) ?? []);
+  if (findings?.length) entry.findings = findings;
   return entry;
 }
 

@@ -4,6 +4,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { ReadView } from '../storage/reader.js';
 import type { ClientFacts } from '../control/journal.js';
+import { slipsOf } from './slips.js';
 
 /** What arrive() hands to depart(). */
 export interface Arrival {
@@ -79,6 +80,14 @@ export class ClientObserver {
     const reason = body && typeof body === 'object' ? (body.detail?.reason_code ?? body.error) : undefined;
     if (typeof reason === 'string') facts.reason = reason;
     if (ctx.state.operation === 'exchangeToken') this.grant(ctx, facts);
+    const raw = ctx.state.rawBody as Buffer | string | undefined;
+    const slips = slipsOf({
+      v3: typeof ctx.state.operation === 'string' && ctx.path.startsWith('/api/v3/'),
+      contentType: ctx.get('content-type') || undefined,
+      authorization: ctx.get('authorization') || undefined,
+      body: raw === undefined || raw.length === 0 ? null : raw.toString(),
+    });
+    if (slips.length > 0) facts.slips = slips;
     return facts;
   }
 

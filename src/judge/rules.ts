@@ -7,6 +7,8 @@ import { expiredTokenResent } from './expired-token-resent.js';
 import { retriedFinalError } from './retried-final-error.js';
 import { hotPolling } from './hot-polling.js';
 import { unboundedConcurrency } from './unbounded-concurrency.js';
+import { SLIPS } from './slips.js';
+import { slipRule } from './slip-rule.js';
 
 export const RULES: readonly Rule[] = [
   refreshTokenReused,
@@ -16,4 +18,6 @@ export const RULES: readonly Rule[] = [
   retriedFinalError,
   hotPolling,
   unboundedConcurrency,
+  // One request's slip each (slips.ts holds their rows).
+  ...SLIPS.map(slipRule),
 ];

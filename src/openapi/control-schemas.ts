@@ -44,6 +44,8 @@ export const JournalEntrySchema = v.looseObject({
   operation: v.nullable(v.string()),
   /** Shadow mode: where the target's answer to this request differed. */
   drift: v.optional(v.array(DriftItemSchema)),
+  /** A slip of the request the answer does not name (a JSON body sent as text, a token without `Bearer `): the cause and the fix. */
+  findings: v.optional(v.array(v.object({ rule: v.string(), fix: v.string() }))),
 });
 export const JournalPageSchema = v.object({ items: v.array(JournalEntrySchema) });
 

@@ -1,5 +1,7 @@
 // The v3 operation id of a method and path (`cancelRun`), found before routing so faults can match on it.
 import { OPERATIONS } from '../operations.js';
+import { closestKey } from '../../pydantic/index.js';
+import type { ValidationItem } from '../../validation.js';
 
 interface Template {
   operation: string;
@@ -38,3 +40,16 @@ export function operationOf(method: string, path: string): string | null {
 
 /** The method of an operation id, or undefined for an unknown one. */
 export const methodOfOperation = (operation: string): string | undefined => OPERATIONS.find((o) => o.operation === operation)?.method;
+
+const OPERATION_IDS = OPERATIONS.map((o) => o.operation);
+
+/**
+ * The 422 item for a name that is not an operation id (faults and verify alike), with the closest id as
+ * `ctx.did_you_mean` when one is close: a misspelt id would otherwise match nothing, silently.
+ */
+export function unknownOperation(loc: (string | number)[], operation: string): ValidationItem | undefined {
+  if (methodOfOperation(operation) !== undefined) return undefined;
+  const hint = closestKey(operation, OPERATION_IDS);
+  const msg = `Not an operation id of /openapi.json (${hint === undefined ? 'such as getRun or cancelRun' : `did you mean "${hint}"?`})`;
+  return { loc: ['body', ...loc], msg, type: 'value_error', input: operation, ctx: hint === undefined ? undefined : { did_you_mean: hint } };
+}

@@ -1,7 +1,7 @@
 // A fault document's rules across fields (each a 422 item at the field's loc): what answers, and what goes together.
 import { ValidationError, type ValidationItem } from '../../validation.js';
 import { parse } from '../../validation.js';
-import { methodOfOperation } from './operation-of.js';
+import { unknownOperation } from './operation-of.js';
 import { FaultRequestSchema, type FaultBody } from '../../schemas/control-faults.js';
 
 const item = (loc: (string | number)[], msg: string, input: unknown): ValidationItem => ({ loc: ['body', ...loc], msg, type: 'value_error', input });
@@ -27,9 +27,8 @@ export function validFault(input: unknown): FaultBody {
     for (const k of ['after', 'probability'] as const)
       if (given(k)) problems.push(item([k], `${k} does not apply to a rate_limit (every matching request counts)`, f[k]));
   }
-  if (f.match?.operation !== undefined && methodOfOperation(f.match.operation) === undefined) {
-    problems.push(item(['match', 'operation'], 'Not an operation id of /openapi.json (such as getRun or cancelRun)', f.match.operation));
-  }
+  const unknown = f.match?.operation === undefined ? undefined : unknownOperation(['match', 'operation'], f.match.operation);
+  if (unknown) problems.push(unknown);
   const d = f.delay_ms;
   if (typeof d === 'object' && d.distribution === 'uniform' && d.max_ms < d.min_ms)
     problems.push(item(['delay_ms', 'max_ms'], 'max_ms must not be less than min_ms', d.max_ms));

@@ -1,5 +1,6 @@
 // Verification of what the client did: counts, order and exclusivity of journaled requests (the public face of control/verify).
-import { parse } from '../../validation.js';
+import { parse, ValidationError } from '../../validation.js';
+import { unknownOperation } from '../faults/operation-of.js';
 import type { Journal } from '../journal.js';
 import { VerifyOnlySchema, VerifyRequestSchema, VerifySequenceSchema, type VerifyListRequest, type VerifyRequest } from '../../schemas/control-verify.js';
 import { verifyCount, verifyOnly, verifySequence, type Outcome, type VerifyAnswer } from './check.js';
@@ -12,6 +13,12 @@ export type { RequestPattern, Count, VerifyRequest, VerifyListRequest } from '..
 
 export type VerificationKind = 'verify' | 'verifySequence' | 'verifyOnly';
 
+/** A pattern naming an operation that does not exist would match nothing, silently: 422 with the closest id instead. */
+function knownOperations(named: [(string | number)[], string | undefined][]): void {
+  const problems = named.flatMap(([loc, op]) => (op === undefined ? [] : (unknownOperation(loc, op) ?? [])));
+  if (problems.length) throw new ValidationError(problems);
+}
+
 /** Reads the journal as it is at the moment of each check (redacted, as it is shown). */
 export class Verifier {
   constructor(private readonly journal: Journal) {}
@@ -21,9 +28,11 @@ export class Verifier {
     const view = { entries: this.journal.list(), evicted: this.journal.evicted };
     if (kind === 'verify') {
       const body = parse(VerifyRequestSchema, input, 'body');
+      knownOperations([[['request', 'operation'], body.request.operation]]);
       return verifyCount(view, body.request, body.count);
     }
     const body = parse(kind === 'verifySequence' ? VerifySequenceSchema : VerifyOnlySchema, input, 'body');
+    knownOperations(body.requests.map((r, i) => [['requests', i, 'operation'], r.operation]));
     return kind === 'verifySequence' ? verifySequence(view, body.requests) : verifyOnly(view, body.requests);
   }
 
