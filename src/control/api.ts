@@ -1,4 +1,4 @@
-// The in-process control API (CONTRACT section 8): what /_mock routes call, typed for tests that embed the mock.
+// The in-process control API (docs/control-surface.md): what /_mock routes call, typed for tests that embed the mock.
 import type { Deps } from '../deps.js';
 import type { Snapshot } from '../storage/store.js';
 import { CompleteStateDataSchema, type StateData } from '../schemas/state.js';
