@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, ROOT, startCli } from './helpers/cli.js';
 import { needs } from './helpers/needs.js';
+import { parse } from 'yaml';
 
 const PYTHON = '/usr/bin/python3';
 const PY = join(ROOT, 'python');
@@ -83,7 +84,7 @@ if (available) {
     try {
       const done = await pytest(['-n', '4', 'tests'], { RUNTIME_MOCK_URL: cli.url, RUNTIME_MOCK_RECORD: dir });
       assert.is(done.code, 0, done.out.slice(-4000));
-      assert.match(done.out, /\b35 passed\b/);
+      assert.match(done.out, /\b38 passed\b/);
       const seen = records(dir);
       assert.is(seen.length, 25);
       assert.equal([...new Set(seen.map((r) => r.server))], [cli.url]);
@@ -202,7 +203,43 @@ if (available) {
     }
   });
 
-  test.after(() => rmSync(work, { recursive: true, force: true }));
+  test('docs/other-languages.md names every option the plugin adds, with its ini setting', async () => {
+    const help = await pytest(['--help']);
+    const options = [...help.out.matchAll(/--runtime-mock-[a-z-]+/g)].map((m) => m[0]);
+    assert.is(new Set(options).size, 7, help.out);
+    const page = readFileSync(join(ROOT, 'docs/other-languages.md'), 'utf8');
+    for (const option of new Set(options)) {
+      const ini = option.slice(2).replaceAll('-', '_');
+      assert.match(page, `| \`${ini}\` | \`${option}\` |`, option);
+    }
+  });
 }
+
+test('the CI workflow recipe: the image as a service on 4010, RUNTIME_MOCK_URL, pytest -n 4, and a health command that tells up from down', async () => {
+  const text = readFileSync(join(ROOT, 'examples/ci/github-actions.yml'), 'utf8');
+  const flow = parse(text) as {
+    jobs: { pytest: { services: { mock: { image: string; ports: string[]; options: string } }; env: Record<string, string>; steps: { run?: string }[] } };
+  };
+  const job = flow.jobs.pytest;
+  assert.equal(job.services.mock.ports, ['4010:4010']);
+  assert.match(job.services.mock.image, /project-runtime-mock:0\.1\.0$/);
+  assert.is(job.env.RUNTIME_MOCK_URL, 'http://localhost:4010');
+  assert.equal(job.steps.map((s) => s.run).filter(Boolean), [
+    'pip install pytest pytest-xdist "project-runtime-mock @ git+https://github.com/your-org/project-runtime-mock.git#subdirectory=python"',
+    'pytest -n 4',
+  ]);
+  const health = /--health-cmd "((?:[^"\\]|\\.)*)"/.exec(job.services.mock.options)?.[1].replaceAll('\\"', '"');
+  assert.ok(health?.includes('http://127.0.0.1:4010/_mock/health'), job.services.mock.options);
+  const cli = await startCli(['--port', '0', '--memory'], 30_000);
+  const check = () => run('sh', ['-c', health!.replace('http://127.0.0.1:4010', cli.url)], {}, ROOT);
+  try {
+    assert.is((await check()).code, 0, 'healthy while the server runs');
+  } finally {
+    await cli.stop();
+  }
+  assert.is((await check()).code, 1, 'unhealthy once it stopped');
+});
+
+test.after(() => rmSync(work, { recursive: true, force: true }));
 
 test.run();
