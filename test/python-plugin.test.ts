@@ -77,6 +77,8 @@ const available = needs(
   'apt-get install python3-pytest python3-pytest-xdist python3-venv python3-setuptools python3-wheel',
 );
 
+const hasMypy = available && needs('python3-mypy', (await run(PYTHON, ['-c', 'import mypy'])).code === 0, 'apt-get install python3-mypy');
+
 if (available) {
   test('the client against a real server, and 25 colliding tests with 4 xdist workers on RUNTIME_MOCK_URL: each test its own sandbox, each deleted after', async () => {
     const cli = await startCli(['--port', '0', '--memory'], 30_000);
@@ -202,6 +204,13 @@ if (available) {
       await cli.stop();
     }
   });
+
+  if (hasMypy)
+    test('the type hints hold: mypy --strict finds nothing in the package', async () => {
+      const done = await run(PYTHON, ['-m', 'mypy', '--strict', `--cache-dir=${join(work, 'mypy')}`, 'src/project_runtime_mock']);
+      assert.is(done.code, 0, done.out);
+      assert.match(done.out, /^Success: no issues found in 4 source files$/m);
+    });
 
   test('docs/other-languages.md names every option the plugin adds, with its ini setting', async () => {
     const help = await pytest(['--help']);

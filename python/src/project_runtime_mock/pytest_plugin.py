@@ -1,5 +1,8 @@
-"""pytest plugin: `runtime_mock`, one mock server for the whole run (shared by pytest-xdist workers), and
-`runtime_mock_sandbox`, a fresh sandbox of it for each test, deleted after the test."""
+"""pytest plugin: `runtime_mock`, one server for the run (xdist workers share it); `runtime_mock_sandbox`, one per test.
+
+`runtime_mock` is the server at RUNTIME_MOCK_URL, or one started for the run and stopped after it; each test's
+`runtime_mock_sandbox` is a fresh sandbox of it, deleted after the test.
+"""
 
 from __future__ import annotations
 
@@ -30,18 +33,16 @@ _SETTINGS: Dict[str, "tuple[str, str]"] = {
     "control_token": ("the server's control token (X-Mock-Control-Token); or RUNTIME_MOCK_CONTROL_TOKEN", ""),
 }
 
-if hasattr(pytest, "StashKey"):
-    _COORDINATOR: Any = pytest.StashKey()  # type: ignore[attr-defined]
-else:  # pragma: no cover - pytest < 7
-    _COORDINATOR = None
-
-
 class _Coordinator:
     """This process's view of the run's one server: the shared state directory, and whether this process owns it."""
 
     def __init__(self, state_dir: Path, owner: bool) -> None:
         self.shared = server.SharedServer(state_dir)
         self.owner = owner
+
+
+#: This process's coordinator, in the config's stash (pytest 7 or later).
+_COORDINATOR = pytest.StashKey[_Coordinator]()
 
 
 class _XdistController:
