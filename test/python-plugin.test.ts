@@ -4,42 +4,25 @@
 // modes, the failures a user meets (no server, a failed verify), and the pytest11 entry point of an installed copy.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, ROOT, startCli } from './helpers/cli.js';
 import { needs } from './helpers/needs.js';
+import { run as runCommand } from './consumer/scratch.js';
 import { parse } from 'yaml';
 
 const PYTHON = '/usr/bin/python3';
 const PY = join(ROOT, 'python');
 const work = mkdtempSync(join(tmpdir(), 'prm-python-'));
 
-interface Done {
-  code: number | null;
-  out: string;
-}
-
-function run(cmd: string, args: string[], env: Record<string, string | undefined> = {}, cwd = PY): Promise<Done> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, {
-      cwd,
-      // No bytecode or cache files in the repository; no colour in the report.
-      env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PY_COLORS: '0', NO_COLOR: '1', RUNTIME_MOCK_URL: undefined, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (out += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out }));
-  });
-}
+/** A command's exit and output; no bytecode or cache files written into the repository, no colour in reports. */
+const run = (cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd = PY) =>
+  runCommand(cmd, args, cwd, { PYTHONDONTWRITEBYTECODE: '1', PY_COLORS: '0', RUNTIME_MOCK_URL: undefined, ...env });
 
 /** pytest from the source tree, the plugin named with -p (the entry point is tested on an installed copy below). */
-const pytest = (args: string[], env: Record<string, string | undefined> = {}) =>
+const pytest = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   run(PYTHON, ['-m', 'pytest', '-p', 'project_runtime_mock.pytest_plugin', '-p', 'no:cacheprovider', ...args], { PYTHONPATH: join(PY, 'src'), ...env });
 
 /** What each isolation test wrote down: its xdist worker, the server it used, its sandbox. */

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import tempfile
 from pathlib import Path
@@ -93,8 +94,6 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def _start(config: pytest.Config, log: Path) -> Dict[str, object]:
-    import shlex
-
     args: List[str] = shlex.split(_setting(config, "args"))
     timeout = float(_setting(config, "start_timeout"))
     mode = _setting(config, "start")
