@@ -3,6 +3,7 @@
 import Koa from 'koa';
 import { appErrorListener, errorMiddleware } from './errors.js';
 import { CONTROL_ROUTES, V3_ROUTES } from './routes/index.js';
+import { controlMetricsRoutes } from './routes/control-metrics.js';
 import { routeTable } from './routes/table.js';
 import { address, addressed, type AddressedMock } from './middleware/addressed.js';
 import { shadowMiddleware, type ShadowRecord } from './shadow/index.js';
@@ -50,7 +51,7 @@ export function serverApp(root: Mock, sandboxes: Sandboxes | null, server: Serve
   // Every /_mock path, whichever module serves it, passes the admin-API checks first.
   if (control) app.use(controlGuard({ allowedHosts: options.allowedHosts, controlToken: options.controlToken }));
   // Every module's routes in one flat table (looked up by segments, not by walking each router's layers).
-  const modules = control ? [...V3_ROUTES, ...CONTROL_ROUTES] : V3_ROUTES;
+  const modules = control ? [...V3_ROUTES, ...CONTROL_ROUTES, controlMetricsRoutes(server.metrics)] : V3_ROUTES;
   const table = routeTable(modules.map((routes) => routes(server.readBody, bodyLimit)));
   // Shared storage: a request sees every write acknowledged (by any instance) before it began.
   app.use(sharedStorage(table));
