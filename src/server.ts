@@ -35,11 +35,19 @@ export function serverApp(root: Mock, sandboxes: Sandboxes | null, server: Serve
   app.on('error', appErrorListener(options.log ?? ((line) => console.error(line)), options.onError));
   // Every request is the default mock's unless it names a sandbox: the selector then readdresses it (prefix taken off)
   // before anything else sees it.
-  app.use((ctx, next) => {
-    address(ctx, root);
-    return next();
-  });
-  if (sandboxes) app.use(sandboxes.select);
+  // One middleware for both (a layer less on every request's way).
+  const select = sandboxes?.select;
+  app.use(
+    select
+      ? (ctx, next) => {
+          address(ctx, root);
+          return select(ctx, next);
+        }
+      : (ctx, next) => {
+          address(ctx, root);
+          return next();
+        },
+  );
   // Shadow mode outside the journal: it sends on the answer the client got, and adds differences to the entry it left.
   if (server.shadow) app.use(shadowMiddleware(server.shadow, (ctx) => shadowOf(addressed(ctx)), server.report));
   // Journal outermost (sees the final answer, faults included), then coverage (after errors are rendered),
