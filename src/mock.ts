@@ -20,6 +20,7 @@ import type { Deps, RuntimeConfig } from './deps.js';
 import type { CreateAppOptions } from './app.js';
 import { driftLog, type MockShadow, type ShadowServer } from './shadow/index.js';
 import { heldSecrets } from './control/held-secrets.js';
+import type { ScopeCells, ServerMetrics } from './metrics/index.js';
 
 /** What every mock of one server shares: its options, the error reporter, the body reader, the journals' byte budget. */
 export interface ServerParts {
@@ -37,6 +38,8 @@ export interface ServerParts {
   simulation: SimulationSettings;
   /** The control and shadow tokens: neither may show in what a mock records (the journal and the drift record redact them). */
   heldKeys: readonly (string | undefined)[];
+  /** What the server counts for GET /_mock/metrics. */
+  metrics: ServerMetrics;
 }
 
 /** One mock's settings for the domain: the server's options, and the keys its stored settings hold unless the options name them. */
@@ -81,6 +84,8 @@ export interface OwnParts {
   bundle?: unknown;
   /** Simulation settings put over the fixture's at start and after every reset (the default mock: the CLI's flags). */
   start?: StartSettings;
+  /** What its requests and commits count into (the server's default-mock cells, or its sandboxes'). */
+  meter: ScopeCells;
 }
 
 /** One whole mock: the server's default one, or a sandbox. Requests reach it through the server's app (src/server.ts). */
@@ -100,7 +105,9 @@ export async function assembleMock(own: OwnParts, server: ServerParts): Promise<
     // Instances on one database: events others schedule reach this one's heap (the leader fires them on time). Before
     // the simulation exists there is no heap yet: it is built from the stored events when the simulation loads.
     onCaughtUp: (found) => simulation?.othersWrote(found),
+    meter: own.meter,
   });
+  own.meter.opened++;
   const generators = own.seed !== undefined ? new SeededGenerators(String(own.seed)) : null;
   const base: Deps = {
     store,
@@ -130,7 +137,7 @@ export async function assembleMock(own: OwnParts, server: ServerParts): Promise<
   control.startFirstSession(fresh && own.bundle === undefined && store.seq === opened ? own.state : undefined);
 
   const shadow = server.shadow && { drift, secrets: heldSecrets(deps, keys) };
-  return new AssembledMock(control, store, deps, new ClientObserver(deps.view, server.fingerprints), shadow, simulation);
+  return new AssembledMock(control, store, deps, new ClientObserver(deps.view, server.fingerprints), shadow, simulation, own.meter);
 }
 
 /** An assembled mock: its parts, and how it closes (a method: a mock holds no closure for it). */
@@ -142,6 +149,7 @@ class AssembledMock implements Mock {
     readonly observer: ClientObserver,
     readonly shadow: MockShadow | null,
     private readonly sim: Simulation,
+    readonly meter: ScopeCells,
   ) {}
 
   async close(): Promise<void> {
@@ -150,5 +158,6 @@ class AssembledMock implements Mock {
     // Its shares of the server's byte budgets (the journal's, the drift records') are free again.
     this.control.journal.clear();
     this.shadow?.drift.clear();
+    this.meter.closed++;
   }
 }

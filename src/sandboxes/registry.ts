@@ -18,6 +18,8 @@ export interface SandboxRegistryOptions {
   max: number;
   /** New ids (see ids.ts). */
   ids(): string;
+  /** Called for each sandbox dropped because its time to live ran out. */
+  expired?(): void;
 }
 
 export interface SandboxEntry<Core extends SandboxCore> {
@@ -121,14 +123,14 @@ export class SandboxRegistry<Core extends SandboxCore> {
   /** Drops the sandboxes whose time is up. */
   async sweep(): Promise<void> {
     const gone = [...this.live.values()].filter((e) => this.expired(e));
-    await Promise.all(gone.map((e) => this.drop(e)));
+    await Promise.all(gone.map((e) => this.drop(e, true)));
   }
 
   private find(id: string): SandboxEntry<Core> | undefined {
     const e = this.live.get(id);
     if (!e) return undefined;
     if (!this.expired(e)) return e;
-    void this.drop(e);
+    void this.drop(e, true);
     return undefined;
   }
 
@@ -136,9 +138,10 @@ export class SandboxRegistry<Core extends SandboxCore> {
     return this.options.now() - e.lastMs >= e.ttlMs;
   }
 
-  private async drop(e: SandboxEntry<Core>): Promise<void> {
+  private async drop(e: SandboxEntry<Core>, expired = false): Promise<void> {
     if (this.live.get(e.id) !== e) return;
     this.live.delete(e.id);
+    if (expired) this.options.expired?.();
     await e.core.close();
   }
 

@@ -18,6 +18,8 @@ export interface SimulationSettings {
   onError?(err: unknown): void;
   /** Simulated days a simulated run is kept after it ended when the settings name none (createApp: 0, everything kept). */
   retentionDays?: number;
+  /** Called once per executed event (the server's metrics count them). */
+  executed?(): void;
 }
 
 /** Hears what the simulation did (the coverage report). */

@@ -103,6 +103,7 @@ export abstract class SimulationParts implements RunHooks, EngineOptions, RealTi
   }
 
   onExecuted(kind: string): void {
+    this.settings.executed?.();
     this.observer?.recordSimulated(kind);
   }
 
