@@ -166,12 +166,11 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     snapshot: (name) => snapshots.get(name).snapshot,
     // Shared storage (PostgreSQL) keeps sandboxes for every instance on it; else they live in this process.
     shared: (adapter as StorageAdapter).sharedSandboxes?.(),
-    // A sandbox's store is in memory, on the records of the state it starts from and their maps (shared until written),
-    // or the one the shared storage opens.
+    // A sandbox's store is the one its directory opens (in memory, or the shared storage's).
     build: (state, own) =>
       assembleMock(
         {
-          open: own.open ?? (async (hooks) => ({ store: new Store(new MemoryAdapter(), state, 0, { ...hooks, sharedBase: true }), fresh: true })),
+          open: own.open,
           state,
           seed: own.seed,
           // Instances sharing a sandbox seal its exported secrets with the storage's key, as they do the default mock's.
