@@ -17,10 +17,12 @@ import type { Deps } from './deps.js';
 import { inProcess, type InProcess } from './inprocess/index.js';
 import type { SimulationProgress, StartSettings } from './simulation/index.js';
 import type { SimulationMode } from './schemas/simulation.js';
-import { assembleMock, type ServerParts } from './mock.js';
+import { assembleMock, type Mock, type ServerParts } from './mock.js';
 import { Fingerprints } from './judge/index.js';
 import { serverApp } from './server.js';
 import { shadowServer, type ShadowOptions } from './shadow/index.js';
+import { ServerMetrics } from './metrics/index.js';
+import { OPERATION_NAMES } from './control/operations.js';
 
 export interface CreateAppOptions {
   /**
@@ -127,13 +129,21 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   const log = options.log ?? ((line: string) => console.error(line));
   const report: ErrorReporter = options.onError ?? ((err: unknown) => console.error(err));
   const shadow = options.shadow ? shadowServer(options.shadow, log) : null;
+  const journalBudget = new JournalBudget(options.journal?.bytes ?? JOURNAL_LIMITS.bytes);
+  // Read at each scrape: the journals' shared budget, and the default mock's shadow counts (once it is built).
+  let root: Mock | undefined;
+  const metrics = new ServerMetrics(OPERATION_NAMES, {
+    journal: () => ({ entries: journalBudget.entries, bytes: journalBudget.used }),
+    shadow: () => (shadow && root ? root.control.drift() : null),
+  });
   const server: ServerParts = {
     options,
     log,
     shadow,
     report,
     readBody: bodyReader(options.bodyLimit ?? 1024 * 1024),
-    journalBudget: new JournalBudget(options.journal?.bytes ?? JOURNAL_LIMITS.bytes),
+    journalBudget,
+    metrics,
     fingerprints: new Fingerprints(),
     simulation: {
       defaultMode: options.simulation?.mode ?? 'off',
@@ -141,6 +151,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
       onProgress: options.simulation?.onProgress,
       onError: (err) => report(err, undefined as never),
       retentionDays: options.simulation?.retentionDays,
+      executed: () => void metrics.server.simulationEvents++,
     },
     heldKeys: [options.controlToken, shadow?.settings.token],
   };
@@ -149,29 +160,30 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     now: options.clock ?? Date.now,
     ttlMs: options.sandboxes?.ttlMs ?? SANDBOX_TTL_MS,
     max: options.sandboxes?.max ?? MAX_SANDBOXES,
+    expired: () => void metrics.server.sandboxesExpired++,
     seed: options.seed,
     base: () => seed,
     snapshot: (name) => snapshots.get(name).snapshot,
     // Shared storage (PostgreSQL) keeps sandboxes for every instance on it; else they live in this process.
     shared: (adapter as StorageAdapter).sharedSandboxes?.(),
-    // A sandbox's store is in memory, on the records of the state it starts from and their maps (shared until written),
-    // or the one the shared storage opens.
+    // A sandbox's store is the one its directory opens (in memory, or the shared storage's).
     build: (state, own) =>
       assembleMock(
         {
-          open: own.open ?? (async (hooks) => ({ store: new Store(new MemoryAdapter(), state, 0, { ...hooks, sharedBase: true }), fresh: true })),
+          open: own.open,
           state,
           seed: own.seed,
           // Instances sharing a sandbox seal its exported secrets with the storage's key, as they do the default mock's.
           sealSeed: async (store) => own.seed ?? (await store.secret()),
           snapshots: new NamedSnapshots(),
           sandboxes: null,
+          meter: metrics.sandboxes,
         },
         server,
       ),
   });
   const seedOption = options.seed ?? bundleSeed(options.bundle);
-  const root = await assembleMock(
+  root = await assembleMock(
     {
       open: async (hooks) => {
         const existing = options.reset ? null : await adapter.read();
@@ -194,6 +206,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
       sandboxes,
       bundle: options.bundle,
       start: options.simulation?.start,
+      meter: metrics.root,
     },
     server,
   );

@@ -32,6 +32,8 @@ export interface JournalEntry {
   fault?: FaultMarker;
   /** Present when shadow mode found the target's answer to this request different: `{field, mock, target}`, bounded. */
   drift?: DriftItem[];
+  /** Present on what the simulation sent itself (its synthetic chat traffic), never on a client's request. */
+  simulated?: true;
 }
 
 /** One side of an exchange. A body over the body limit is shown as text cut at the limit and ending with a marker. */
@@ -53,10 +55,12 @@ export interface JournalFilter {
   after?: number;
   /** At most this many: the newest of the matching entries (still oldest first). */
   limit?: number;
+  /** true: only the simulation's own traffic; false: only clients' requests. */
+  simulated?: boolean;
 }
 
 /** An entry without its query, headers and bodies: what a list of requests shows, cheap to poll. */
-export type JournalSummary = Pick<JournalEntry, 'id' | 'at' | 'method' | 'path' | 'status' | 'duration_ms' | 'operation' | 'fault'>;
+export type JournalSummary = Pick<JournalEntry, 'id' | 'at' | 'method' | 'path' | 'status' | 'duration_ms' | 'operation' | 'fault' | 'simulated'>;
 
 /** How much the journal keeps: entries, bytes in all, bytes per body. */
 export interface JournalLimits {
@@ -106,6 +110,8 @@ export interface JournalRecord {
   drift?: DriftItem[];
   /** What the client report reads (src/judge notes it); never shown. */
   client?: ClientFacts;
+  /** The simulation's own traffic (a synthetic chat message), not a client's request. */
+  simulated?: true;
 }
 
 /** A record as the journal holds it. */
@@ -133,6 +139,7 @@ export class StoredEntry implements Stored {
   readonly fault: FaultMarker | undefined;
   drift: DriftItem[] | undefined;
   readonly client: ClientFacts | undefined;
+  readonly simulated: true | undefined;
 
   constructor(
     r: JournalRecord,
@@ -153,5 +160,6 @@ export class StoredEntry implements Stored {
     this.fault = r.fault;
     this.drift = r.drift;
     this.client = r.client;
+    this.simulated = r.simulated;
   }
 }

@@ -62,6 +62,7 @@ export function shown(e: Stored, index?: SecretIndex): JournalEntry {
     response: { headers: redactor.headers(e.responseHeaders), ...shownBody(response, redactor) },
   };
   if (e.fault) entry.fault = e.fault;
+  if (e.simulated) entry.simulated = true;
   // Stored redacted; redacted again with the credentials held now.
   if (e.drift) entry.drift = redactor.deep(e.drift) as JournalEntry['drift'];
   return entry;
@@ -78,6 +79,7 @@ export function summary(e: Stored): JournalSummary {
     operation: e.operation,
   };
   if (e.fault) out.fault = e.fault;
+  if (e.simulated) out.simulated = true;
   return out;
 }
 

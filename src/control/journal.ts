@@ -208,7 +208,9 @@ export class Journal implements BudgetedJournal {
     const pathRe = path && isGlob(path) ? compileGlob(path) : null;
     const status = filter.status === undefined ? undefined : String(filter.status).toLowerCase();
     const statusClass = status && /^[1-5]xx$/.test(status) ? status[0] : null;
+    const simulated = filter.simulated;
     const matches = (e: Stored) =>
+      (simulated === undefined || simulated === (e.simulated === true)) &&
       (!method || e.method === method) &&
       (!path || (pathRe ? pathRe.test(e.path) : e.path.includes(path))) &&
       (!status || (statusClass ? String(e.status)[0] === statusClass : String(e.status) === status));

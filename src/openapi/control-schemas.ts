@@ -44,6 +44,8 @@ export const JournalEntrySchema = v.looseObject({
   operation: v.nullable(v.string()),
   /** Shadow mode: where the target's answer to this request differed. */
   drift: v.optional(v.array(DriftItemSchema)),
+  /** Present (true) on the simulation's own traffic: a synthetic chat message, not a client's request. */
+  simulated: v.optional(v.literal(true)),
 });
 export const JournalPageSchema = v.object({ items: v.array(JournalEntrySchema) });
 

@@ -57,7 +57,7 @@ const SECURITY_SCHEMES: Record<SecurityScheme, { key: string; scheme: Json }> = 
       in: 'header',
       name: 'X-Mock-Control-Token',
       description:
-        'The token the mock was started with (`--control-token`, `createApp({ controlToken })`); when one is set, every /_mock route requires it. Not part of v3.',
+        'The token the mock was started with (`--control-token`, `createApp({ controlToken })`); when one is set, every /_mock route but GET /_mock/health requires it. Not part of v3.',
     },
   },
 };

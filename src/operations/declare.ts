@@ -60,6 +60,8 @@ const GUARD: ErrorStatus[] = [401, 403, 415, 421];
 
 type ControlInput<P extends Params, Q extends Params, B extends AnySchema> = Omit<Operation<P, Q, B>, 'tag' | 'security' | 'level' | 'errors'> & {
   errors?: ErrorStatus[];
+  /** Answered without the control token (the guard's token-free reads): documented with no credential and no 401. */
+  tokenFree?: true;
 };
 
 /**
@@ -70,14 +72,15 @@ type ControlInput<P extends Params, Q extends Params, B extends AnySchema> = Omi
  */
 export const declareControl = <P extends Params = undefined, Q extends Params = undefined, B extends AnySchema = AnySchema>({
   errors,
+  tokenFree,
   ...op
 }: ControlInput<P, Q, B>): Operation =>
   ({
     ...op,
     tag: 'control',
-    security: ['controlToken'],
+    security: tokenFree ? [] : ['controlToken'],
     level: 'public',
-    errors: [...GUARD, ...(errors ?? (op.method === 'get' ? READ : WRITE))],
+    errors: [...GUARD.filter((s) => !tokenFree || s !== 401), ...(errors ?? (op.method === 'get' ? READ : WRITE))],
   }) as unknown as Operation;
 
 /** The pipeline's options for an operation: its name, authority, schemas (an optional body defaults to a fresh `{}`). */

@@ -26,6 +26,8 @@ export const JournalQuerySchema = model({
   limit: v.optional(v.pipe(Int, v.minValue(1), v.maxValue(1000))),
   /** Entries without query, headers and bodies (id, at, method, path, status, duration_ms, operation, fault). */
   summary: v.optional(Bool, false),
+  /** true: only the simulation's own traffic (its synthetic chat messages); false: only clients' requests. */
+  simulated: v.optional(Bool),
 });
 
 export const RequestPath = model({ request_id: v.pipe(Int, v.minValue(1)) });
