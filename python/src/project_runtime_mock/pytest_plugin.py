@@ -28,7 +28,7 @@ _SETTINGS: Dict[str, "tuple[str, str]"] = {
     "start": ("how to start a server when RUNTIME_MOCK_URL is not set: auto (the CLI on PATH, else npx), cli, npx or container", "auto"),
     "args": ("extra arguments for the started server, e.g. '--fixtures tests/fixture.json' (split as a shell would)", ""),
     "image": ("the container image of start mode container", "project-runtime-mock"),
-    "engine": ("the container engine of start mode container (docker or podman; default: whichever is on PATH)", ""),
+    "engine": ("the container engine's command of start mode container, e.g. 'podman --runtime runc' (default: docker, else podman)", ""),
     "start_timeout": ("seconds to wait for a started server to listen", "60"),
     "token": ("the bearer token the clients send on v3 requests that give none", "demo-owner-token"),
     "control_token": ("the server's control token (X-Mock-Control-Token); or RUNTIME_MOCK_CONTROL_TOKEN", ""),

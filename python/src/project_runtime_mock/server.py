@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -65,23 +66,25 @@ def start_process(cmd: Sequence[str], log: Path, timeout_s: float, cwd: Optional
     raise StartError(f"{' '.join(cmd)} did not print 'listening on' in {timeout_s:g} s:\n{log.read_text(errors='replace')[-2000:]}")
 
 
-def container_engine(preferred: Optional[str]) -> str:
-    engine = preferred or next((e for e in ("docker", "podman") if shutil.which(e)), None)
-    if not engine or not shutil.which(engine):
+def container_engine(preferred: Optional[str]) -> List[str]:
+    """The engine's command line: `preferred` as a shell would split it (`podman --runtime runc`), else docker or podman."""
+    engine = shlex.split(preferred) if preferred else [e for e in ("docker", "podman") if shutil.which(e)][:1]
+    if not engine or not shutil.which(engine[0]):
         raise StartError(f"start mode container: no container engine on PATH ({preferred or 'docker or podman'})")
     return engine
 
 
-def start_container(engine: str, image: str, args: Sequence[str], timeout_s: float) -> Dict[str, object]:
-    """Runs `image` detached with its port 4010 published on a free loopback port, and waits until it is healthy."""
-    run = [engine, "run", "-d", "--rm", "-p", "127.0.0.1::4010", image, *args]
+def start_container(engine: Sequence[str], image: str, args: Sequence[str], timeout_s: float) -> Dict[str, object]:
+    """Runs `image` detached (state in memory, removed when stopped) with its port 4010 published on a free loopback
+    port, and waits until it answers `/_mock/health`."""
+    run = [*engine, "run", "-d", "--rm", "-p", "127.0.0.1::4010", image, "--memory", *args]
     done = subprocess.run(run, capture_output=True, text=True, timeout=timeout_s)
     if done.returncode != 0:
         raise StartError(f"{' '.join(run)} failed ({done.returncode}): {done.stderr.strip()}")
     container = done.stdout.strip().splitlines()[-1]
-    record: Dict[str, object] = {"kind": "container", "engine": engine, "container": container}
+    record: Dict[str, object] = {"kind": "container", "engine": list(engine), "container": container}
     try:
-        port = subprocess.run([engine, "port", container, "4010"], capture_output=True, text=True, timeout=30).stdout
+        port = subprocess.run([*engine, "port", container, "4010"], capture_output=True, text=True, timeout=30).stdout
         host_port = port.strip().splitlines()[0].rsplit(":", 1)[1]
         record["base_url"] = f"http://127.0.0.1:{host_port}"
         wait_healthy(str(record["base_url"]), timeout_s)
@@ -119,7 +122,8 @@ def stop(record: Dict[str, object], grace_s: float = 5.0) -> None:
     """Stops what `record` says was started: SIGTERM to its process group (the CLI finishes its writes and exits),
     then SIGKILL to what is left after `grace_s`."""
     if record.get("kind") == "container":
-        subprocess.run([str(record["engine"]), "stop", "-t", str(int(grace_s)), str(record["container"])], capture_output=True)
+        engine = [str(part) for part in record["engine"]]  # type: ignore[attr-defined]
+        subprocess.run([*engine, "stop", "-t", str(int(grace_s)), str(record["container"])], capture_output=True)
         return
     pgid = int(record["pid"])  # type: ignore[call-overload]
     try:
