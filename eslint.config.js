@@ -34,7 +34,7 @@ const NODE_GLOBALS = Object.fromEntries(
 );
 
 export default defineConfig(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'src/client/generated.ts'] },
+  { ignores: ['dist/**', 'node_modules/**', '.container/**', 'coverage/**', '.data/**', 'src/client/generated.ts'] },
   eslint.configs.recommended,
   tseslint.configs.recommended,
   {

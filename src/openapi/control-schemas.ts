@@ -46,6 +46,12 @@ export const JournalEntrySchema = v.looseObject({
   drift: v.optional(v.array(DriftItemSchema)),
   /** A slip of the request the answer does not name (a JSON body sent as text, a token without `Bearer `): the cause and the fix. */
   findings: v.optional(v.array(v.object({ rule: v.string(), fix: v.string() }))),
+  /** Present (true) on the simulation's own traffic: a synthetic chat message, not a client's request. */
+  simulated: v.optional(v.literal(true)),
+  /** In a summary: the principal whose credentials the request carried, when known. */
+  principal: v.optional(v.string()),
+  /** In a summary: the test the request named in its `X-Test-Name` header. */
+  test: v.optional(v.string()),
 });
 export const JournalPageSchema = v.object({ items: v.array(JournalEntrySchema) });
 

@@ -18,6 +18,7 @@ const RECIPES = [
   'uvu.test.mjs',
   'runs-client.mjs',
   'embedding.test.mjs',
+  'tutorial.test.mjs',
   'playwright-sandbox.ts',
   'sandboxes-in-process.ts',
   'typed-client.ts',
