@@ -105,8 +105,8 @@ export interface ClientFacts {
   inFlight: number;
   /** The answer's reason code (`detail.reason_code`, or OAuth's `error`). */
   reason?: string;
-  /** The slips the request made (rule names of src/judge/slips.ts), spotted as it arrived. */
-  slips?: string[];
+  /** The slips the request made (a rule of the client report each, with its fix), spotted as it arrived. */
+  slips?: { rule: string; fix: string }[];
 }
 
 /** What one request leaves in the journal: flat text and small header objects, never a parsed body. */

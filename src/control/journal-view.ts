@@ -2,7 +2,6 @@
 import { Redactor, type SecretIndex } from './redact.js';
 import { bodyParts, truncationMarker, type KeptBody } from './journal-text.js';
 import type { JournalEntry, JournalSummary, Stored } from './journal.js';
-import { slipNote } from '../judge/slips.js';
 import { TEST_NAME_HEADER, TEST_NAME_LENGTH } from './journal-types.js';
 
 /** The test a request named (`X-Test-Name`), cut to its bound; undefined when it named none. */
@@ -81,8 +80,7 @@ export function shown(e: Stored, index?: SecretIndex): JournalEntry {
   if (e.simulated) entry.simulated = true;
   // Stored redacted; redacted again with the credentials held now.
   if (e.drift) entry.drift = redactor.deep(e.drift) as JournalEntry['drift'];
-  const findings = e.client?.slips?.flatMap((rule) => slipNote(rule) ?? []);
-  if (findings?.length) entry.findings = findings;
+  if (e.client?.slips) entry.findings = e.client.slips.map((s) => ({ rule: s.rule, fix: s.fix }));
   return entry;
 }
 

@@ -8,7 +8,7 @@ export const slipRule = (slip: Slip): Rule => ({
   rule: slip.rule,
   severity: 'warning',
   description: slip.description,
-  applies: (f) => f.client?.slips?.includes(slip.rule) === true,
+  applies: (f) => f.client?.slips?.some((s) => s.rule === slip.rule) === true,
   check(facts) {
     return facts
       .filter((f) => this.applies(f))

@@ -49,11 +49,5 @@ export const SLIPS: readonly Slip[] = [
   },
 ];
 
-/** The slips of one request, by rule name (at most one each). */
-export const slipsOf = (r: SlipInput): string[] => SLIPS.filter((s) => s.spotted(r)).map((s) => s.rule);
-
-/** What a journal entry shows for a slip: the cause and the fix. */
-export const slipNote = (rule: string): { rule: string; fix: string } | undefined => {
-  const s = SLIPS.find((x) => x.rule === rule);
-  return s && { rule: s.rule, fix: s.fix };
-};
+/** The slips of one request (at most one of each), with their fixes. */
+export const slipsOf = (r: SlipInput): { rule: string; fix: string }[] => SLIPS.filter((s) => s.spotted(r)).map((s) => ({ rule: s.rule, fix: s.fix }));
