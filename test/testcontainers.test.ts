@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { RUNTIME_MOCK_IMAGE, RuntimeMockContainer } from 'project-runtime-mock/testcontainers';
 import { PODMAN, buildImage } from '../scripts/container-image.js';
 import { needs } from './helpers/needs.js';
+import { ROOT } from './helpers/cli.js';
 import { DEMO } from './helpers/demo.js';
 
 const P = DEMO.projects.support;
@@ -56,6 +57,13 @@ test('testcontainers: start() gives a base URL and a typed client (v3 read, sand
   } finally {
     await mock.stop();
   }
+});
+
+test('testcontainers: the recipe the docs show (examples/testcontainers.test.mjs) passes under node --test', () => {
+  const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', 'examples/testcontainers.test.mjs'], { cwd: ROOT, encoding: 'utf8', env: process.env });
+  assert.is(r.status, 0, `${r.stdout}${r.stderr}`);
+  assert.match(r.stdout, /pass 1\b/);
+  assert.match(r.stdout, /mock at http:\/\/[\w.:[\]-]+:\d+/);
 });
 
 test.run();
