@@ -41,7 +41,7 @@ export interface Operation<P extends Params = Params, Q extends Params = Params,
   handler: HandlerFactory<P, Q, B>;
 }
 
-/** A v3 operation: numbered as interface-v3.md numbers it, and a row of the coverage report. */
+/** A v3 operation: numbered as docs/api.md numbers it, and a row of the coverage report. */
 export type V3Operation = Operation & { endpoint: number; reasonCodes: string[] };
 
 /** One v3 operation, declared with its schemas' types flowing into its handler. */
@@ -65,7 +65,7 @@ type ControlInput<P extends Params, Q extends Params, B extends AnySchema> = Omi
 };
 
 /**
- * One /_mock operation (CONTRACT section 8): tagged `control`, the control token its credential (required only when
+ * One /_mock operation (docs/control-surface.md): tagged `control`, the control token its credential (required only when
  * the mock runs with one; build.ts drops it otherwise), the guard's refusals and then its own (by default 404/422 for
  * a read, 404/409/413/422 for a write). Every control operation names its answer's schema: the typed client and the
  * tests' response check read it.
