@@ -2,17 +2,18 @@
 // package packed on the host and staged with its production dependencies (from npm's cache), then `podman build`.
 // `node --import tsx scripts/container-image.ts [--base IMAGE] [--tag NAME] [--stage-only]` prints the image's name last.
 import { execFileSync, spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RUNTIME_MOCK_IMAGE } from '../src/testcontainers/image.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** The base built here when no registry can be reached: Debian 13 minbase with its Node 20 (about 35 s, 230 MB). */
 export const LOCAL_BASE = 'localhost/node-base:trixie';
-export const DEFAULT_TAG = `localhost/project-runtime-mock:${VERSION}`;
+export const DEFAULT_TAG = RUNTIME_MOCK_IMAGE;
 /**
  * podman, with runc as its OCI runtime: crun is refused on hosts with cgroups in hybrid mode. The same command line
  * serves the tests (run, stop, logs) and the Docker-compatible service Testcontainers talks to.
@@ -52,26 +53,72 @@ export function ensureLocalBase() {
 /**
  * The package as a user installs it, in .container/app: the packed files (dist/ must be built) and the production
  * dependencies the lock file pins, installed from npm's cache (npm ci has filled it), so the build reads no registry.
+ * Answers the hash of what the image is made from (the packed tarball, the lock file, the Containerfile and the base).
  */
-export function stage() {
+export function stage(base: string) {
   const started = performance.now();
   rmSync(STAGE, { recursive: true, force: true });
   const app = join(STAGE, 'app');
   mkdirSync(app, { recursive: true });
-  const packed = run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', STAGE]).trim().split('\n').at(-1)!;
-  execFileSync('tar', ['-xzf', join(STAGE, packed), '-C', app, '--strip-components=1']);
+  const packed = join(STAGE, run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', STAGE]).trim().split('\n').at(-1)!);
+  const hash = createHash('sha256').update(base);
+  for (const file of [packed, join(ROOT, 'package-lock.json'), join(ROOT, 'Containerfile')]) hash.update(readFileSync(file));
+  const source = hash.digest('hex').slice(0, 16);
+  const built = spawnSync(PODMAN[0], [...PODMAN.slice(1), 'image', 'inspect', DEFAULT_TAG, '--format', '{{index .Labels "prm.source"}}'], { encoding: 'utf8' });
+  if (built.status === 0 && built.stdout.trim() === source) return { source, current: true, ms: performance.now() - started };
+  execFileSync('tar', ['-xzf', packed, '-C', app, '--strip-components=1']);
   cpSync(join(ROOT, 'package-lock.json'), join(app, 'package-lock.json'));
   run('npm', ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app });
-  return { ms: performance.now() - started };
+  return { source, current: false, ms: performance.now() - started };
 }
 
-/** Stages the package and builds the image (docker format: OCI images drop HEALTHCHECK). Returns its name and timings. */
+/** One build at a time in this checkout (suites in parallel shards share .container/): a lock file, stale after 10 min. */
+async function locked<T>(work: () => T): Promise<T> {
+  const lock = join(ROOT, '.container.lock');
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      break;
+    } catch {
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 10 * 60_000) rmSync(lock, { force: true });
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  try {
+    return work();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/**
+ * Stages the package and builds the image (docker format: OCI images drop HEALTHCHECK), labelled with the hash of its
+ * sources: an image already built from the same ones is kept. Answers its name and timings.
+ */
 export function buildImage({ base = LOCAL_BASE, tag = DEFAULT_TAG }: { base?: string; tag?: string } = {}) {
-  const baseTime = base === LOCAL_BASE ? ensureLocalBase() : { built: false, ms: 0 };
-  const staged = stage();
-  const started = performance.now();
-  podman(['build', '--quiet', '--format', 'docker', '--build-arg', `BASE=${base}`, '--tag', tag, '--file', 'Containerfile', '.']);
-  return { tag, baseMs: baseTime.ms, stageMs: staged.ms, buildMs: performance.now() - started };
+  return locked(() => {
+    const baseTime = base === LOCAL_BASE ? ensureLocalBase() : { built: false, ms: 0 };
+    const staged = stage(base);
+    const started = performance.now();
+    if (!staged.current || tag !== DEFAULT_TAG)
+      podman([
+        'build',
+        '--quiet',
+        '--format',
+        'docker',
+        '--build-arg',
+        `BASE=${base}`,
+        '--label',
+        `prm.source=${staged.source}`,
+        '--tag',
+        tag,
+        '--file',
+        'Containerfile',
+        '.',
+      ]);
+    return { tag, baseMs: baseTime.ms, stageMs: staged.ms, buildMs: performance.now() - started, cached: staged.current };
+  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -82,12 +129,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   };
   try {
     if (args.includes('--stage-only')) {
-      const { ms } = stage();
+      const { ms } = stage(option('--base', LOCAL_BASE));
       say(`staged ${STAGE}/app in ${(ms / 1000).toFixed(1)} s; build with: podman build --format docker -t NAME .`);
     } else {
-      const r = buildImage({ base: option('--base', LOCAL_BASE), tag: option('--tag', DEFAULT_TAG) });
+      const r = await buildImage({ base: option('--base', LOCAL_BASE), tag: option('--tag', DEFAULT_TAG) });
       const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-      say(`built ${r.tag}: base ${r.baseMs ? s(r.baseMs) : 'cached'}, staging ${s(r.stageMs)}, image ${s(r.buildMs)}`);
+      say(`${r.cached ? 'kept' : 'built'} ${r.tag}: base ${r.baseMs ? s(r.baseMs) : 'cached'}, staging ${s(r.stageMs)}, image ${s(r.buildMs)}`);
       process.stdout.write(`${r.tag}\n`);
     }
   } catch (err) {

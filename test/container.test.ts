@@ -18,7 +18,7 @@ const tools = ['podman', 'runc', 'mmdebstrap'].filter((t) => !onPath(t));
 const available = needs('podman', tools.length === 0, `install ${tools.join(', ')} (Debian packages; .ci/run installs them)`);
 
 // Building takes longer than one test may: it runs while the file loads (a failure fails the file).
-const built = available ? buildImage() : undefined;
+const built = available ? await buildImage() : undefined;
 const image = built?.tag ?? '';
 const names = new Set<string>();
 /** A container name of this run (removed at the end, with its volume). */

@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -11,6 +11,8 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
   scripts: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 };
 const dependencies = Object.keys(pkg.dependencies);
 /** The browser page is bundled into dist/inspector/page.js at build time: its imports are build-time ones. */
@@ -71,9 +73,14 @@ function declaresBeside(p: string, own: Record<string, unknown>): boolean {
   });
 }
 
-test('dependencies: every package src/ imports at run time is a runtime dependency', () => {
-  const missing = [...runtimeImports()].filter((p) => !dependencies.includes(p));
+test('dependencies: every package src/ imports at run time is a runtime dependency, or an optional peer its subpath needs', () => {
+  const optionalPeers = Object.keys(pkg.peerDependencies ?? {}).filter((p) => pkg.peerDependenciesMeta?.[p]?.optional === true);
+  assert.equal(optionalPeers, ['testcontainers']);
+  const missing = [...runtimeImports()].filter((p) => !dependencies.includes(p) && !optionalPeers.includes(p));
   assert.equal(missing, []);
+  // An optional peer is imported only by its own subpath's files, never by what `.` or `./client` load.
+  for (const file of files(join(ROOT, 'src'), /\.ts$/))
+    if (/from 'testcontainers'/.test(readFileSync(file, 'utf8'))) assert.ok(file.includes(`${sep}src${sep}testcontainers${sep}`), file);
 });
 
 test('dependencies: every runtime dependency is imported by src/ at run time or needed by the published types (itself or its @types)', () => {

@@ -16,6 +16,7 @@ import { coldStart } from './cold-start.js';
 import { sandboxesGroup } from './sandboxes.js';
 import { conformanceGroup } from './conformance.js';
 import { shadowGroup } from './shadow.js';
+import { containerGroup } from './container.js';
 
 export interface Group {
   /** The name `node --import tsx bench/run.ts <name> ...` selects it by. */
@@ -39,6 +40,7 @@ export const GROUPS: Group[] = [
   { name: 'e', what: 'first vs last page of 100k users', run: lastPage },
   { name: 'd', what: 'JSON-file cancels vs json-server, 10k and 100k', run: async () => (await fileWrites(10_000), await fileWrites(100_000)) },
   { name: 'g', what: 'spawn to first response vs bare Koa', run: startTimes },
+  { name: 'img', what: 'container image (podman) start to first response vs the CLI on the host', run: containerGroup },
   // h reads the 100k data file that d leaves behind.
   { name: 'h', what: 'RSS with 100k runs', run: () => memory() },
   { name: 's', what: 'PUT budget at 1k/100k/1M stored runs (memory, JSON file), fdatasync vs memory and json-server, lone latency', run: storageWrites },
