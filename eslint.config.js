@@ -54,6 +54,12 @@ export default defineConfig(
     },
   },
   {
+    // The CommonJS recipes and the CommonJS cold start are CommonJS on purpose: require() is what they show.
+    files: ['examples/commonjs/**/*.js', 'examples/commonjs-ts-jest/**/*.js', 'bench/cold/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Callbacks that Playwright runs in the page see the browser's globals.
     files: ['test/browser/**'],
     languageOptions: { globals: { document: 'readonly', window: 'readonly' } },

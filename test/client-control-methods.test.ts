@@ -56,6 +56,7 @@ test('the client has a method for every v3 and control operation of the document
     controlExportTest: 'exportTest',
     controlDrift: 'drift',
     controlTimeline: 'timeline',
+    controlCoverageNext: 'coverageNext',
     controlVerify: 'verify',
     controlVerifySequence: 'verifySequence',
     controlVerifyOnly: 'verifyOnly',

@@ -206,6 +206,12 @@ export class MockControl extends ReproControl {
     return result;
   }
 
+  /** What to exercise next: the gaps the coverage gate names at 100 %, each with the calls that provoke it (GET /_mock/coverage/next). */
+  coverageNext(): { percent: number; gaps: GateResult['gaps'] } {
+    const result = gate(this.coverage(), { failUnder: 100 });
+    return { percent: result.percent, gaps: result.gaps };
+  }
+
   /** What shadow mode found: differences by operation and field, counts, the target's state (GET /_mock/drift); `settled` waits for the queue. */
   drift(): DriftReport;
   drift(options: { settled: true }): Promise<DriftReport>;

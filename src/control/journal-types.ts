@@ -36,6 +36,11 @@ export interface JournalEntry {
   simulated?: true;
 }
 
+/** The header a test names itself with, so the journal (and the inspector's waterfall) can show one test's requests. */
+export const TEST_NAME_HEADER = 'x-test-name';
+/** A test's name is cut to this many characters. */
+export const TEST_NAME_LENGTH = 200;
+
 /** One side of an exchange. A body over the body limit is shown as text cut at the limit and ending with a marker. */
 export interface JournalMessage {
   headers: Record<string, unknown>;
@@ -57,10 +62,20 @@ export interface JournalFilter {
   limit?: number;
   /** true: only the simulation's own traffic; false: only clients' requests. */
   simulated?: boolean;
+  /** Only the requests of this principal (by its id). */
+  principal?: string;
+  /** Only the requests that named this test (`X-Test-Name`). */
+  test?: string;
 }
 
-/** An entry without its query, headers and bodies: what a list of requests shows, cheap to poll. */
-export type JournalSummary = Pick<JournalEntry, 'id' | 'at' | 'method' | 'path' | 'status' | 'duration_ms' | 'operation' | 'fault' | 'simulated'>;
+/**
+ * An entry without its query, headers and bodies: what a list of requests shows, cheap to poll; with whose it was when
+ * known (the principal its credentials belong to, the test its `X-Test-Name` header named, cut to 200 characters).
+ */
+export type JournalSummary = Pick<JournalEntry, 'id' | 'at' | 'method' | 'path' | 'status' | 'duration_ms' | 'operation' | 'fault' | 'simulated'> & {
+  principal?: string;
+  test?: string;
+};
 
 /** How much the journal keeps: entries, bytes in all, bytes per body. */
 export interface JournalLimits {

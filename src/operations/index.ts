@@ -19,7 +19,7 @@ import { CONTROL_SIMULATION_OPERATIONS } from './control-simulation.js';
 import { CONTROL_SANDBOX_OPERATIONS } from './control-sandboxes.js';
 import { CONTROL_REPRODUCE_OPERATIONS } from './control-reproduce.js';
 import { CONTROL_DRIFT_OPERATIONS } from './control-drift.js';
-import { CONTROL_TIMELINE_OPERATIONS } from './control-timeline.js';
+import { CONTROL_INSPECT_OPERATIONS } from './control-inspect.js';
 
 export { CONTROL_BODY_LIMIT, declare, declareControl, routePattern, type Operation, type V3Operation } from './declare.js';
 
@@ -43,7 +43,7 @@ export const CONTROL_DECLARATIONS: readonly Operation[] = [
   ...CONTROL_SANDBOX_OPERATIONS,
   ...CONTROL_REPRODUCE_OPERATIONS,
   ...CONTROL_DRIFT_OPERATIONS,
-  ...CONTROL_TIMELINE_OPERATIONS,
+  ...CONTROL_INSPECT_OPERATIONS,
 ];
 
 /** Per path segment, '0' for a literal and '1' for a parameter. */

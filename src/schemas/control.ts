@@ -28,6 +28,10 @@ export const JournalQuerySchema = model({
   summary: v.optional(Bool, false),
   /** true: only the simulation's own traffic (its synthetic chat messages); false: only clients' requests. */
   simulated: v.optional(Bool),
+  /** Only the requests of this principal (its id). */
+  principal: v.optional(v.pipe(v.string(), v.maxLength(200, 'String should have at most 200 characters'))),
+  /** Only the requests that named this test in their `X-Test-Name` header. */
+  test: v.optional(v.pipe(v.string(), v.maxLength(200, 'String should have at most 200 characters'))),
 });
 
 export const RequestPath = model({ request_id: v.pipe(Int, v.minValue(1)) });

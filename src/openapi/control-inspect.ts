@@ -1,4 +1,5 @@
-// The answer of GET /_mock/timeline: series of whole counts (spend in USD), one value per bucket of the span.
+// The answers the inspector's summaries read: GET /_mock/timeline (series of whole counts, spend in USD, one value per
+// bucket of the span) and GET /_mock/coverage/next (the coverage gate's gaps, each with how to provoke it).
 import * as v from 'valibot';
 import { Timestamp, Uuid } from '../schemas/common.js';
 
@@ -31,4 +32,10 @@ export const TimelineAnswerSchema = v.object({
   requests: v.object({ '2xx': Series, '3xx': Series, '4xx': Series, '5xx': Series, other: Series, faults: Series, simulated: Series }),
   journal_from: v.nullable(Timestamp),
   first: v.object({ request: v.array(v.nullable(Count)), run: v.array(v.nullable(v.object({ id: Uuid, project_id: Uuid }))) }),
+});
+
+/** GET /_mock/coverage/next: the coverage now, and each gap the gate names at 100 % with the calls that provoke it. */
+export const CoverageNextSchema = v.object({
+  percent: v.pipe(v.number(), v.minValue(0), v.maxValue(100)),
+  gaps: v.array(v.object({ what: v.string(), message: v.string(), calls: v.array(v.string()), then: v.string() })),
 });
