@@ -1,14 +1,12 @@
 #!/usr/bin/env node
 // The standalone server: flags -> storage -> createApp -> listen; finishes writes and exits 0 on SIGINT/SIGTERM.
 import { createServer } from 'node:http';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { networkInterfaces } from 'node:os';
 import { createApp } from './app.js';
 import type { SimulationMode } from './schemas/simulation.js';
-import { DataFileError, JsonFileAdapter, MemoryAdapter } from './storage/adapters.js';
-import { DatabaseSchemaError, postgresStorage, redactUrl } from './storage/postgres/index.js';
-import { acquirePathLock, IdentityLock, LockError, realDataPath } from './storage/lock.js';
+import { DataFileError, DatabaseSchemaError, LockError, MemoryAdapter, jsonFile, postgresStorage, redactUrl } from './storage/index.js';
 import { hostName, isLoopback } from './middleware/control-guard.js';
 import { ValidationError } from './validation.js';
 import { coverageCommand } from './coverage-command.js';
@@ -93,44 +91,18 @@ async function main(): Promise<void> {
   if (big) report.summary?.(`read ${fixtureFile} (${(fixtureBytes / 1024 / 1024).toFixed(1)} MB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   // Validated here so a bad fixture is reported with its file name (createApp reuses the result).
   stateFromFixture(fixtures, fixtureFile);
-  let release = () => {};
   let storage;
   let dataFile: string | undefined;
   if (f.memory) storage = new MemoryAdapter();
   else if (f.database !== undefined) storage = postgresStorage({ connectionString: f.database });
   else {
-    const file = resolve(f.data ?? '.data/db.json');
-    try {
-      mkdirSync(dirname(file), { recursive: true });
-    } catch (err) {
-      fail(`cannot create the directory of data file ${file}: ${(err as Error).message}`);
-    }
-    // Lock and write where the file really is: a symlink to a locked file is the same file, and so is a hard link.
-    const releasePath = acquirePathLock(file);
-    const real = realDataPath(file);
-    const identity = new IdentityLock(real);
-    release = () => {
-      identity.release();
-      releasePath();
-    };
-    try {
-      identity.take();
-    } catch (err) {
-      releasePath(); // a refused start leaves no lock behind
-      throw err;
-    }
-    dataFile = real;
-    // Each snapshot renamed over the file gives it a new inode: the identity lock follows it.
-    const follow = () => {
-      try {
-        identity.take();
-      } catch (err) {
-        report.warn?.(`cannot lock the new identity of ${real}: ${(err as Error).message}`);
-      }
-    };
-    storage = new JsonFileAdapter(real, { report, onReplaced: follow });
+    // The adapter locks and writes where the file really is (a symlink to a locked file is the same file, and so is a
+    // hard link), the snapshot and its log alike, from its first read until it closes.
+    const file = jsonFile(resolve(f.data ?? '.data/db.json'), { report });
+    dataFile = file.filename;
+    storage = file;
+    process.on('exit', () => file.releaseLock());
   }
-  process.on('exit', () => release());
 
   const bundleFile = f.bundle === undefined ? undefined : resolve(f.bundle);
   const bundle = bundleFile === undefined ? undefined : await loadFixtureFile(bundleFile);
@@ -161,7 +133,7 @@ async function main(): Promise<void> {
   }).catch((err) => {
     // A bad bundle: one line naming the file and each problem's place in it.
     if (err instanceof ValidationError) fail(`bundle ${bundleFile}: ${err.items.map((i) => `${i.loc.slice(1).join('.')}: ${i.msg}`).join('; ')}`);
-    if (err instanceof DataFileError || err instanceof FixtureError || err instanceof DatabaseSchemaError) throw err;
+    if (err instanceof DataFileError || err instanceof LockError || err instanceof FixtureError || err instanceof DatabaseSchemaError) throw err;
     // A database that cannot be reached at start: say which (without its password) and why, in one line.
     if (f.database !== undefined) fail(`cannot use database ${redactUrl(f.database)}: ${rootCause(err)}`);
     // Seeding a new data file writes it: a full or read-only disk fails here. One line, naming the file.

@@ -2,8 +2,8 @@
 import type { Context, Next } from 'koa';
 import { ValidationError } from './validation.js';
 import { REASON_CODES, type ReasonCode, type ReasonCodeSpec } from './reason-codes.js';
-import { StorageUnavailable } from './storage/unavailable.js';
-import { SandboxGone } from './storage/sandbox-gone.js';
+import { StorageUnavailable } from './storage/index.js';
+import { SandboxGone } from './storage/index.js';
 
 export interface EnvelopeExtras {
   message?: string;

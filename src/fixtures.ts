@@ -7,7 +7,7 @@ import canonicalize from 'canonicalize';
 import { FixtureSchema, type Fixture, type FixtureInput } from './schemas/fixtures.js';
 import type { RecordOf, StateData } from './schemas/state.js';
 import { describeIssues } from './validation.js';
-import { JsonStreamError, readJsonStreaming } from './storage/json-document.js';
+import { JsonStreamError, readJsonStreaming } from './storage/index.js';
 import { MAX_JSON_DEPTH, jsonValueTooDeep, textTooDeepAt } from './json-depth.js';
 import { uuidFor } from './domain/ids.js';
 import { jsonSyntaxAt } from './body/index.js';

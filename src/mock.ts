@@ -1,7 +1,7 @@
 // One whole mock on its own store: clock, ids, simulation, journal, faults, coverage and control surface (no HTTP: the
 // server's one app answers every mock's requests). createApp builds its default mock here, and every sandbox the same way.
 import type { ErrorReporter } from './errors.js';
-import type { Store, StoreOptions } from './storage/store.js';
+import type { Store, StoreOptions } from './storage/index.js';
 import type { StateData } from './schemas/state.js';
 import { MockClock } from './domain/clock.js';
 import { randomIds, randomTokens, SeededGenerators, type IdGenerator, type TokenGenerator } from './domain/ids.js';

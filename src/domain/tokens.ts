@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { WriteDeps } from '../deps.js';
 import { ApiError, ValidationError, invalid, type ValidationItem } from '../errors.js';
-import type { Transaction } from '../storage/store.js';
+import type { Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/state.js';
 import { secretEquals } from './auth.js';
 import { noteRetainedInserts } from './retention.js';

@@ -2,9 +2,9 @@
 // start state; list, get, delete; and the middleware that hands a sandbox's requests to its own mock.
 import type { Middleware } from 'koa';
 import { COLLECTION_NAMES, type StateData } from '../schemas/state.js';
-import { Store, type Snapshot, type StoreOptions } from '../storage/store.js';
-import { MemoryAdapter } from '../storage/memory.js';
-import type { SharedSandboxStorage } from '../storage/shared-sandboxes.js';
+import { Store, type Snapshot, type StoreOptions } from '../storage/index.js';
+import { MemoryAdapter } from '../storage/index.js';
+import type { SharedSandboxStorage } from '../storage/index.js';
 import { invalid } from '../errors.js';
 import { parse as parseInput } from '../validation.js';
 import { validateFixture } from '../control/fixture-errors.js';

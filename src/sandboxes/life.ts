@@ -1,8 +1,8 @@
 // A sandbox's life on one instance: the requests in flight keep it alive, and its end is one instant after which its
 // store refuses every write, the waits of its requests stop, and whoever ended it waits until they are answered.
 import type { DataFile } from '../schemas/state.js';
-import type { ChangeSet, ChangeSetAdapter, CommittedState, Rebase } from '../storage/change-sets.js';
-import { SandboxGone } from '../storage/sandbox-gone.js';
+import type { ChangeSet, ChangeSetAdapter, CommittedState, Rebase } from '../storage/index.js';
+import { SandboxGone } from '../storage/index.js';
 
 export class SandboxLife {
   /** Requests handed to the sandbox and not yet answered: while there are any, the sandbox does not expire. */

@@ -2,7 +2,7 @@
 // key, and refusals rendered before the default mock's error renderer (in the same envelope).
 import type { Context, Next } from 'koa';
 import { ApiError, STORAGE_RETRY_AFTER_S, ValidationError, sandboxNotFound } from '../errors.js';
-import { SandboxGone } from '../storage/sandbox-gone.js';
+import { SandboxGone } from '../storage/index.js';
 import { endsWith } from '../request-waits.js';
 import { addressOf, markPathPrefix } from './address.js';
 import { address, type AddressedMock } from '../middleware/addressed.js';

@@ -2,10 +2,10 @@
 // serves any sandbox. An instance opens a sandbox it does not hold when a request names it, and lets it go when idle.
 import { ApiError } from '../errors.js';
 import { keysetPage } from '../domain/pagination.js';
-import { Store } from '../storage/store.js';
-import { storageUnavailable } from '../storage/unavailable.js';
-import { SandboxGone } from '../storage/sandbox-gone.js';
-import type { SandboxRow, SharedSandboxStorage } from '../storage/shared-sandboxes.js';
+import { Store } from '../storage/index.js';
+import { storageUnavailable } from '../storage/index.js';
+import { SandboxGone } from '../storage/index.js';
+import type { SandboxRow, SharedSandboxStorage } from '../storage/index.js';
 import type { PrepareCreate, Sandboxes, SandboxesOptions, SandboxMock } from './directory.js';
 import { notFound, sandboxInfo } from './registry.js';
 import { handOver, within } from './refusals.js';
