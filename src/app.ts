@@ -16,10 +16,12 @@ import type { Deps } from './deps.js';
 import { inProcess, type InProcess } from './inprocess/index.js';
 import type { SimulationProgress, StartSettings } from './simulation/index.js';
 import type { SimulationMode } from './schemas/simulation.js';
-import { assembleMock, type ServerParts } from './mock.js';
+import { assembleMock, type Mock, type ServerParts } from './mock.js';
 import { Fingerprints } from './judge/index.js';
 import { serverApp } from './server.js';
 import { shadowServer, type ShadowOptions } from './shadow/index.js';
+import { ServerMetrics } from './metrics/index.js';
+import { OPERATION_NAMES } from './control/operations.js';
 
 export interface CreateAppOptions {
   /**
@@ -133,13 +135,21 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   const log = options.log ?? ((line: string) => console.error(line));
   const report: ErrorReporter = options.onError ?? ((err: unknown) => console.error(err));
   const shadow = options.shadow ? shadowServer(options.shadow, log) : null;
+  const journalBudget = new JournalBudget(options.journal?.bytes ?? JOURNAL_LIMITS.bytes);
+  // Read at each scrape: the journals' shared budget, and the default mock's shadow counts (once it is built).
+  let root: Mock | undefined;
+  const metrics = new ServerMetrics(OPERATION_NAMES, {
+    journal: () => ({ entries: journalBudget.entries, bytes: journalBudget.used }),
+    shadow: () => (shadow && root ? root.control.drift() : null),
+  });
   const server: ServerParts = {
     options,
     log,
     shadow,
     report,
     readBody: bodyReader(options.bodyLimit ?? 1024 * 1024),
-    journalBudget: new JournalBudget(options.journal?.bytes ?? JOURNAL_LIMITS.bytes),
+    journalBudget,
+    metrics,
     fingerprints: new Fingerprints(),
     simulation: {
       defaultMode: options.simulation?.mode ?? 'off',
@@ -147,6 +157,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
       onProgress: options.simulation?.onProgress,
       onError: (err) => report(err, undefined as never),
       retentionDays: options.simulation?.retentionDays,
+      executed: () => void metrics.server.simulationEvents++,
     },
     heldKeys: [options.controlToken, shadow?.settings.token],
   };
@@ -155,6 +166,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     now: options.clock ?? Date.now,
     ttlMs: options.sandboxes?.ttlMs ?? SANDBOX_TTL_MS,
     max: options.sandboxes?.max ?? MAX_SANDBOXES,
+    expired: () => void metrics.server.sandboxesExpired++,
     seed: options.seed,
     base: () => seed,
     snapshot: (name) => snapshots.get(name).snapshot,
@@ -171,12 +183,13 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
           sealKey: async (store) => options.sealKey ?? (await store.secret()),
           snapshots: new NamedSnapshots(),
           sandboxes: null,
+          meter: metrics.sandboxes,
         },
         server,
       ),
   });
   const seedOption = options.seed ?? bundleSeed(options.bundle);
-  const root = await assembleMock(
+  root = await assembleMock(
     {
       open: async (hooks) => {
         const existing = options.reset ? null : await adapter.read();
@@ -200,6 +213,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
       sandboxes,
       bundle: options.bundle,
       start: options.simulation?.start,
+      meter: metrics.root,
     },
     server,
   );

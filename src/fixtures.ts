@@ -14,12 +14,17 @@ import { jsonSyntaxAt } from './body/index.js';
 import { compileRelease, fingerprint, normalizeDesiredState, EMPTY_DESIRED_STATE } from './domain/desired-state/index.js';
 import { referenceProblems } from './fixture-references.js';
 import { SIMULATION_RECORD_ID } from './schemas/simulation.js';
+import { sharedIdentity } from './shared-identity.js';
 
 /** How many problems a FixtureError's one-line message lists (`problems` holds them all). */
 const SHOWN_PROBLEMS = 3;
 
 /** A fixture that fails validation; `problems` are lines like `runs[3].status: Invalid type ...`. */
 export class FixtureError extends Error {
+  static {
+    sharedIdentity(this, 'FixtureError');
+  }
+
   constructor(
     readonly problems: string[],
     source = 'fixture',

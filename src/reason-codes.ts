@@ -59,6 +59,7 @@ export const REASON_CODES = {
   duplicate_reference: { status: 409, message: 'The mutation creates something that already exists.' },
   no_live_agent: { status: 409, message: 'No live release attaches an agent to this connection.' },
 
+  fault_limit: { status: 409, message: 'This mock holds as many faults (or fault bytes) as it may; clear some first.' },
   snapshot_limit: { status: 409, message: 'This mock holds as many snapshots (or snapshot bytes) as it may; delete one first.' },
   session_not_replayable: { status: 409, message: 'This session cannot be exported as a replayable test.' },
 

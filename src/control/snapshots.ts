@@ -42,6 +42,11 @@ export class NamedSnapshots {
     return info;
   }
 
+  /** The bytes a save under `name` may take (what it would replace counts as free): past them the save is refused. */
+  roomFor(name: string): number {
+    return this.limits.bytes - this.total + (this.held?.get(name)?.info.bytes ?? 0);
+  }
+
   list(): NamedSnapshotInfo[] {
     return [...(this.held?.values() ?? [])].map((h) => h.info);
   }

@@ -1,4 +1,4 @@
-// Who is calling and what they may do: bearer tokens, the admin key, roles and scopes (CONTRACT section 3).
+// Who is calling and what they may do: bearer tokens, the admin key, roles and scopes (docs/api.md#authentication).
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import type { RecordReader } from '../storage/index.js';

@@ -54,6 +54,7 @@ async function applyFault(ctx: Context, next: Next, d: FaultDecision): Promise<v
   if (d.retry_after_s !== undefined) marker.retry_after_s = d.retry_after_s;
   if (d.transport !== undefined) marker.transport = d.transport;
   ctx.state.fault = marker;
+  addressed(ctx).meter.fault(d.transport ?? (d.retry_after_s !== undefined ? 'rate_limit' : d.status !== undefined ? 'status' : 'delay'));
   // The delay is part of the request's time in flight; the end of its sandbox cuts it short (the request answers 404).
   if (d.delay_ms) await sleep(d.delay_ms, endOf(ctx));
   if (d.transport) return applyTransport(d.transport, ctx, next, d.fault.bytes_per_s);

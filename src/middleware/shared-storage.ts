@@ -32,6 +32,10 @@ export function sharedStorage(table: RouteTable): Middleware {
       if (failure) throw failure.error;
       return;
     }
+    // Another instance wrote this mock meanwhile: a conflict, and the request runs once more on the caught-up state.
+    const { meter } = addressed(ctx);
+    meter.conflict();
+    meter.rerun();
     ctx.state.optimism = undefined;
     restoreHeaders(ctx, headers);
     await store.sync();

@@ -28,6 +28,8 @@ export interface SandboxesOptions {
   now(): number;
   ttlMs: number;
   max: number;
+  /** Called for each sandbox dropped because its time to live ran out (the server's metrics). */
+  expired?(): void;
   /** The server's seed: sandbox ids follow from it (else they are random). */
   seed?: string | number;
   /** What a sandbox starts from when given neither fixtures nor a snapshot: what the server started with. */
@@ -83,7 +85,13 @@ export function createSandboxes(options: SandboxesOptions): Sandboxes {
     return { body, state: body.clock ? { ...state, clock: { frozen_at: new Date(body.clock.now).toISOString(), offset_ms: 0 } } : state };
   };
   if (options.shared) return sharedSandboxes(options, options.shared, prepare);
-  const registry = new SandboxRegistry<SandboxMock>({ now: options.now, ttlMs: options.ttlMs, max: options.max, ids: sandboxIds(options.seed) });
+  const registry = new SandboxRegistry<SandboxMock>({
+    now: options.now,
+    ttlMs: options.ttlMs,
+    max: options.max,
+    ids: sandboxIds(options.seed),
+    expired: options.expired,
+  });
 
   return {
     async create(input, origin) {

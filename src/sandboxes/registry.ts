@@ -19,6 +19,8 @@ export interface SandboxRegistryOptions {
   max: number;
   /** New ids (see ids.ts). */
   ids(): string;
+  /** Called for each sandbox dropped because its time to live ran out. */
+  expired?(): void;
 }
 
 export interface SandboxEntry<Core extends SandboxCore> {
@@ -135,14 +137,14 @@ export class SandboxRegistry<Core extends SandboxCore> {
   /** Drops the sandboxes whose time is up. */
   async sweep(): Promise<void> {
     const gone = [...this.live.values()].filter((e) => this.expired(e));
-    await Promise.all(gone.map((e) => this.drop(e)));
+    await Promise.all(gone.map((e) => this.drop(e, true)));
   }
 
   private find(id: string): SandboxEntry<Core> | undefined {
     const e = this.live.get(id);
     if (!e) return undefined;
     if (!this.expired(e)) return e;
-    void this.drop(e);
+    void this.drop(e, true);
     return undefined;
   }
 
@@ -152,9 +154,10 @@ export class SandboxRegistry<Core extends SandboxCore> {
   }
 
   /** Its end: no longer found, its store refuses writes, its requests in flight are answered, then its memory goes. */
-  private async drop(e: SandboxEntry<Core>): Promise<void> {
+  private async drop(e: SandboxEntry<Core>, expired = false): Promise<void> {
     if (this.live.get(e.id) !== e) return;
     this.live.delete(e.id);
+    if (expired) this.options.expired?.();
     await e.life.end();
     await e.core.close();
   }

@@ -59,7 +59,7 @@ export function trafficMessage(engine: Engine, tx: Transaction, ev: SimEventReco
   const t = r.traffic[index];
   if (!t) return;
   const n = ev.count ?? 0;
-  const out = sendMessage(engine.deps, tx, r.seed!, index, n, t, ms);
+  const out = sendMessage(engine.deps, tx, r.seed!, index, n, t, ms, (m) => engine.messageSent(m));
   if ('stop' in out) return;
   engine.schedule(tx, {
     key: ev.key,
