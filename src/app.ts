@@ -41,8 +41,14 @@ export interface CreateAppOptions {
   ids?: IdGenerator;
   /** Opaque token generator (default nanoid). */
   tokens?: TokenGenerator;
-  /** Seed for deterministic ids and tokens (overrides `ids` and `tokens` defaults). */
+  /** Seed for deterministic ids and tokens (overrides `ids` and `tokens` defaults). It never opens a sealed value. */
   seed?: string | number;
+  /**
+   * The key that seals secrets in exported state, bundles and exported tests (a long random string; the CLI's
+   * --seal-key or PRM_SEAL_KEY): mocks given the same key write identical bytes and open each other's files. Without
+   * one the key is random: what this mock seals opens only here (or on instances sharing its PostgreSQL storage).
+   */
+  sealKey?: string;
   /**
    * A repro bundle (GET /_mock/bundle's document): the mock starts as the one that wrote it was, journal and faults
    * included; its seed seeds this mock unless `seed` is given. A bad bundle rejects with its 422 items.
@@ -201,8 +207,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
           open: own.open,
           state,
           seed: own.seed,
-          // Instances sharing a sandbox seal its exported secrets with the storage's key, as they do the default mock's.
-          sealSeed: async (store) => own.seed ?? (await store.secret()),
+          // The server's seal key; else instances sharing a sandbox seal with the storage's key, as for the default mock.
+          sealKey: async (store) => options.sealKey ?? (await store.secret()),
           snapshots: new NamedSnapshots(),
           sandboxes: null,
           meter: metrics.sandboxes,
@@ -226,8 +232,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
       },
       state: seed,
       seed: seedOption,
-      // Instances sharing storage seal exported secrets with one key, so a state exported from one imports into another.
-      sealSeed: async (store) => seedOption ?? (await store.secret()),
+      // The seal key given, else one shared by the instances on one storage (a state exported from one imports into
+      // another), else a random one: never the seed, which every exported file holds.
+      sealKey: async (store) => options.sealKey ?? (await store.secret()),
       ids: options.ids,
       tokens: options.tokens,
       snapshots,

@@ -19,7 +19,8 @@ export const USAGE = `Usage: project-runtime-mock [options]
   --allowed-host HOST  a Host name /_mock answers to besides loopback and --host (repeatable; * = any)
   --reset              reseed an existing data file from the fixtures
   --bundle FILE        start from a repro bundle (GET /_mock/bundle): state, clock, simulation, faults, journal
-  --seed S             seed ids, tokens and the seal, so bundles and exported tests replay elsewhere
+  --seed S             seed ids and tokens, so bundles and exported tests replay elsewhere
+  --seal-key KEY       the key sealing secrets in exported state, bundles and tests (default: PRM_SEAL_KEY, else random)
   --simulation MODE    auto, step or off: how simulated runs, jobs and spend move (default auto)
   --speed N            run the clock N times as fast as real time (a fixture's frozen clock starts from its now)
   --traffic N          synthetic chat traffic: N messages an hour on each chat binding of the fixture
@@ -54,6 +55,7 @@ const OPTIONS = {
   reset: { type: 'boolean', default: false },
   bundle: { type: 'string' },
   seed: { type: 'string' },
+  'seal-key': { type: 'string' },
   simulation: { type: 'string' },
   speed: { type: 'string' },
   traffic: { type: 'string' },

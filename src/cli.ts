@@ -111,6 +111,8 @@ async function main(): Promise<void> {
     bundle,
     fixtures,
     seed: f.seed,
+    // Not a default for the seed: the seal key never travels with what it seals (the environment or a flag brings it).
+    sealKey: f['seal-key'] ?? (process.env.PRM_SEAL_KEY || undefined),
     reset: f.reset,
     adminKey: f['admin-key'],
     brokerSecret: f['broker-secret'],

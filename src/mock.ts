@@ -73,8 +73,8 @@ export interface OwnParts {
   /** What reset returns to. */
   state: StateData;
   seed: string | number | undefined;
-  /** The key that seals secrets in exported state derives from it (random when undefined). */
-  sealSeed(store: Store): Promise<string | number | undefined>;
+  /** The key that seals secrets in exported state derives from it (random when undefined; never from the seed). */
+  sealKey(store: Store): Promise<string | undefined>;
   /** createApp's own generators (the default mock only; a sandbox has its seed or random ones). */
   ids?: IdGenerator;
   tokens?: TokenGenerator;
@@ -126,12 +126,12 @@ export async function assembleMock(own: OwnParts, server: ServerParts): Promise<
   simulation = new Simulation(base, server.simulation, { seed: own.seed !== undefined ? String(own.seed) : undefined, start: own.start, observer });
   // The domain tells the simulation of the runs it moves: its deps are the mock's.
   const deps = simulation.deps;
-  const sealSeed = await own.sealSeed(store);
+  const sealKey = await own.sealKey(store);
   // Fault draws (probability, delay distributions) follow the seed, so a seeded mock fails the same requests every run.
   const faults = new FaultRegistry(own.seed !== undefined ? `faults:${own.seed}` : undefined, deps.clock);
   const drift = driftLog(server.shadow);
   const parts = controlParts(journal, faults, { snapshots: own.snapshots, sandboxes: own.sandboxes, drift }, coverage);
-  const control: MockControl = new MockControl(deps, own.state, sealSeed, parts, simulation, generators);
+  const control: MockControl = new MockControl(deps, own.state, sealKey, parts, simulation, generators);
   const opened = store.seq;
   await simulation.load(fresh);
   if (own.bundle !== undefined) await control.importBundle(own.bundle);

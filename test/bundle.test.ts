@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshMock } from './helpers/app.js';
 import { bearer } from './helpers/demo.js';
+import { SEAL_KEY } from './helpers/replay-run.js';
 
 const P = DEMO.projects.support;
 
@@ -26,7 +27,7 @@ async function send(mock: MockApp, r: MixedRequest): Promise<{ status: number; t
 
 /** A seeded demo mock with a session behind it: tokens exchanged, runs retried, a fault half used, the simulation on. */
 async function seededSession(): Promise<{ mock: MockApp; refresh: string }> {
-  const mock = await createApp({ storage: 'memory', fixtures: demoFixture(), seed: 'fork-1', simulation: { mode: 'auto' } });
+  const mock = await createApp({ storage: 'memory', fixtures: demoFixture(), seed: 'fork-1', sealKey: SEAL_KEY, simulation: { mode: 'auto' } });
   const token = await mock.fetch('/api/v3/auth/token', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -50,7 +51,7 @@ const comparable = (bundle: Record<string, unknown>) => jcs(JSON.parse(JSON.stri
 test('bundle: a fork of a seeded mock answers the same 200 mixed requests byte for byte', async () => {
   const { mock: original, refresh } = await seededSession();
   const bundle = await original.control.exportBundle();
-  const fork = await createApp({ storage: 'memory', bundle });
+  const fork = await createApp({ storage: 'memory', bundle, sealKey: SEAL_KEY });
   assert.is(stateOf(fork), stateOf(original));
   assert.is(comparable(await fork.control.exportBundle()), comparable(bundle), 'the restored mock writes the same bundle');
   const requests = mixedRequests(200, refresh);
@@ -70,22 +71,22 @@ test('bundle: a fork of a seeded mock answers the same 200 mixed requests byte f
 test('bundle: the retention in force travels with it, whatever the restoring mock defaults to', async () => {
   const settingsOf = (b: Record<string, unknown>) => (b.state as { simulation: { id: string; mode?: string; retention_days?: number }[] }).simulation[0];
   // A createApp default (3 days), never stored by the original: the bundle writes it, and a mock keeping 9 by default keeps 3.
-  const kept3 = await createApp({ storage: 'memory', fixtures: demoFixture(), seed: 'keep-3', simulation: { retentionDays: 3 } });
+  const kept3 = await createApp({ storage: 'memory', fixtures: demoFixture(), seed: 'keep-3', sealKey: SEAL_KEY, simulation: { retentionDays: 3 } });
   const b3 = await kept3.control.exportBundle();
   assert.equal(settingsOf(b3), { ...settingsOf(b3), id: 'settings', mode: 'off', retention_days: 3 });
-  const fork3 = await createApp({ storage: 'memory', bundle: b3, simulation: { retentionDays: 9 } });
+  const fork3 = await createApp({ storage: 'memory', bundle: b3, sealKey: SEAL_KEY, simulation: { retentionDays: 9 } });
   assert.is(fork3.control.simulation().retention_days, 3);
   // createApp keeps everything by default (0): restored where 7 is the default (the CLI's living demo), it still keeps everything.
-  const keptAll = await createApp({ storage: 'memory', fixtures: demoFixture(), seed: 'keep-all' });
+  const keptAll = await createApp({ storage: 'memory', fixtures: demoFixture(), seed: 'keep-all', sealKey: SEAL_KEY });
   const b0 = await keptAll.control.exportBundle();
   assert.is(settingsOf(b0).retention_days, 0);
-  const fork0 = await createApp({ storage: 'memory', bundle: b0, simulation: { retentionDays: 7 } });
+  const fork0 = await createApp({ storage: 'memory', bundle: b0, sealKey: SEAL_KEY, simulation: { retentionDays: 7 } });
   assert.is(fork0.control.simulation().retention_days, 0);
   // One set over the control surface is stored already, and stays as it was.
   await keptAll.control.setSimulation({ retention_days: 12 });
   const b12 = await keptAll.control.exportBundle();
   assert.is(settingsOf(b12).retention_days, 12);
-  const fork12 = await createApp({ storage: 'memory', bundle: b12, simulation: { retentionDays: 7 } });
+  const fork12 = await createApp({ storage: 'memory', bundle: b12, sealKey: SEAL_KEY, simulation: { retentionDays: 7 } });
   assert.is(fork12.control.simulation().retention_days, 12);
   for (const m of [kept3, fork3, keptAll, fork0, fork12]) await m.close();
 });
@@ -189,7 +190,7 @@ test('bundle: the CLI starts from --bundle FILE; a bad bundle file is one line n
   const dir = mkdtempSync(join(tmpdir(), 'bundle-'));
   const file = join(dir, 'session.json');
   writeFileSync(file, JSON.stringify(await mock.control.exportBundle()));
-  const cli = await startCli(['--memory', '--port', '0', '--bundle', file]);
+  const cli = await startCli(['--memory', '--port', '0', '--seal-key', SEAL_KEY, '--bundle', file]);
   try {
     const state = (await (await fetch(`${cli.url}/_mock/state`)).json()) as { simulation: { mode?: string }[] };
     assert.is(jcs(noMode(state)), jcs(noMode(mock.control.exportState({ sealed: true }) as never)));

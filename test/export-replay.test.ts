@@ -6,7 +6,7 @@ import { demoFixture } from '../src/fixtures.js';
 import { createClient } from '../src/client/index.js';
 import { DEMO, bearer } from './helpers/demo.js';
 import { STORAGES, removeDirs } from './helpers/storages.js';
-import { constOf, failing, replayDir, stepsOf } from './helpers/replay-run.js';
+import { SEAL_KEY, constOf, failing, replayDir, stepsOf } from './helpers/replay-run.js';
 
 const P = DEMO.projects.support;
 const owner = bearer(DEMO.tokens.owner);
@@ -38,7 +38,7 @@ async function smallSession(mock: MockApp): Promise<void> {
   await mock.fetch(`/api/v3/projects/${P}/releases`, { headers: owner });
 }
 
-const seeded = (options: CreateAppOptions) => createApp({ fixtures: demoFixture(), seed: 'replay-1', reset: true, ...options });
+const seeded = (options: CreateAppOptions) => createApp({ fixtures: demoFixture(), seed: 'replay-1', sealKey: SEAL_KEY, reset: true, ...options });
 
 test('storages: the same seeded session exports the same steps on every storage, and each file passes', async () => {
   let memorySteps: string | undefined;
@@ -66,7 +66,7 @@ test('storages: the same seeded session exports the same steps on every storage,
 
 test('running clock: timestamps differ in the replay and compare by shape; without the shape-only list the same file fails on them', async () => {
   const { now: _now, ...fixture } = demoFixture() as Record<string, unknown>;
-  const mock = await createApp({ storage: 'memory', fixtures: fixture, seed: 'replay-1' });
+  const mock = await createApp({ storage: 'memory', fixtures: fixture, seed: 'replay-1', sealKey: SEAL_KEY });
   await smallSession(mock);
   const text = await mock.control.exportTest();
   assert.equal(constOf(text, 'SHAPE_ONLY'), ['*_at', 'at', 'now', 'since', 'until']);

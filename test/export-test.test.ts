@@ -6,7 +6,7 @@ import { demoFixture } from '../src/fixtures.js';
 import { signBrokerPayload } from '../src/client-helpers.js';
 import { DEMO, bearer } from './helpers/demo.js';
 import { mixedRequests, type MixedRequest } from './helpers/mixed-traffic.js';
-import { failing, replayDir, stepsOf } from './helpers/replay-run.js';
+import { SEAL_KEY, failing, replayDir, stepsOf } from './helpers/replay-run.js';
 
 const P = DEMO.projects.support;
 const ADMIN_KEY = 'admin-key-under-test-7f3a91';
@@ -28,7 +28,15 @@ const secrets: string[] = [ADMIN_KEY, BROKER_SECRET, DEMO.tokens.owner, DEMO.tok
 
 /** A seeded demo session of reads, writes, auth (a code exchange, refreshes, an admin key, a signed webhook), refusals, a fault and clock moves. */
 async function session(options: Parameters<typeof createApp>[0] = {}): Promise<MockApp> {
-  const mock = await createApp({ storage: 'memory', fixtures: demoFixture(), seed: 'export-1', adminKey: ADMIN_KEY, brokerSecret: BROKER_SECRET, ...options });
+  const mock = await createApp({
+    storage: 'memory',
+    fixtures: demoFixture(),
+    seed: 'export-1',
+    sealKey: SEAL_KEY,
+    adminKey: ADMIN_KEY,
+    brokerSecret: BROKER_SECRET,
+    ...options,
+  });
   mock.control.addFault({ method: 'GET', path: `/api/v3/projects/${P}/jobs`, status: 503, body: { detail: 'injected' }, times: 2 });
   mock.control.startSession();
   const token = await mock.fetch('/api/v3/auth/token', {
@@ -115,8 +123,8 @@ test('export: the vitest file replays the session and passes', () => {
 
 test('export: a behaviour the export cannot know about (a fault on one operation) fails naming exactly those requests', () => {
   const changed = nodeFile.replace(
-    "mock = await createApp({ storage: 'memory', bundle: BUNDLE, ...OPTIONS });",
-    "mock = await createApp({ storage: 'memory', bundle: BUNDLE, ...OPTIONS });\n    mock.control.addFault({ match: { operation: 'listReleases' }, status: 500 });",
+    '    for (const step of STEPS) if (!step.assert) await replay(step);',
+    "    mock.control.addFault({ match: { operation: 'listReleases' }, status: 500 });\n    for (const step of STEPS) if (!step.assert) await replay(step);",
   );
   assert.is.not(changed, nodeFile);
   const run = dir.run('changed.test.mjs', changed, 'node-test');

@@ -36,8 +36,8 @@ export class ReproControl extends SandboxControl {
     deps: Deps,
     /** The state the fixtures describe: what reset returns to. */
     protected seed: StateData,
-    /** createApp's `seed`: derives the key that seals secrets in exported state (random without one). */
-    sealSeed: string | number | undefined,
+    /** The seal key (createApp's `sealKey`, the CLI's --seal-key, or shared storage's secret): random without one. */
+    sealKey: string | undefined,
     /** The per-instance parts createApp built first: the request journal, injected faults, the coverage report. */
     parts: ControlParts,
     /** The simulation engine. */
@@ -46,7 +46,7 @@ export class ReproControl extends SandboxControl {
     private readonly generators: SeededGenerators | null = null,
   ) {
     super(deps, sim, parts);
-    this.sealer = new Sealer(sealSeed);
+    this.sealer = new Sealer(sealKey);
     this.journal = parts.journal;
     this.faultRegistry = parts.faults;
     this.coverageTracker = parts.coverage;
@@ -89,6 +89,7 @@ export class ReproControl extends SandboxControl {
       state: store.toData(),
       mode: this.sim.mode(),
       retentionDays: this.sim.retentionDays(),
+      keys: { admin_key: this.deps.config.adminKey(), broker_secret: this.deps.config.brokerSecret() },
     };
     return bundleStream(src);
   }

@@ -15,21 +15,26 @@ const CREDENTIAL_FIELDS: Record<string, string> = { access_tokens: 'token', refr
 export const isSealed = (v: unknown): v is Sealed =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as Sealed).$sealed === 'string' && Object.keys(v).length === 1;
 
+/** How to give the key a replay needs (the words every refusal to open a sealed value ends with). */
+export const SEAL_KEY_HINT = 'give the key it was sealed with: PRM_SEAL_KEY=... in the environment, --seal-key, or createApp({ sealKey })';
+
 /**
- * One key per instance: random, or derived from the seed so seeded instances export identical bytes and
- * can restore each other's state. The IV is an HMAC of the plaintext (deterministic, SIV-style): the same
- * secret seals to the same value, which keeps exports of seeded instances byte-identical.
+ * One key per mock: random, or derived from a seal key the user gives (or the shared storage's secret), never from
+ * anything a sealed file holds (its seed, its ids): a file opens only where its key is. Mocks given one key export
+ * identical bytes and restore each other's files. The IV is an HMAC of the plaintext (deterministic, SIV-style): the
+ * same secret seals to the same value, which keeps such exports byte-identical.
  */
 export class Sealer {
   private made: Buffer | undefined;
-  constructor(private readonly seed?: string | number) {}
+  constructor(private readonly sealKey?: string) {}
 
   /**
    * Made at first use: most mocks (sandboxes) never export or import a sealed value, and a key with its buffer is
-   * about 350 bytes each. A random key drawn later is as random as one drawn now, and a seeded one is the same key.
+   * about 350 bytes each. A random key drawn later is as random as one drawn now, and a given one is the same key.
    */
   private get key(): Buffer {
-    return (this.made ??= this.seed === undefined ? randomBytes(32) : createHash('sha256').update(`seal:${this.seed}`).digest());
+    return (this.made ??=
+      this.sealKey === undefined ? randomBytes(32) : createHash('sha256').update(`project-runtime-mock/seal-key\0${this.sealKey}`).digest());
   }
 
   /** Names the key without revealing it: a repro bundle carries it, so one sealed by another key is refused before anything is opened. */
@@ -64,7 +69,7 @@ export class Sealer {
   unsealDeep(value: unknown, depth = 0): unknown {
     if (isSealed(value)) {
       const r = this.unseal(value);
-      if (!r) throw new TypeError('A sealed value was not sealed by this mock: replay it in a mock started with the seed that sealed it');
+      if (!r) throw new TypeError(`A sealed value was not sealed with this mock's key: ${SEAL_KEY_HINT}`);
       return r.value;
     }
     if (value === null || typeof value !== 'object' || depth > 8) return value;
@@ -134,4 +139,15 @@ export class Sealer {
     if (problems.length) throw new ValidationError(problems);
     return data;
   }
+}
+
+/** What `value` holds sealed, by field: `admin_key`, `token (6)`, ... (at most 8 levels deep, as sealed documents are). */
+export function sealedFields(value: unknown): string[] {
+  const counts = new Map<string, number>();
+  const walk = (v: unknown, key: string, depth: number) => {
+    if (isSealed(v)) counts.set(key, (counts.get(key) ?? 0) + 1);
+    else if (v !== null && typeof v === 'object' && depth < 8) for (const [k, x] of Object.entries(v)) walk(x, Array.isArray(v) ? key : k, depth + 1);
+  };
+  walk(value, '', 0);
+  return [...counts].map(([k, n]) => (n > 1 ? `${k} (${n})` : k));
 }

@@ -6,7 +6,7 @@ import { CompleteStateDataSchema } from '../schemas/state.js';
 import { BUNDLE_FORMAT, BundleSchema, type BundleInput } from '../schemas/bundle.js';
 import { ValidationError, invalid } from '../errors.js';
 import { parse } from '../validation.js';
-import type { Sealer } from '../control/sealing.js';
+import { SEAL_KEY_HINT, sealedFields, type Sealer } from '../control/sealing.js';
 import { sealedStateChunks } from '../control/state-stream.js';
 import type { JournalEntry, JournalRecord } from '../control/journal.js';
 import type { FaultState } from '../control/faults/index.js';
@@ -31,7 +31,12 @@ export interface BundleSource {
   retentionDays: number;
   /** Seal the tokens and codes of both states too (a bundle inside an exported test file). */
   credentials?: boolean;
+  /** The admin key and broker secret in force (createApp's or the CLI's, else the stored ones): both states carry them (sealed). */
+  keys: { admin_key: string | null; broker_secret: string | null };
 }
+
+/** `state` with the keys the mock answered with, so a restore answers as it did without being given them again. */
+const withKeys = (state: StateData, keys: BundleSource['keys']): StateData => ({ ...state, settings: { ...state.settings, ...keys } });
 
 /**
  * The state with the simulation's mode and retention in force written into its settings record: a mock restoring it
@@ -64,8 +69,8 @@ export function bundleStream(src: BundleSource): Readable {
         out = '';
       }
     }
-    yield* sealedStateChunks(src.resetState, src.sealer, `${out}]},"reset_state":`, credentials);
-    yield* sealedStateChunks(withSettings(src.state, src.mode, src.retentionDays), src.sealer, ',"state":', credentials);
+    yield* sealedStateChunks(withKeys(src.resetState, src.keys), src.sealer, `${out}]},"reset_state":`, credentials);
+    yield* sealedStateChunks(withKeys(withSettings(src.state, src.mode, src.retentionDays), src.keys), src.sealer, ',"state":', credentials);
     yield '}';
   }
   return Readable.from(chunks(), { objectMode: false });
@@ -103,12 +108,11 @@ export function openBundle(input: unknown, sealer: Sealer): OpenedBundle {
   }
   const seal = (input as { seal?: unknown }).seal;
   if (typeof seal === 'string' && seal !== sealer.fingerprint()) {
-    throw invalid(
-      ['body', 'seal'],
-      'The bundle was sealed by another mock: restore it into one started with the same seed (or into the mock that wrote it)',
-      'value_error',
-      seal,
-    );
+    // Sealed with another key: what it holds sealed cannot be opened here (a bundle with nothing sealed restores anywhere).
+    const held = sealedFields(input);
+    if (held.length > 0) {
+      throw invalid(['body', 'seal'], `The bundle was sealed with another key, and it holds sealed ${held.join(', ')}: ${SEAL_KEY_HINT}`, 'value_error', seal);
+    }
   }
   const b: BundleInput = parse(BundleSchema, input, 'body');
   const ids = b.journal.entries.map((e) => e.id);

@@ -40,7 +40,7 @@ export function exportTestStream(src: TestExportSource, request: TestExportReque
   if (src.seed === null) {
     throw new ApiError('session_not_replayable', {
       message:
-        'This mock has no seed: another mock could not open its sealed credentials nor mint its ids and tokens again. Start it with a seed (createApp({ seed }) or --seed) to export replayable tests.',
+        'This mock has no seed: another mock could not mint its ids and tokens again. Start it with a seed (createApp({ seed }) or --seed) to export replayable tests.',
     });
   }
   const last = journal.next - 1;
@@ -62,6 +62,7 @@ export function exportTestStream(src: TestExportSource, request: TestExportReque
     mode: start.mode,
     retentionDays: start.retentionDays,
     credentials: true,
+    keys: { admin_key: start.adminKey, broker_secret: start.brokerSecret },
   });
   const head = {
     format: request.format ?? 'node-test',

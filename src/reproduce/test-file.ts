@@ -61,7 +61,10 @@ async function replay(step) {
 
 describe(TITLE, () => {
   before(async () => {
-    mock = await createApp({ storage: 'memory', bundle: BUNDLE, ...OPTIONS });
+    // The key its credentials were sealed with is not in this file: it comes from the environment (PRM_SEAL_KEY).
+    mock = await createApp({ storage: 'memory', bundle: BUNDLE, ...OPTIONS, sealKey: process.env.PRM_SEAL_KEY }).catch((err) => {
+      throw new Error(err.items ? err.items.map((i) => i.msg).join('; ') : err.message);
+    });
     for (const step of STEPS) if (!step.assert) await replay(step);
   });
   after(() => mock?.close());
@@ -88,7 +91,7 @@ export async function* testFileChunks(head: TestFileHead, steps: ReplayStep[], b
   let out = [
     `// Replays ${range} of a project-runtime-mock session and asserts each recorded status and body.`,
     '// Exported by GET /_mock/requests/export; see the package docs, docs/debugging.md (local replay). No secret is written here:',
-    '// credentials are sealed, and only a mock built from BUNDLE (the same seed) opens them.',
+    '// credentials are sealed, and only a mock given the key they were sealed with (PRM_SEAL_KEY=... in the environment) opens them.',
     IMPORTS[head.format],
     "import assert from 'node:assert/strict';",
     "import { createApp } from 'project-runtime-mock';",

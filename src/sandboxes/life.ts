@@ -1,8 +1,9 @@
 // A sandbox's life on one instance: the requests in flight keep it alive, and its end is one instant after which its
 // store refuses every write, the waits of its requests stop, and whoever ended it waits until they are answered.
-import type { DataFile } from '../schemas/state.js';
-import type { ChangeSet, ChangeSetAdapter, CommittedState, Rebase } from '../storage/index.js';
-import { SandboxGone } from '../storage/index.js';
+import { SandboxGone, type ChangeSet, type ChangeSetAdapter, type CommittedState, type Rebase } from '../storage/index.js';
+
+/** A whole stored document, as the adapter's `write` takes it. */
+type DataFile = Parameters<ChangeSetAdapter['write']>[0];
 
 export class SandboxLife {
   /** Requests handed to the sandbox and not yet answered: while there are any, the sandbox does not expire. */
