@@ -61,6 +61,9 @@ test('rate limit: a Retry-After of a whole number of seconds is not rounded up p
   assert.is((await m.get()).status, 200);
   await m.at(2_000);
   assert.is((await m.get()).headers['retry-after'], '3');
+  // 2,200 ms left is 3 s (rounded up, not to the nearest).
+  await m.at(2_800);
+  assert.is((await m.get()).headers['retry-after'], '3');
 });
 
 test('after: N skips exactly the first N matches, then fires; times: N fires exactly N times', async () => {
@@ -93,6 +96,20 @@ test('probability 1 always fires, probability 0 never (matches still counted)', 
       [false, 20, 20],
     ],
   );
+});
+
+test('probability 0.5: some matches fire and some do not, the same ones for the same seed', async () => {
+  const run = async () => {
+    const m = await freshMock({ seed: 'half' });
+    await m.http.post('/_mock/faults').send({ method: 'GET', path: RUN, probability: 0.5, status: 500 }).expect(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) statuses.push((await m.http.get(RUN).set(owner)).status);
+    return statuses;
+  };
+  const first = await run();
+  const fired = first.filter((s) => s === 500).length;
+  assert.ok(fired > 5 && fired < 35, `${fired} of 40 fired`);
+  assert.equal(await run(), first);
 });
 
 test.run();

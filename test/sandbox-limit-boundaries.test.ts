@@ -29,6 +29,9 @@ test('sandbox limit: the 2nd of 2 is created, the 3rd is 429 with Retry-After un
   assert.equal(refused.body, limitBody(2));
   // The first expires at 10,000 ms: 7 s from 3,000.
   assert.is(refused.headers['retry-after'], '7');
+  // 6,500 ms left is 7 s (rounded up).
+  m.at(3_500);
+  assert.is((await m.http.post('/_mock/sandboxes').send({})).headers['retry-after'], '7');
   m.at(9_001);
   assert.is((await m.http.post('/_mock/sandboxes').send({})).headers['retry-after'], '1');
   // Nothing of the refused creates was kept.

@@ -47,6 +47,22 @@ test('shadow: one renamed reason code in three operations is one group listing t
   assert.equal(mock.control.journalEntry(2).drift, [{ field: 'body.detail.reason_code', mock: 'project_not_found', target: 'project_missing' }]);
 });
 
+test('shadow: the same field renamed to two different values is two causes', async () => {
+  const target = await targetMock();
+  target.perturb = (path, status, body) => {
+    const detail = (body as { detail?: { reason_code?: string } } | null)?.detail;
+    if (detail?.reason_code === 'project_not_found') detail.reason_code = path.endsWith('/jobs') ? 'project_missing' : 'no_project';
+    return { status, body };
+  };
+  const { mock } = await shadowingMock(target);
+  for (const p of [`/api/v3/projects/${MISSING}/jobs`, `/api/v3/projects/${MISSING}/users`]) assert.is(await get(mock, p), 404);
+  const report = await mock.control.drift({ settled: true });
+  assert.equal(report.groups.map((g) => [g.field, g.mock, g.target, g.operations]).sort(), [
+    ['body.detail.reason_code', 'project_not_found', 'no_project', ['listUsers']],
+    ['body.detail.reason_code', 'project_not_found', 'project_missing', ['listJobs']],
+  ]);
+});
+
 test('shadow: an optional field the target dropped is a warning group; a request with warnings only counts as the same', async () => {
   const target = await targetMock();
   target.perturb = (path, status, body) => {
