@@ -10,6 +10,7 @@ export const REASON_CODES = {
   // 400: token grant failures (endpoint 1); a body whose bytes are not text (FastAPI's "error parsing the body")
   invalid_grant: { status: 400, message: 'The grant is invalid, expired, already used or revoked.', next_action: 'authenticate' },
   sandbox_conflict: { status: 400, message: 'The request names two different sandboxes (path prefix, X-Mock-Sandbox header, {id}.localhost host).' },
+  host_invalid: { status: 400, message: 'The request has more than one Host header, or a Host that disagrees with its absolute-form target.' },
   body_unreadable: { status: 400, message: 'There was an error parsing the body: its bytes are not UTF-8, UTF-16 or UTF-32 text.' },
 
   // 401: authentication

@@ -156,7 +156,7 @@ export class ReproControl extends SandboxControl {
 
   /** How the client under test behaved: each rule over the journal (GET /_mock/client-report). */
   clientReport(): ClientReport {
-    return clientReport(this.journal.records(), this.journal.left);
+    return clientReport(this.journal.records({ simulated: false }), this.journal.left);
   }
 
   /** Throws an AssertionError listing every finding of severity `error` (warnings pass). */

@@ -1,5 +1,5 @@
 // Named snapshots of one mock (its stored state, clock and simulation queue), bounded in number and bytes.
-import type { Snapshot } from '../storage/store.js';
+import type { Snapshot } from '../storage/index.js';
 import { ApiError } from '../errors.js';
 
 /** How many snapshots one mock (the default one or a sandbox) may hold, and their bytes in all (as JSON text). */
