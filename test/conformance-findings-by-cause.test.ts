@@ -66,6 +66,25 @@ test('one renamed reason code across operations is one finding that lists every 
   }
 });
 
+test('the same field renamed to two different values is two findings', async () => {
+  let k = 0;
+  const { report, target } = await against(
+    onGet(/^\/api\/v3\//, 404, 'many', (a) => {
+      if (a.body?.detail?.reason_code === 'project_not_found') a.body.detail.reason_code = k++ % 2 ? 'no_project' : 'project_missing';
+    }),
+  );
+  try {
+    assert.ok(k >= 2, `${k} answers renamed`);
+    assert.equal(report.findings.map((f) => [f.level, f.field, f.mock, f.target]).sort(), [
+      ['drift', 'body.detail.reason_code', 'project_not_found', 'no_project'],
+      ['drift', 'body.detail.reason_code', 'project_not_found', 'project_missing'],
+    ]);
+    assert.is(report.summary.differences, 2);
+  } finally {
+    await target.close();
+  }
+});
+
 test('an optional field the target dropped is a warning finding; the run still has no difference', async () => {
   const { report, target } = await against(
     onGet(/^\/api\/v3\/projects\/[^/]+\/runs\/[^/]+$/, 200, 'getRun', (a) => {

@@ -69,6 +69,20 @@ test('fault bound: a fault that fired out gives its room back, and reset empties
   assert.is((await http.post('/_mock/faults').send({ path: '/after-reset', status: 500 })).status, 200);
 });
 
+test('fault bound by bytes: a fault that fired out gives its bytes back', async () => {
+  const { http } = await freshMock();
+  // One fault of exactly the bound that fires once, on the next GET of a run.
+  const filling = { ...statusFault(RUN, ''), method: 'GET', times: 1 };
+  filling.body = 'x'.repeat(BYTES - JSON.stringify(filling).length);
+  assert.is((await http.post('/_mock/faults').send(filling)).status, 200);
+  assert.is((await http.post('/_mock/faults').send({ status: 500 })).status, 409);
+  assert.is((await http.get(RUN).set(bearer(DEMO.tokens.owner))).status, 503);
+  assert.equal((await http.get('/_mock/faults')).body, { items: [] });
+  const again = { ...filling, path: '/again' };
+  again.body = 'x'.repeat(BYTES - JSON.stringify({ ...again, body: '' }).length);
+  assert.is((await http.post('/_mock/faults').send(again)).status, 200);
+});
+
 test('fault bound: each sandbox has its own, and a full default mock does not stop a sandbox', async () => {
   const { mock, http } = await freshMock();
   for (let i = 0; i < COUNT; i++) mock.control.addFault({ path: `/never/${i}`, status: 500 });

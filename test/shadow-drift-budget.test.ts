@@ -8,9 +8,12 @@ import { DRIFT_MAX_BYTES, DriftBudget, DriftLog, driftLog, shadowServer } from '
 
 const P = DEMO.projects.support;
 const RUN = `/api/v3/projects/${P}/runs/${DEMO.runs.failedApi}`;
-/** What the record counts for a group with one example of these values (its fixed costs are 160 and 48 bytes). */
+/**
+ * What the record counts for a group (a cause: field and both values) met by one operation with one example: fixed
+ * costs of 160 (the group), 8 (an operation listed) and 48 (an example naming its operation) bytes.
+ */
 const groupBytes = (operation: string, field: string, mock: unknown, target: unknown) =>
-  160 + operation.length + field.length + 48 + JSON.stringify(mock).length + JSON.stringify(target).length;
+  160 + field.length + JSON.stringify(mock).length + JSON.stringify(target).length + 8 + operation.length + 48 + operation.length;
 
 test('two records on one budget: what one holds the other cannot take; a cleared record gives its bytes back', () => {
   const one = groupBytes('getRun', 'body.a', 'x', 'y');

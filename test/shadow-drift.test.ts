@@ -15,7 +15,7 @@ const RUN = `/api/v3/projects/${P}/runs/${DEMO.runs.failedApi}`;
 const JOBS = `/api/v3/projects/${P}/jobs?limit=2`;
 const get = (mock: MockApp, path: string) => mock.fetch(path, { headers: bearer(DEMO.tokens.owner) }).then((r) => r.text());
 
-test('a changed status: on the journal entry, and grouped by operation and field with counts and the first examples', async () => {
+test('a changed status: on the journal entry, and grouped by cause (one group listing both operations) with counts and the first examples', async () => {
   const target = await targetMock();
   target.perturb = (_path, status, body) => ({ status: status === 200 ? 418 : status, body });
   const { mock } = await shadowingMock(target);
@@ -25,21 +25,18 @@ test('a changed status: on the journal entry, and grouped by operation and field
   assert.is(report.drifted, 40);
   assert.is(report.same, 0);
   const status = report.groups.filter((g) => g.field === 'status');
+  // The same difference (200 where 418 came back) in two operations is one cause.
   assert.equal(
-    status.map((g) => [g.operation, g.count]),
-    [
-      ['getRun', 30],
-      ['listJobs', 10],
-    ],
+    status.map((g) => [g.level, g.mock, g.target, g.operations, g.count]),
+    [['drift', 200, 418, ['getRun', 'listJobs'], 40]],
   );
-  // The first examples: journal ids 1, 2, 3 for getRun (ids 4, 8 ... were listJobs), each value as answered.
+  // The first examples: journal ids 1, 2, 3 (all getRun; id 4 was the first listJobs).
   assert.equal(status[0].examples, [
-    { request_id: 1, mock: 200, target: 418 },
-    { request_id: 2, mock: 200, target: 418 },
-    { request_id: 3, mock: 200, target: 418 },
+    { request_id: 1, operation: 'getRun' },
+    { request_id: 2, operation: 'getRun' },
+    { request_id: 3, operation: 'getRun' },
   ]);
   assert.is(status[0].examples.length, EXAMPLES_PER_GROUP);
-  assert.equal(status[1].examples[0], { request_id: 4, mock: 200, target: 418 });
   assert.is(status[0].first_at, DEMO.now);
   const entry = mock.control.journalEntry(4);
   assert.equal(
@@ -67,9 +64,10 @@ test('a removed required field: named by its path, on that request only', async 
   assert.is(report.same, 1);
   assert.is(report.groups.length, 1);
   const [group] = report.groups;
-  assert.is(group.operation, 'getRun');
+  assert.equal(group.operations, ['getRun']);
   assert.is(group.field, 'body.status');
-  assert.equal(group.examples, [{ request_id: 1, mock: 'present (required)', target: 'absent' }]);
+  assert.equal([group.mock, group.target], ['present (required)', 'absent']);
+  assert.equal(group.examples, [{ request_id: 1, operation: 'getRun' }]);
   assert.is(mock.control.journalEntry(2).drift, undefined);
 });
 
@@ -126,8 +124,8 @@ test('the drift record is bounded in bytes: past the bound new groups are only c
   assert.is(report.groups.reduce((n, g) => n + g.count, 0) + report.ungrouped, differences);
   // The report as JSON stays within a small multiple of the bound.
   assert.ok(JSON.stringify(report).length < DRIFT_MAX_BYTES * 1.5);
-  // A difference of a group already held is still counted past the bound.
-  log.compared('op0', 9999, DEMO.now, [{ field: 'body.field_0', mock: 1, target: 2 }], 0);
+  // A difference of a group already held (the same cause: field and both values) is still counted past the bound.
+  log.compared('op0', 9999, DEMO.now, [{ field: 'body.field_0', mock: value, target: 0 }], 0);
   assert.is(log.report().groups.find((g) => g.field === 'body.field_0')!.count, 2);
 });
 
@@ -145,12 +143,15 @@ test('GET /_mock/drift over HTTP answers the report its OpenAPI document describ
   const res = await http.get('/_mock/drift').expect(200);
   assert.equal(res.body, mock.control.drift());
   assert.equal(res.body.groups[0], {
-    operation: 'getRun',
+    level: 'drift',
     field: 'status',
+    mock: 200,
+    target: 201,
+    operations: ['getRun'],
     count: 1,
     first_at: DEMO.now,
     last_at: DEMO.now,
-    examples: [{ request_id: 1, mock: 200, target: 201 }],
+    examples: [{ request_id: 1, operation: 'getRun' }],
   });
   const entry = await http.get('/_mock/requests/1').expect(200);
   assert.equal(entry.body.drift[0], { field: 'status', mock: 200, target: 201 });

@@ -50,8 +50,8 @@ for (const name of GETS) {
       return;
     }
     assert.equal(
-      report.groups.map((g) => [g.operation, g.field, g.count]),
-      [[p.operation, p.field, perturbed]],
+      report.groups.map((g) => [g.operations, g.field, g.count]),
+      [[[p.operation], p.field, perturbed]],
     );
     assert.is(report.drifted, perturbed);
     const ids = report.groups[0].examples.map((e) => e.request_id!);

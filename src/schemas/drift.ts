@@ -5,18 +5,33 @@ const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const Time = v.nullable(v.string());
 
 /** One difference: the field (a path into the answer, or `status`, `headers.x`), and each side's value (cut when long; absent when the side had none). */
-export const DriftItemSchema = v.object({ field: v.string(), mock: v.optional(v.unknown()), target: v.optional(v.unknown()) });
+export const DriftItemSchema = v.object({
+  field: v.string(),
+  mock: v.optional(v.unknown()),
+  target: v.optional(v.unknown()),
+  /** `warning`: an optional field the mock sent and the target dropped (absent: drift, a break of the contract). */
+  level: v.optional(v.literal('warning')),
+});
 export type DriftItem = v.InferOutput<typeof DriftItemSchema>;
 
-/** The differences of one operation in one field, counted, with the first few requests that showed them. */
+/**
+ * One cause: the same field with the same mock and target values, whichever operations showed it (a renamed reason
+ * code is one group listing its operations), counted, with the first few requests that showed it.
+ */
 export const DriftGroupSchema = v.object({
-  operation: v.string(),
+  level: v.picklist(['drift', 'warning']),
   field: v.string(),
+  mock: v.optional(v.unknown()),
+  target: v.optional(v.unknown()),
+  /** In the order first met. */
+  operations: v.array(v.string()),
   count: Count,
   first_at: v.string(),
   last_at: v.string(),
-  examples: v.array(v.object({ request_id: v.nullable(Count), mock: v.optional(v.unknown()), target: v.optional(v.unknown()) })),
+  examples: v.array(v.object({ request_id: v.nullable(Count), operation: v.string() })),
 });
+
+export type DriftGroup = v.InferOutput<typeof DriftGroupSchema>;
 
 export const DriftReportSchema = v.object({
   /** False when the mock runs without a shadow target: every count is 0. */
@@ -50,7 +65,7 @@ export const DriftReportSchema = v.object({
   skipped: v.object({ method: Count, fault: Count, not_comparable: Count }),
   /** Requests sent whose target did not answer (down, or too slow). */
   unreachable: Count,
-  /** Grouped by operation and field, most frequent first. */
+  /** Grouped by cause (field, mock value, target value), drift before warnings, most frequent first. */
   groups: v.array(DriftGroupSchema),
   /** Differences counted but not grouped: the groups had reached their byte bound. */
   ungrouped: Count,

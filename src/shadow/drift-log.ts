@@ -1,5 +1,5 @@
-// One mock's drift record: counts of shadowed requests, and differences grouped by operation and field, bounded in bytes.
-import type { DriftItem, DriftReport, DriftSource } from '../schemas/drift.js';
+// One mock's drift record: counts of shadowed requests, and differences grouped by cause (field and both values), bounded in bytes.
+import type { DriftGroup, DriftItem, DriftReport, DriftSource } from '../schemas/drift.js';
 import type { Refusal, ShadowSender } from './sender.js';
 
 /**
@@ -25,15 +25,9 @@ export const EXAMPLES_PER_GROUP = 3;
 /** Fixed cost counted per group and per example on top of their text. */
 const GROUP_OVERHEAD = 160;
 const EXAMPLE_OVERHEAD = 48;
+const OPERATION_OVERHEAD = 8;
 
-interface Group {
-  operation: string;
-  field: string;
-  count: number;
-  first_at: string;
-  last_at: string;
-  examples: { request_id: number | null; mock?: unknown; target?: unknown }[];
-}
+type Group = DriftGroup;
 
 type Skip = keyof DriftReport['skipped'];
 
@@ -91,49 +85,54 @@ export class DriftLog implements DriftSource {
     this.counts.unreachable++;
   }
 
-  /** One compared request: its differences (already bounded and redacted) and how many compatible ones it had. */
+  /**
+   * One compared request: its differences and warnings (already bounded and redacted) and how many compatible ones it
+   * had. A request with warnings only (optional fields dropped) counts as the same, its warnings grouped.
+   */
   compared(operation: string, requestId: number | null, at: string, drift: readonly DriftItem[], compatible: number): void {
     this.counts.compared++;
     this.counts.compatible += compatible;
-    if (drift.length === 0) {
-      this.counts.same++;
-      return;
-    }
-    this.counts.drifted++;
+    if (drift.some((d) => d.level === undefined)) this.counts.drifted++;
+    else this.counts.same++;
     for (const d of drift) this.group(operation, requestId, at, d);
   }
 
+  /** Into the group of its cause: the field and both values, whichever operation showed it. */
   private group(operation: string, requestId: number | null, at: string, d: DriftItem): void {
-    const key = `${operation}\u0000${d.field}`;
+    const level = d.level ?? 'drift';
+    const key = JSON.stringify([level, d.field, d.mock ?? null, d.target ?? null]);
     const groups = (this.groups ??= new Map());
     let g = groups.get(key);
     if (!g) {
-      const size = GROUP_OVERHEAD + operation.length + d.field.length;
+      const size = GROUP_OVERHEAD + d.field.length + jsonSize(d.mock) + jsonSize(d.target);
       if (!this.budget.take(size)) {
         this.counts.ungrouped++;
         return;
       }
       this.bytes += size;
-      g = { operation, field: d.field, count: 0, first_at: at, last_at: at, examples: [] };
+      g = { level, field: d.field, operations: [], count: 0, first_at: at, last_at: at, examples: [] };
+      if (d.mock !== undefined) g.mock = d.mock;
+      if (d.target !== undefined) g.target = d.target;
       groups.set(key, g);
     }
     g.count++;
     g.last_at = at;
-    if (g.examples.length >= EXAMPLES_PER_GROUP) return;
-    const size = EXAMPLE_OVERHEAD + jsonSize(d.mock) + jsonSize(d.target);
-    if (!this.budget.take(size)) return;
+    // Operations are a finite list (those of the document); each listed once, its name counted against the bound.
+    if (!g.operations.includes(operation) && this.take(OPERATION_OVERHEAD + operation.length)) g.operations.push(operation);
+    if (g.examples.length < EXAMPLES_PER_GROUP && this.take(EXAMPLE_OVERHEAD + operation.length)) g.examples.push({ request_id: requestId, operation });
+  }
+
+  private take(size: number): boolean {
+    if (!this.budget.take(size)) return false;
     this.bytes += size;
-    const example: Group['examples'][number] = { request_id: requestId };
-    if (d.mock !== undefined) example.mock = d.mock;
-    if (d.target !== undefined) example.target = d.target;
-    g.examples.push(example);
+    return true;
   }
 
   report(): DriftReport {
     const c = this.own ?? NONE;
     const groups = [...(this.groups?.values() ?? [])]
-      .sort((a, b) => b.count - a.count || a.operation.localeCompare(b.operation) || a.field.localeCompare(b.field))
-      .map((g) => ({ ...g, examples: g.examples.map((e) => ({ ...e })) }));
+      .sort((a, b) => (a.level === b.level ? 0 : a.level === 'drift' ? -1 : 1) || b.count - a.count || a.field.localeCompare(b.field))
+      .map((g) => ({ ...g, operations: [...g.operations], examples: g.examples.map((e) => ({ ...e })) }));
     return {
       enabled: this.sender !== null,
       target: this.sender && this.target ? { url: this.target.url, ...this.sender.health.view(), writes: this.target.writes } : null,

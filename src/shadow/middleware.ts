@@ -15,7 +15,7 @@ export interface Answer {
   headers: Record<string, string>;
   body: unknown;
 }
-export type Compare = (operation: string, mock: Answer, target: Answer) => { differences: DriftItem[]; compatible: unknown[] };
+export type Compare = (operation: string, mock: Answer, target: Answer) => { differences: DriftItem[]; compatible: unknown[]; warnings: DriftItem[] };
 
 /** Differences kept per request (in its journal entry and in the groups); the rest of a request's are not recorded. */
 export const DRIFT_PER_REQUEST = 16;
@@ -125,6 +125,7 @@ export function boundedDrift(differences: readonly DriftItem[], redactor: Redact
     const item: DriftItem = { field: redactor.text(String(d.field)) };
     if (d.mock !== undefined) item.mock = cut(redactor.deep(d.mock));
     if (d.target !== undefined) item.target = cut(redactor.deep(d.target));
+    if (d.level !== undefined) item.level = d.level;
     return item;
   });
 }
@@ -147,14 +148,16 @@ function record(
     { status: target.status, headers: target.headers, body: targetBody },
   );
   let drift: DriftItem[] = [];
-  if (comparison.differences.length > 0) {
+  // Differences first, then the optional fields the target dropped (warnings), within the per-request bound.
+  const found = [...comparison.differences, ...comparison.warnings.map((w) => ({ ...w, level: 'warning' as const }))];
+  if (found.length > 0) {
     // What either answer carried under a secret name, and every credential the mock holds (the shadow token too), is replaced.
     const redactor = new Redactor(r.secrets());
     redactor.collectHeaders(mock.headers);
     redactor.collectHeaders(target.headers);
     redactor.collect(mockBody);
     redactor.collect(targetBody);
-    drift = boundedDrift(comparison.differences, redactor);
+    drift = boundedDrift(found, redactor);
   }
   if (drift.length > 0 && requestId !== null) r.journal.addDrift(requestId, drift);
   r.drift.compared(operation, requestId, at, drift, comparison.compatible.length);

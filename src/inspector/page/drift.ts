@@ -76,26 +76,28 @@ export function DriftView() {
               : html`<div class="scroll">
                   <table class="drift">
                     <caption class="sr-only">
-                      Drift by operation and field
+                      Drift by cause
                     </caption>
                     <thead>
                       <tr>
-                        <th scope="col">Operation</th>
                         <th scope="col">Field</th>
+                        <th scope="col">Mock → target</th>
+                        <th scope="col">Operations</th>
                         <th scope="col">Count</th>
-                        <th scope="col">Examples (request, mock, target)</th>
+                        <th scope="col">First requests</th>
                       </tr>
                     </thead>
                     <tbody>
                       ${r.groups.map(
                         (g) =>
-                          html`<tr key=${`${g.operation} ${g.field}`} data-field=${g.field}>
-                            <th scope="row"><code>${g.operation}</code></th>
-                            <td><code>${g.field}</code></td>
+                          html`<tr key=${`${g.level} ${g.field} ${shown(g.mock)} ${shown(g.target)}`} data-field=${g.field} data-level=${g.level}>
+                            <th scope="row"><code>${g.field}</code>${g.level === 'warning' ? html` <span class="muted">(warning: optional)</span>` : ''}</th>
+                            <td>${shown(g.mock)} → ${shown(g.target)}</td>
+                            <td>${g.operations.map((o, i) => html`${i > 0 ? ', ' : ''}<code>${o}</code>`)}</td>
                             <td class="num">${g.count}</td>
                             <td>
                               <ul class="examples">
-                                ${g.examples.map((e) => html`<li>#${e.request_id ?? '?'}: ${shown(e.mock)} → ${shown(e.target)}</li>`)}
+                                ${g.examples.map((e) => html`<li>#${e.request_id ?? '?'} ${e.operation}</li>`)}
                               </ul>
                             </td>
                           </tr>`,
