@@ -1,8 +1,7 @@
 // createApp: assembles storage, clock, ids and routes into one Koa app; no listen, no env, no globals.
 import type Koa from 'koa';
 import type { ErrorReporter } from './errors.js';
-import { Store } from './storage/store.js';
-import { JsonFileAdapter, MemoryAdapter, type StorageAdapter } from './storage/adapters.js';
+import { Store, MemoryAdapter, jsonFile, type StorageAdapter } from './storage/index.js';
 import type { TimeSource } from './domain/clock.js';
 import type { IdGenerator, TokenGenerator } from './domain/ids.js';
 import { bundleSeed } from './reproduce/index.js';
@@ -26,8 +25,9 @@ import { OPERATION_NAMES } from './control/operations.js';
 
 export interface CreateAppOptions {
   /**
-   * Where state lives: an adapter (lowdb's Adapter interface), 'memory', `postgresStorage({ connectionString })` (several
-   * instances share one PostgreSQL database), or by default the JSON file `.data/db.json`.
+   * Where state lives: an adapter (lowdb's Adapter interface), 'memory', `jsonFile(path)` (a JSON file this process holds
+   * the lock of, as the CLI does), `postgresStorage({ connectionString })` (several instances share one PostgreSQL
+   * database), or by default `jsonFile('.data/db.json')`.
    */
   storage?: StorageAdapter | 'memory';
   /** A fixture document (object); the default is an empty state. Use `demoFixture()` for the bundled demo. */
@@ -124,7 +124,7 @@ export interface MockApp {
 
 export async function createApp(options: CreateAppOptions = {}): Promise<MockApp> {
   if (options.controlToken !== undefined && options.controlToken === '') throw new TypeError('createApp: controlToken must not be empty');
-  const adapter = options.storage === 'memory' ? new MemoryAdapter() : (options.storage ?? new JsonFileAdapter('.data/db.json'));
+  const adapter = options.storage === 'memory' ? new MemoryAdapter() : (options.storage ?? jsonFile('.data/db.json'));
   const seed = stateFromFixture(options.fixtures ?? EMPTY_FIXTURE);
   const log = options.log ?? ((line: string) => console.error(line));
   const report: ErrorReporter = options.onError ?? ((err: unknown) => console.error(err));
@@ -166,12 +166,11 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     snapshot: (name) => snapshots.get(name).snapshot,
     // Shared storage (PostgreSQL) keeps sandboxes for every instance on it; else they live in this process.
     shared: (adapter as StorageAdapter).sharedSandboxes?.(),
-    // A sandbox's store is in memory, on the records of the state it starts from and their maps (shared until written),
-    // or the one the shared storage opens.
+    // A sandbox's store is the one its directory opens (in memory, or the shared storage's).
     build: (state, own) =>
       assembleMock(
         {
-          open: own.open ?? (async (hooks) => ({ store: new Store(new MemoryAdapter(), state, 0, { ...hooks, sharedBase: true }), fresh: true })),
+          open: own.open,
           state,
           seed: own.seed,
           // Instances sharing a sandbox seal its exported secrets with the storage's key, as they do the default mock's.

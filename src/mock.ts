@@ -1,13 +1,14 @@
 // One whole mock on its own store: clock, ids, simulation, journal, faults, coverage and control surface (no HTTP: the
 // server's one app answers every mock's requests). createApp builds its default mock here, and every sandbox the same way.
 import type { ErrorReporter } from './errors.js';
-import type { Store, StoreOptions } from './storage/store.js';
+import type { Store, StoreOptions } from './storage/index.js';
 import type { StateData } from './schemas/state.js';
 import { MockClock } from './domain/clock.js';
 import { randomIds, randomTokens, SeededGenerators, type IdGenerator, type TokenGenerator } from './domain/ids.js';
 import { RetentionTracker } from './domain/retention.js';
 import type { ReadBody } from './routes/endpoint.js';
-import { MockControl, controlParts } from './control/api.js';
+import { MockControl, controlParts, mockJournal } from './control/api.js';
+import { SimulationWatch } from './control/simulation-watch.js';
 import { CoverageTracker } from './control/coverage.js';
 import { FaultRegistry } from './control/faults/index.js';
 import type { JournalBudget } from './control/journal-budget.js';
@@ -118,16 +119,18 @@ export async function assembleMock(own: OwnParts, server: ServerParts): Promise<
     retention: new RetentionTracker(),
     config: new MockConfig(options, store),
   };
-  simulation = new Simulation(base, server.simulation, { seed: own.seed !== undefined ? String(own.seed) : undefined, start: own.start, observer: coverage });
+  const keys = server.heldKeys;
+  // Built before the simulation: its synthetic chat messages are journaled as they are sent.
+  const journal = mockJournal(base, options.journal, keys, server.journalBudget);
+  const observer = new SimulationWatch(coverage, journal);
+  simulation = new Simulation(base, server.simulation, { seed: own.seed !== undefined ? String(own.seed) : undefined, start: own.start, observer });
   // The domain tells the simulation of the runs it moves: its deps are the mock's.
   const deps = simulation.deps;
   const sealSeed = await own.sealSeed(store);
   // Fault draws (probability, delay distributions) follow the seed, so a seeded mock fails the same requests every run.
   const faults = new FaultRegistry(own.seed !== undefined ? `faults:${own.seed}` : undefined, deps.clock);
-  const keys = server.heldKeys;
   const drift = driftLog(server.shadow);
-  const ownParts = { budget: server.journalBudget, snapshots: own.snapshots, sandboxes: own.sandboxes, drift };
-  const parts = controlParts(deps, options.journal, keys, faults, ownParts, coverage);
+  const parts = controlParts(journal, faults, { snapshots: own.snapshots, sandboxes: own.sandboxes, drift }, coverage);
   const control: MockControl = new MockControl(deps, own.state, sealSeed, parts, simulation, generators);
   const opened = store.seq;
   await simulation.load(fresh);

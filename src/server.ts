@@ -11,6 +11,7 @@ import { journalMiddleware } from './middleware/journal.js';
 import { coverageMiddleware } from './middleware/coverage.js';
 import { faultMiddleware } from './middleware/faults.js';
 import { controlGuard } from './middleware/control-guard.js';
+import { hostCheck } from './middleware/host-check.js';
 import { sharedStorage } from './middleware/shared-storage.js';
 import type { Sandboxes } from './sandboxes/index.js';
 import type { Mock, ServerParts } from './mock.js';
@@ -33,6 +34,8 @@ export function serverApp(root: Mock, sandboxes: Sandboxes | null, server: Serve
   const control = options.control ?? true;
   const app = new Koa();
   app.on('error', appErrorListener(options.log ?? ((line) => console.error(line)), options.onError));
+  // A request whose Host is ambiguous is refused before anything reads Host (the sandbox host form, the control guard).
+  app.use(hostCheck());
   // Every request is the default mock's unless it names a sandbox: the selector then readdresses it (prefix taken off)
   // before anything else sees it.
   // One middleware for both (a layer less on every request's way).

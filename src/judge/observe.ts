@@ -2,7 +2,7 @@
 // fingerprints, never the values), how many of that principal's requests were in flight, and the reason it got.
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
-import type { ReadView } from '../storage/reader.js';
+import type { ReadView } from '../storage/index.js';
 import type { ClientFacts } from '../control/journal.js';
 
 /** What arrive() hands to depart(). */

@@ -1,5 +1,5 @@
 // What fires by itself: jobs by cron (and their retries), synthetic chat traffic, and the day and month resets of spend.
-import type { Transaction } from '../storage/store.js';
+import type { Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/state.js';
 import type { SimEventRecord } from '../schemas/simulation.js';
 import { ApiError } from '../errors.js';
@@ -59,7 +59,7 @@ export function trafficMessage(engine: Engine, tx: Transaction, ev: SimEventReco
   const t = r.traffic[index];
   if (!t) return;
   const n = ev.count ?? 0;
-  const out = sendMessage(engine.deps, tx, r.seed!, index, n, t, ms);
+  const out = sendMessage(engine.deps, tx, r.seed!, index, n, t, ms, (m) => engine.messageSent(m));
   if ('stop' in out) return;
   engine.schedule(tx, {
     key: ev.key,
