@@ -37,6 +37,8 @@ const UNITS = [
   ['errors', '^src/errors\\.ts$'],
   ['validation', '^src/validation\\.ts$'],
   ['pydantic', '^src/pydantic/'],
+  // What the server counts (cells the request path adds to, the Prometheus text): prom-client only.
+  ['metrics', '^src/metrics/'],
   ['leaves', '^src/(reason-codes|json|json-depth|glob|answer-compare|host-name|verification-error)\\.ts$'],
   // The shipped typed client stands beside the order too: it may use leaves only.
   ['client', '^src/client/'],

@@ -22,7 +22,7 @@ import { Fingerprints } from './judge/index.js';
 import { serverApp } from './server.js';
 import { shadowServer, type ShadowOptions } from './shadow/index.js';
 import { ServerMetrics } from './metrics/index.js';
-import { OPERATION_NAMES } from './control/operations.js';
+import { V3_DECLARATIONS } from './operations/index.js';
 
 export interface CreateAppOptions {
   /**
@@ -166,10 +166,13 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   const journalBudget = new JournalBudget(options.journal?.bytes ?? JOURNAL_LIMITS.bytes);
   // Read at each scrape: the journals' shared budget, and the default mock's shadow counts (once it is built).
   let root: Mock | undefined;
-  const metrics = new ServerMetrics(OPERATION_NAMES, {
-    journal: () => ({ entries: journalBudget.entries, bytes: journalBudget.used }),
-    shadow: () => (shadow && root ? root.control.drift() : null),
-  });
+  const metrics = new ServerMetrics(
+    V3_DECLARATIONS.map((o) => o.operationId),
+    {
+      journal: () => ({ entries: journalBudget.entries, bytes: journalBudget.used }),
+      shadow: () => (shadow && root ? root.control.drift() : null),
+    },
+  );
   const server: ServerParts = {
     options,
     log,

@@ -2,8 +2,7 @@
 // the mock it addresses (the default mock, or a sandbox), so a sandbox costs its own state and nothing of the pipeline.
 import Koa from 'koa';
 import { appErrorListener, errorMiddleware } from './errors.js';
-import { CONTROL_ROUTES, V3_ROUTES } from './routes/index.js';
-import { controlMetricsRoutes } from './routes/control-metrics.js';
+import { CONTROL_ROUTES, V3_ROUTES, controlMetricsRoutes } from './routes/index.js';
 import { routeTable } from './routes/table.js';
 import { address, addressed, type AddressedMock } from './middleware/addressed.js';
 import { shadowMiddleware, type ShadowRecord } from './shadow/index.js';

@@ -135,11 +135,11 @@ test('keyboard: real buttons in order, labelled controls, a visible focus ring',
   await page.goto(`${cli.url}/_mock/ui#requests`);
   await page.getByRole('heading', { name: 'Requests' }).waitFor();
   const order: string[] = [];
-  for (let i = 0; i < 8; i++) {
+  for (let i = 0; i < 9; i++) {
     await page.keyboard.press('Tab');
     order.push(await page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent?.trim()}`));
   }
-  assert.equal(order.slice(0, 8), [
+  assert.equal(order.slice(0, 9), [
     'BUTTON Requests',
     'BUTTON State',
     'BUTTON Clock & simulation',
@@ -147,9 +147,11 @@ test('keyboard: real buttons in order, labelled controls, a visible focus ring',
     'BUTTON Coverage',
     'BUTTON Client report',
     'BUTTON Drift',
+    'BUTTON Metrics',
     'BUTTON Reset & fixtures',
   ]);
   // Back to "Faults" and activate it with the keyboard.
+  await page.keyboard.press('Shift+Tab');
   await page.keyboard.press('Shift+Tab');
   await page.keyboard.press('Shift+Tab');
   await page.keyboard.press('Shift+Tab');
@@ -161,7 +163,7 @@ test('keyboard: real buttons in order, labelled controls, a visible focus ring',
   await page.getByRole('heading', { name: 'Faults' }).waitFor();
   assert.is(await page.evaluate(() => location.hash), '#faults');
 
-  for (const label of ['Requests', 'State', 'Clock & simulation', 'Faults', 'Coverage', 'Client report', 'Drift', 'Reset & fixtures']) {
+  for (const label of ['Requests', 'State', 'Clock & simulation', 'Faults', 'Coverage', 'Client report', 'Drift', 'Metrics', 'Reset & fixtures']) {
     await section(label);
     await page.waitForTimeout(300);
     const unlabelled = await page.evaluate(() =>
@@ -175,7 +177,7 @@ test('keyboard: real buttons in order, labelled controls, a visible focus ring',
 
 test('a narrow window (375 px): no sideways page scroll in any section', async () => {
   await page.setViewportSize({ width: 375, height: 800 });
-  for (const label of ['Requests', 'State', 'Clock & simulation', 'Faults', 'Coverage', 'Client report', 'Drift', 'Reset & fixtures']) {
+  for (const label of ['Requests', 'State', 'Clock & simulation', 'Faults', 'Coverage', 'Client report', 'Drift', 'Metrics', 'Reset & fixtures']) {
     await section(label);
     await page.waitForTimeout(300);
     const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));

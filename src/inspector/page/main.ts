@@ -13,6 +13,7 @@ import { FaultsView } from './faults.js';
 import { CoverageView } from './coverage.js';
 import { ClientReportView } from './client-report.js';
 import { DriftView } from './drift.js';
+import { MetricsView } from './metrics.js';
 import { AdminView } from './admin.js';
 import { SandboxPicker } from './sandboxes.js';
 import { TimelineView } from './timeline.js';
@@ -28,6 +29,7 @@ const SECTIONS = [
   ['coverage', 'Coverage'],
   ['client', 'Client report'],
   ['drift', 'Drift'],
+  ['metrics', 'Metrics'],
   ['admin', 'Reset & fixtures'],
 ] as const;
 type Section = (typeof SECTIONS)[number][0];
@@ -111,6 +113,8 @@ function App() {
         return html`<${ClientReportView} />`;
       case 'drift':
         return html`<${DriftView} />`;
+      case 'metrics':
+        return html`<${MetricsView} />`;
       case 'admin':
         return html`<${AdminView} onReset=${() => setJournalKey((k) => k + 1)} />`;
     }
