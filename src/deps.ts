@@ -1,5 +1,5 @@
 // What the domain needs from createApp (store, clock, ids, config); nothing here is global, and nothing of the control surface.
-import type { ReadView, Store, Transaction, Writer } from './storage/store.js';
+import type { ReadView, Store, Transaction, Writer } from './storage/index.js';
 import type { RecordOf } from './schemas/state.js';
 import type { MockClock } from './domain/clock.js';
 import type { IdGenerator, TokenGenerator } from './domain/ids.js';

@@ -158,6 +158,25 @@ test('faults: one added from the form answers the next matching request, once', 
   await page.getByText('No active faults.').waitFor();
 });
 
+test('faults: past the bound the form shows the 409 fault_limit as its error, and adds nothing', async () => {
+  // One fault that fills the byte bound (1 MiB, counted as the fault's JSON) to the byte.
+  const fill = { method: '*', path: '/api/v3/fill/**', status: 500, body: '' };
+  fill.body = 'x'.repeat(1024 * 1024 - JSON.stringify(fill).length);
+  assert.is((await control('POST', '/_mock/faults', fill)).status, 200);
+  await section('Faults');
+  const form = page.locator('form', { has: page.getByRole('heading', { name: 'Add a fault' }) });
+  await form.getByLabel('Kind').selectOption('status');
+  await form.getByLabel(/^Path/).fill('/api/v3/one-more/**');
+  await form.getByLabel('Status').fill('503');
+  await form.getByLabel(/^Body/).fill('');
+  await form.getByRole('button', { name: 'Add fault' }).click();
+  const alert = page.getByRole('status').filter({ hasText: 'A mock holds' });
+  await alert.waitFor();
+  assert.is((await alert.innerText()).trim(), 'A mock holds at most 1000 faults of 1048576 bytes in all; clear some first (DELETE /_mock/faults) (409)');
+  assert.is((await control('GET', '/_mock/faults')).body.items.length, 1);
+  assert.equal((await control('DELETE', '/_mock/faults')).body, { cleared: 1 });
+});
+
 test('the fault form reads whole at 1280 and at 800 px: every option of every list fits its box, and no field runs out of the form', async () => {
   await section('Faults');
   for (const width of [1280, 800]) {

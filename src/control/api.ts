@@ -1,6 +1,6 @@
-// The in-process control API (CONTRACT section 8): what /_mock routes call, typed for tests that embed the mock.
+// The in-process control API (docs/control-surface.md): what /_mock routes call, typed for tests that embed the mock.
 import type { Deps } from '../deps.js';
-import type { Snapshot } from '../storage/store.js';
+import type { Snapshot } from '../storage/index.js';
 import { CompleteStateDataSchema, type StateData } from '../schemas/state.js';
 import { ApiError, invalid } from '../errors.js';
 import { heldSecrets } from './held-secrets.js';

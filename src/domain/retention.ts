@@ -1,6 +1,6 @@
 // Retention of the tables that only grow (tokens, codes, webhook dedupe keys): what is kept how long by the mock clock, pruned in amortized sweeps.
 import type { WriteDeps } from '../deps.js';
-import type { Transaction } from '../storage/store.js';
+import type { Transaction } from '../storage/index.js';
 import { PRIMARY_KEYS } from '../schemas/state.js';
 
 /**

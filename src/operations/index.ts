@@ -23,7 +23,7 @@ import { CONTROL_INSPECT_OPERATIONS } from './control-inspect.js';
 
 export { CONTROL_BODY_LIMIT, declare, declareControl, routePattern, type Operation, type V3Operation } from './declare.js';
 
-/** The 20 operations of interface-v3.md, in its order (endpoint 1 .. 20). */
+/** The 20 v3 operations, in the order docs/api.md numbers them (endpoint 1 .. 20). */
 export const V3_DECLARATIONS: readonly V3Operation[] = [
   ...V3_PUBLIC_OPERATIONS,
   ...V3_RELEASE_OPERATIONS,
@@ -33,7 +33,7 @@ export const V3_DECLARATIONS: readonly V3Operation[] = [
   ...V3_APPROVAL_OPERATIONS,
 ].sort((a, b) => a.endpoint - b.endpoint);
 
-/** The /_mock operations (CONTRACT section 8), in the document's order. */
+/** The /_mock operations (docs/control-surface.md), in the document's order. */
 export const CONTROL_DECLARATIONS: readonly Operation[] = [
   ...CONTROL_STATE_OPERATIONS,
   ...CONTROL_OBSERVE_OPERATIONS,

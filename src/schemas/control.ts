@@ -1,4 +1,4 @@
-// Request bodies of the /_mock control surface (CONTRACT section 8), validated like the v3 bodies.
+// Request bodies of the /_mock control surface (docs/control-surface.md), validated like the v3 bodies.
 import * as v from 'valibot';
 import { AnyJson, Bool, FreeObject, Int, NonEmptyString, NonNegFloat, NonNegInt, RuntimeMode, Timestamp, Uuid, forbidExtra, model } from './common.js';
 import { GLOB_MAX_LENGTH } from '../control/glob.js';

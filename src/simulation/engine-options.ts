@@ -1,5 +1,5 @@
 // What the engine is told when it is built: its default mode, seed, retention, and who hears what it does.
-import type { WriteScope } from '../storage/store.js';
+import type { WriteScope } from '../storage/index.js';
 import type { SimulationMode } from '../schemas/simulation.js';
 import type { HistoryOptions } from './history.js';
 import type { SentMessage } from './traffic.js';

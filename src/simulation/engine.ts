@@ -1,6 +1,6 @@
 // The engine: pending events live in the store (collection simulation_events) and in a heap; each runs as one transaction at its due time.
 import type { Deps, RunHooks } from '../deps.js';
-import { Transaction } from '../storage/store.js';
+import { Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/state.js';
 import { SIMULATION_RECORD_ID, type SimEventRecord, type SimulationMode, type SimulationRecord } from '../schemas/simulation.js';
 import { MAX_TIMESTAMP_MS } from '../domain/clock.js';

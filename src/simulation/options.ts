@@ -1,5 +1,5 @@
 // What a simulation is built with: the server's settings (one object for all its mocks) and what each mock adds.
-import type { WriteScope } from '../storage/store.js';
+import type { WriteScope } from '../storage/index.js';
 import type { SimEventRecord, SimulationMode } from '../schemas/simulation.js';
 import type { SimulationProgress } from './drain.js';
 import type { Removed } from './history.js';
@@ -19,6 +19,8 @@ export interface SimulationSettings {
   onError?(err: unknown): void;
   /** Simulated days a simulated run is kept after it ended when the settings name none (createApp: 0, everything kept). */
   retentionDays?: number;
+  /** Called once per executed event (the server's metrics count them). */
+  executed?(): void;
 }
 
 /** Hears what the simulation did (the coverage report, the journal). */

@@ -2,7 +2,7 @@
 // they and the domain call back (the engine's options, the timer's hooks, the run hooks), implemented once here.
 import { withRunHooks, type Deps, type RunHooks } from '../deps.js';
 import type { RecordOf } from '../schemas/state.js';
-import type { Transaction, WriteScope } from '../storage/store.js';
+import type { Transaction, WriteScope } from '../storage/index.js';
 import { SIMULATION_RECORD_ID, type SimulationMode, type SimulationRecord } from '../schemas/simulation.js';
 import { Engine, type EngineOptions } from './engine.js';
 import { RealTime, type RealTimeHooks } from './real-time.js';
@@ -104,6 +104,7 @@ export abstract class SimulationParts implements RunHooks, EngineOptions, RealTi
   }
 
   onExecuted(kind: string): void {
+    this.settings.executed?.();
     this.observer?.recordSimulated(kind);
   }
 

@@ -1,5 +1,5 @@
 // What fires by itself: jobs by cron (and their retries), synthetic chat traffic, and the day and month resets of spend.
-import type { Transaction } from '../storage/store.js';
+import type { Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/state.js';
 import type { SimEventRecord } from '../schemas/simulation.js';
 import { ApiError } from '../errors.js';

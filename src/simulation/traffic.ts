@@ -1,6 +1,6 @@
 // Synthetic chat traffic: users of a chat binding send messages at random (seeded) times, through the webhook's own transaction.
 import type { Deps } from '../deps.js';
-import type { Transaction } from '../storage/store.js';
+import type { Transaction } from '../storage/index.js';
 import type { Traffic } from '../schemas/simulation.js';
 import { ApiError } from '../errors.js';
 import { seededFraction } from '../domain/ids.js';
