@@ -1,8 +1,10 @@
 // Drives the inspector's Timeline in headless Chromium against the built CLI running the demo's simulation with its chat
 // traffic (`npm start`'s flags, the clock moved by hand): after one simulated day every series' total is what the state
-// and the journal hold; a drag across a chart filters Requests and State to that span; a click opens a request or a run.
+// and the journal hold; a drag across a chart filters Requests and State to that span; a click opens a request or a run;
+// the session waterfall of one test marks its fault and its broken rule and downloads as SVG and PNG.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
 import { needsChromium } from './helpers/needs.js';
 import { DEMO } from './helpers/demo.js';
 import { assertNoStrayTraffic, control, inspectorSession, page, section, shot, v3 } from './helpers/inspector-page.js';
@@ -72,6 +74,7 @@ test('the Timeline charts every series, with totals that match the state and the
 
 test('a drag across the requests chart filters Requests and State to that span', async () => {
   const over = page.locator('[data-chart="requests"] .u-over');
+  await over.scrollIntoViewIfNeeded();
   const box = (await over.boundingBox())!;
   const y = box.y + box.height / 2;
   await page.mouse.move(box.x + box.width * 0.25, y);
@@ -122,6 +125,7 @@ test('a click on a bucket opens its first run in State, or its first request in 
   await section('Timeline');
   const answer = (await control('GET', `/_mock/timeline?from=${new Date(now - DAY).toISOString()}&to=${new Date(now).toISOString()}&buckets=96`)).body;
   const bucket = answer.first.run.findIndex((r: Json | null, i: number) => r && i > 10);
+  await page.locator('[data-chart="runs"] .u-over').scrollIntoViewIfNeeded();
   const runsOver = (await page.locator('[data-chart="runs"] .u-over').boundingBox())!;
   await page.mouse.click(runsOver.x + ((bucket + 0.5) / 96) * runsOver.width, runsOver.y + runsOver.height / 2);
   const run = answer.first.run[bucket];
@@ -130,9 +134,56 @@ test('a click on a bucket opens its first run in State, or its first request in 
 
   await section('Timeline');
   const withRequest = answer.first.request.findIndex((id: number | null, i: number) => id !== null && i > 10);
+  await page.locator('[data-chart="requests"] .u-over').scrollIntoViewIfNeeded();
   const reqOver = (await page.locator('[data-chart="requests"] .u-over').boundingBox())!;
   await page.mouse.click(reqOver.x + ((withRequest + 0.5) / 96) * reqOver.width, reqOver.y + reqOver.height / 2);
   await page.locator('#entry-title', { hasText: `Request #${answer.first.request[withRequest]}` }).waitFor();
+});
+
+test('the session waterfall: one test’s requests in order, the fault and the broken rule marked, downloadable as SVG and PNG', async () => {
+  const name = { 'X-Test-Name': 'retries a final error' };
+  const retry = `/api/v3/projects/${P}/runs/${DEMO.runs.waitingApproval}/retry`;
+  assert.is((await control('POST', '/_mock/faults', { path: `/api/v3/projects/${P}/users`, status: 500, times: 1 })).status, 200);
+  const sent = [
+    await v3(`/api/v3/projects/${P}/users?limit=1`, { headers: name }),
+    await v3(retry, { method: 'POST', headers: { ...name, 'Content-Type': 'application/json' }, body: '{}' }),
+    await v3(retry, { method: 'POST', headers: { ...name, 'Content-Type': 'application/json' }, body: '{}' }),
+    await v3(`/api/v3/projects/${P}/jobs`, { headers: name }),
+  ];
+  assert.equal(
+    sent.map((r) => r.status),
+    [500, 409, 409, 200],
+  );
+  const entries = (await control('GET', '/_mock/requests?summary=true&test=retries%20a%20final%20error')).body.items as Json[];
+  const findings = (await control('GET', '/_mock/client-report')).body.findings as Json[];
+  const broke = findings.filter((f) => f.rule === 'retried_final_error').flatMap((f) => f.entries);
+  assert.equal(broke, [entries[1].id, entries[2].id]);
+
+  await section('Timeline');
+  await page.locator('.waterfall').getByRole('button', { name: 'Refresh' }).click();
+  await page.getByLabel('Session', { exact: true }).selectOption('test:retries a final error');
+  const rows = page.locator('#waterfall-svg g[data-id]');
+  await page.waitForFunction(() => document.querySelectorAll('#waterfall-svg g[data-id]').length === 4);
+  assert.equal(await rows.evaluateAll((gs) => gs.map((g) => [Number(g.getAttribute('data-id')), g.getAttribute('data-fault'), g.getAttribute('data-rules')])), [
+    [entries[0].id, 'true', null],
+    [entries[1].id, null, 'retried_final_error'],
+    [entries[2].id, null, 'retried_final_error'],
+    [entries[3].id, null, null],
+  ]);
+  assert.match((await rows.nth(2).textContent()) ?? '', 'retried_final_error');
+  await page.locator('#waterfall-svg').scrollIntoViewIfNeeded();
+  await shot('waterfall');
+
+  const [svg] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download SVG' }).click()]);
+  assert.is(svg.suggestedFilename(), 'waterfall.svg');
+  const text = readFileSync((await svg.path())!, 'utf8');
+  assert.match(text, /^<svg[^>]+xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  for (const e of entries) assert.match(text, `#${e.id} ${e.method}`);
+  const [png] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PNG' }).click()]);
+  assert.is(png.suggestedFilename(), 'waterfall.png');
+  const bytes = readFileSync((await png.path())!);
+  assert.equal([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  assert.ok(bytes.length > 2000, `${bytes.length} bytes`);
   assertNoStrayTraffic();
 });
 

@@ -18,6 +18,7 @@ import { conformanceGroup } from './conformance.js';
 import { shadowGroup } from './shadow.js';
 import { containerGroup } from './container.js';
 import { sandboxWritesOnPostgres } from './postgres-sandbox-writes.js';
+import { timelineGroup } from './timeline.js';
 
 export interface Group {
   /** The name `node --import tsx bench/run.ts <name> ...` selects it by. */
@@ -56,6 +57,7 @@ export const GROUPS: Group[] = [
   },
   { name: 'conf', what: 'conformance: the full read-only catalogue against a local mock (CLI start to exit)', run: conformanceGroup },
   { name: 'shadow', what: 'GET run detail with --shadow to a local target vs without', run: shadowGroup },
+  { name: 'tl', what: 'the inspector Timeline: GET /_mock/timeline over 30 simulated days; first paint with the Timeline vs Requests', run: timelineGroup },
   { name: 'pg', what: 'PostgreSQL instances vs memory mode: reads, writes, 1 to 3 instances', run: postgresGroup },
   { name: 'pgsb', what: 'PostgreSQL: writes spread over 30 sandboxes, 3 instances vs 1', run: sandboxWritesOnPostgres },
 ];

@@ -9,4 +9,7 @@ test('cancel moves the run, and the journal shows this file only', async () => {
   expect((await mock.getRun(P, RUN)).data?.status).toBe('waiting_approval');
   expect((await mock.cancelRun(P, RUN, { reason: 'user asked' })).data?.status).toBe('cancelled');
   expect((await mock.control.requests({ path: '/api/v3/**' })).map((e) => e.operation)).toEqual(['getRun', 'cancelRun']);
+  // Each request named this test (setup.ts): the inspector's waterfall, and the journal's `test` filter, find them by it.
+  const named = await mock.control.requests({ summary: true, test: 'cancel moves the run, and the journal shows this file only' });
+  expect(named.map((e) => e.operation)).toEqual(['getRun', 'cancelRun']);
 });

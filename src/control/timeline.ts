@@ -46,6 +46,31 @@ const zeros = (n: number) => new Array<number>(n).fill(0);
 /** Cents of a cent: spend sums stay short in JSON. */
 const usd = (n: number) => Math.round(n * 1e6) / 1e6;
 
+/** Approvals' times, parsed once per change of the approvals, each list sorted (NaN-free: decided ones only). */
+function approvalTimes(view: ReadView): { opened: number[]; decided: number[] } {
+  return view.derive('timeline:approvals', ['approvals'], () => {
+    const opened: number[] = [];
+    const decided: number[] = [];
+    for (const a of view.values('approvals')) {
+      opened.push(Date.parse(a.requested_at));
+      if (a.decided_at) decided.push(Date.parse(a.decided_at));
+    }
+    return { opened: opened.sort((x, y) => x - y), decided: decided.sort((x, y) => x - y) };
+  });
+}
+
+/** The first index of `sorted` whose time is at or after `ms`. */
+function firstAt<T>(sorted: readonly T[], ms: number, at: (t: T) => number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (at(sorted[mid]) < ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 function runPoints(view: ReadView): RunPoint[] {
   return view.derive('timeline:runs', ['runs'], () => {
     const out: RunPoint[] = [];
@@ -58,7 +83,9 @@ function runPoints(view: ReadView): RunPoint[] {
         cost: r.cost_usd ?? 0,
         job: (r.request_metadata as { source?: unknown } | undefined)?.source === 'job',
       });
-    return out.sort((a, b) => a.ms - b.ms || (a.id < b.id ? -1 : 1));
+    // Runs are mostly stored in creation order: sort only when they are not.
+    for (let i = 1; i < out.length; i++) if (out[i].ms < out[i - 1].ms) return out.sort((a, b) => a.ms - b.ms);
+    return out;
   });
 }
 
@@ -81,9 +108,11 @@ export function timeline(view: ReadView, journal: readonly Stored[], nowMs: numb
   const firstRun: Timeline['first']['run'] = new Array(count).fill(null);
   const spendBy = new Map<string, number[]>();
   const spentIn = new Map<string, number>();
-  for (const r of runPoints(view)) {
+  // Sorted by time: only the runs of the span are read.
+  const points = runPoints(view);
+  for (let k = firstAt(points, from, (p) => p.ms); k < points.length && points[k].ms < to; k++) {
+    const r = points[k];
     const i = slot(r.ms);
-    if (i < 0) continue;
     runs[r.status][i]++;
     if (r.job) jobs[i]++;
     firstRun[i] ??= { id: r.id, project_id: r.project };
@@ -96,11 +125,10 @@ export function timeline(view: ReadView, journal: readonly Stored[], nowMs: numb
   }
 
   const approvals = { opened: zeros(count), decided: zeros(count) };
-  for (const a of view.values('approvals')) {
-    const opened = slot(Date.parse(a.requested_at));
-    if (opened >= 0) approvals.opened[opened]++;
-    const decided = a.decided_at ? slot(Date.parse(a.decided_at)) : -1;
-    if (decided >= 0) approvals.decided[decided]++;
+  const times = approvalTimes(view);
+  for (const key of ['opened', 'decided'] as const) {
+    const list = times[key];
+    for (let k = firstAt(list, from, (ms) => ms); k < list.length && list[k] < to; k++) approvals[key][slot(list[k])]++;
   }
 
   const requests = Object.fromEntries(REQUEST_SERIES.map((s) => [s, zeros(count)])) as Timeline['requests'];

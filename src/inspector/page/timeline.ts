@@ -7,6 +7,7 @@ import { call, qs } from './api.js';
 import { html } from './html.js';
 import { usePoll } from './hooks.js';
 import { open, setSpan, spanText, useSpan } from './span.js';
+import { WaterfallView } from './waterfall.js';
 import { CHARTS, dataOf, optionsOf, type ChartSpec, type TimelineAnswer } from './timeline-charts.js';
 import 'uplot/dist/uPlot.min.css';
 import './timeline.css';
@@ -78,6 +79,7 @@ export function TimelineView({ active }: { active: boolean }) {
       ${data && data.journal_from && Date.parse(data.journal_from) > Date.parse(data.from) && html`<p class="muted small">The journal holds requests from ${data.journal_from.replace('T', ' ').slice(0, 19)} on: earlier buckets show none.</p>`}
       ${data && uplot ? CHARTS.map((c) => html`<${Chart} key=${c.id} lib=${uplot} chart=${c} data=${data} />`) : !error && html`<p class="muted">Loading…</p>`}
     </section>
+    <${WaterfallView} />
   `;
 }
 
