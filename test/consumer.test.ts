@@ -137,7 +137,10 @@ const nodes: [string, string | { missing: string }][] = [
 for (const [version, node] of nodes) {
   test(`consumer: the node:test recipe, the README's embedding example and the tutorial pass on Node ${version}`, async () => {
     if (typeof node !== 'string') return assert.unreachable(`no Node ${version} binary: ${node.missing}`);
-    const r = await timed(`node:test on ${version}`, run(node, ['--test', '--test-reporter=tap', 'node-test.test.mjs', 'embedding.test.mjs', 'tutorial.test.mjs'], dir));
+    const r = await timed(
+      `node:test on ${version}`,
+      run(node, ['--test', '--test-reporter=tap', 'node-test.test.mjs', 'embedding.test.mjs', 'tutorial.test.mjs'], dir),
+    );
     assert.is(r.code, 0, r.out);
     assert.match(r.out, /^# pass 8$/m);
     assert.match(r.out, /^# fail 0$/m);
