@@ -18,7 +18,10 @@ const cancel = (mock: esm.MockApp) => mock.fetch(`${runPath}/cancel`, { method: 
 
 test('two copies: require gives the CommonJS build, import the ES module one, and their mocks are separate', async () => {
   assert.is.not(cjs.createApp, esm.createApp);
-  const [a, b] = [await cjs.createApp({ storage: 'memory', fixtures: cjs.demoFixture() }), await esm.createApp({ storage: 'memory', fixtures: esm.demoFixture() })];
+  const [a, b] = [
+    await cjs.createApp({ storage: 'memory', fixtures: cjs.demoFixture() }),
+    await esm.createApp({ storage: 'memory', fixtures: esm.demoFixture() }),
+  ];
   assert.is((await cancel(a)).status, 200);
   assert.equal([await statusOf(a), await statusOf(b)], ['cancelled', 'waiting_approval']);
   assert.is((await cancel(b)).status, 200);
@@ -26,7 +29,10 @@ test('two copies: require gives the CommonJS build, import the ES module one, an
 });
 
 test("two copies: a snapshot of one copy's mock restores into the other's", async () => {
-  const [a, b] = [await cjs.createApp({ storage: 'memory', fixtures: cjs.demoFixture() }), await esm.createApp({ storage: 'memory', fixtures: esm.demoFixture() })];
+  const [a, b] = [
+    await cjs.createApp({ storage: 'memory', fixtures: cjs.demoFixture() }),
+    await esm.createApp({ storage: 'memory', fixtures: esm.demoFixture() }),
+  ];
   await cancel(a);
   await b.control.restore(a.control.snapshot());
   assert.is(await statusOf(b), 'cancelled');
@@ -53,7 +59,10 @@ test("two copies: a storage adapter of one copy serves the other's createApp (me
 
 test('two copies: intercepts share one claim per origin and put global fetch back whatever the order', async () => {
   const original = globalThis.fetch;
-  const [a, b] = [await cjs.createApp({ storage: 'memory', fixtures: cjs.demoFixture() }), await esm.createApp({ storage: 'memory', fixtures: esm.demoFixture() })];
+  const [a, b] = [
+    await cjs.createApp({ storage: 'memory', fixtures: cjs.demoFixture() }),
+    await esm.createApp({ storage: 'memory', fixtures: esm.demoFixture() }),
+  ];
   await cancel(a);
   const ha = a.intercept('https://a.example.test');
   const hb = b.intercept('https://b.example.test');

@@ -88,7 +88,7 @@ test('mock.fetch: a path, a URL, or a Request; headers as an object, a Headers o
   assert.is((await mock.fetch(runPath)).url, `http://localhost${runPath}`);
 });
 
-test('mock.fetch: header values are read as fetch sends them (trimmed, joined), so the body type is the socket\'s', async () => {
+test("mock.fetch: header values are read as fetch sends them (trimmed, joined), so the body type is the socket's", async () => {
   const cancel = `/api/v3/projects/${P}/runs/${DEMO.runs.waitingApproval}/cancel`;
   // A blank Content-Type goes out empty (a JSON body then), a padded one goes out trimmed; an array value is what fetch makes of it.
   const cases: [Record<string, string | string[]>, string][] = [
@@ -113,7 +113,9 @@ test('mock.fetch: header values are read as fetch sends them (trimmed, joined), 
   await inProcess.control.restore(snaps[1]);
   const blank = await inProcess.fetch(cancel, { method: 'POST', headers: { ...owner, 'content-type': ' ' }, body: '[]' });
   assert.is(blank.status, 422);
-  assert.equal(await blank.json(), { detail: [{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: [] }] });
+  assert.equal(await blank.json(), {
+    detail: [{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: [] }],
+  });
 });
 
 test('mock.fetch: a body from a string, a Request, or bytes; a string without a type is text/plain, as fetch sends it', async () => {

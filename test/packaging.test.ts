@@ -119,7 +119,9 @@ test('dependencies: the CLI bundle marks as external only runtime dependencies t
 
 test('source maps: every map of the package embeds the text of each source it names (ESM, CommonJS, the CLI)', () => {
   const maps = files(join(ROOT, 'dist'), /\.(c?js)\.map$/);
-  const entries = ['index.js.map', 'index.cjs.map', 'client/index.js.map', 'client/index.cjs.map', 'cli.js.map', 'app.js.map'].map((f) => join(ROOT, 'dist', f));
+  const entries = ['index.js.map', 'index.cjs.map', 'client/index.js.map', 'client/index.cjs.map', 'cli.js.map', 'app.js.map'].map((f) =>
+    join(ROOT, 'dist', f),
+  );
   for (const e of entries) assert.ok(maps.includes(e), `${e} is built`);
   for (const file of maps) {
     const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
@@ -132,7 +134,8 @@ test('source maps: every map of the package embeds the text of each source it na
   const at = cjs.sources.findIndex((s) => s.endsWith('src/app.ts'));
   assert.ok(at >= 0, 'src/app.ts is a source of the CommonJS bundle');
   assert.is(cjs.sourcesContent[at], readFileSync(join(ROOT, 'src', 'app.ts'), 'utf8'));
-  for (const f of ['index.js', 'index.cjs', 'client/index.cjs']) assert.match(readFileSync(join(ROOT, 'dist', f), 'utf8'), /\n\/\/# sourceMappingURL=\S+\.map\n?$/, f);
+  for (const f of ['index.js', 'index.cjs', 'client/index.cjs'])
+    assert.match(readFileSync(join(ROOT, 'dist', f), 'utf8'), /\n\/\/# sourceMappingURL=\S+\.map\n?$/, f);
 });
 
 test.run();
