@@ -152,6 +152,7 @@ const OPTION_NAMES = Object.keys({
   log: true,
   shadow: true,
   simulation: true,
+  sealKey: true,
 } satisfies Record<keyof CreateAppOptions, true>);
 
 export async function createApp(options: CreateAppOptions = {}): Promise<MockApp> {
