@@ -8,7 +8,7 @@ const UNITS = [
   ['index', '^src/index\\.ts$'],
   ['app', '^src/app\\.ts$'],
   ['server', '^src/server\\.ts$'],
-  ['mock', '^src/mock\\.ts$'],
+  ['mock', '^src/(mock|app-options)\\.ts$'],
   // 3. The request path: the sandbox registry, the middleware, the routes (and the pipeline), the declarations.
   ['sandboxes', '^src/sandboxes/'],
   ['middleware', '^src/middleware/'],
@@ -27,19 +27,20 @@ const UNITS = [
   // 5. The engine, then the service's rules.
   ['fixtures', '^src/(fixtures|fixture-references|client-helpers)\\.ts$'],
   ['simulation', '^src/simulation/'],
-  ['domain', '^src/(domain/|deps\\.ts$)'],
-  // 6. Storage and the schemas.
+  ['deps', '^src/deps\\.ts$'],
+  ['domain', '^src/domain/'],
+  // 6. The HTTP error layer (it answers storage's failure as a 503), storage and the schemas.
+  ['body', '^src/body/'],
+  ['errors', '^src/errors\\.ts$'],
   ['openapi', '^src/openapi/'],
   ['storage', '^src/storage/'],
   ['schemas', '^src/schemas/'],
   // 7. Leaves.
-  ['body', '^src/body/'],
-  ['errors', '^src/errors\\.ts$'],
   ['validation', '^src/validation\\.ts$'],
   ['pydantic', '^src/pydantic/'],
-  ['leaves', '^src/(reason-codes|json|json-depth|glob|answer-compare|host-name|verification-error)\\.ts$'],
   // The shipped typed client stands beside the order too: it may use leaves only.
   ['client', '^src/client/'],
+  ['leaves', '^src/(reason-codes|json|json-depth|glob|answer-compare|host-name|verification-error)\\.ts$'],
 ];
 
 const floorRules = UNITS.slice(1).map(([name, path], i) => ({

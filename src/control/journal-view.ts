@@ -1,7 +1,7 @@
 // How journal entries are shown when read: every part redacted (by name, where echoed, known credentials), bodies parsed or marked as cut.
 import { Redactor, type SecretIndex } from './redact.js';
 import { bodyParts, truncationMarker, type KeptBody } from './journal-text.js';
-import type { JournalEntry, JournalSummary, Stored } from './journal.js';
+import type { JournalEntry, JournalSummary, Stored } from './journal-types.js';
 
 interface Readable {
   /** Parsed JSON, or the text as kept. */

@@ -3,7 +3,7 @@
 import type { Middleware } from 'koa';
 import { COLLECTION_NAMES, type StateData } from '../schemas/state.js';
 import type { Snapshot, Store, StoreOptions } from '../storage/store.js';
-import type { SharedSandboxStorage } from '../storage/shared-sandboxes.js';
+import type { SharedSandboxStorage } from '../storage/change-sets.js';
 import { invalid } from '../errors.js';
 import { parse as parseInput } from '../validation.js';
 import { validateFixture } from '../control/fixture-errors.js';

@@ -4,7 +4,7 @@ import { ApiError } from '../errors.js';
 import { keysetPage } from '../domain/pagination.js';
 import { Store } from '../storage/store.js';
 import { storageUnavailable } from '../storage/unavailable.js';
-import type { SandboxRow, SharedSandboxStorage } from '../storage/shared-sandboxes.js';
+import type { SandboxRow, SharedSandboxStorage } from '../storage/change-sets.js';
 import type { PrepareCreate, Sandboxes, SandboxesOptions, SandboxMock } from './directory.js';
 import { notFound, sandboxInfo } from './registry.js';
 import { handOver, within } from './refusals.js';
