@@ -16,7 +16,9 @@ import { inProcess, type InProcess } from './inprocess/index.js';
 import { assembleMock, type ServerParts } from './mock.js';
 import { Fingerprints } from './judge/index.js';
 import { serverApp } from './server.js';
-import { shadowServer } from './shadow/index.js';
+import { shadowServer, type Compare } from './shadow/index.js';
+import { compareAnswers } from './compare/index.js';
+import { diffFingerprint, type SemanticChange } from './domain/desired-state/index.js';
 import type { CreateAppOptions } from './app-options.js';
 export type { CreateAppOptions };
 
@@ -45,7 +47,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   const seed = stateFromFixture(options.fixtures ?? EMPTY_FIXTURE);
   const log = options.log ?? ((line: string) => console.error(line));
   const report: ErrorReporter = options.onError ?? ((err: unknown) => console.error(err));
-  const shadow = options.shadow ? shadowServer(options.shadow, log) : null;
+  const shadow = options.shadow ? shadowServer(options.shadow, log, await shadowComparator()) : null;
   const server: ServerParts = {
     options,
     log,
@@ -135,4 +137,11 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
       await root.close();
     },
   };
+}
+
+/** Shadow mode's comparator: the shared answer comparator held to the mock's /openapi.json (built only when shadow mode is on). */
+async function shadowComparator(): Promise<Compare> {
+  const document = (await import('./openapi/build.js')).openApiDocument(false);
+  const fingerprint = (changes: unknown[]) => diffFingerprint(changes as SemanticChange[]);
+  return (operation, mock, target) => compareAnswers(operation, mock, target, { document, fingerprint });
 }
