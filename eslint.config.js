@@ -34,7 +34,7 @@ const NODE_GLOBALS = Object.fromEntries(
 );
 
 export default defineConfig(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'src/client/generated.ts'] },
+  { ignores: ['dist/**', 'node_modules/**', '.container/**', 'coverage/**', '.data/**', 'src/client/generated.ts'] },
   eslint.configs.recommended,
   tseslint.configs.recommended,
   {
@@ -52,6 +52,12 @@ export default defineConfig(
     languageOptions: {
       globals: Object.fromEntries(['describe', 'test', 'it', 'expect', 'beforeAll', 'afterAll', 'beforeEach', 'afterEach', 'jest'].map((n) => [n, 'readonly'])),
     },
+  },
+  {
+    // The CommonJS recipes and the CommonJS cold start are CommonJS on purpose: require() is what they show.
+    files: ['examples/commonjs/**/*.js', 'examples/commonjs-ts-jest/**/*.js', 'bench/cold/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     // Callbacks that Playwright runs in the page see the browser's globals.

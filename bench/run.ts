@@ -31,6 +31,13 @@ async function rowsOf(name: string) {
   process.exit(0);
 }
 
+/** One line per group once it ran: its rows, the targets met and missed, and how long it took. */
+function groupSummary(name: string, done: Row[], seconds: number): string {
+  const scored = done.filter((r) => r.met !== null);
+  const missed = scored.filter((r) => !r.met).map((r) => r.id);
+  return `${name}: ${done.length} rows, ${scored.length - missed.length}/${scored.length} targets met${missed.length ? ` (missed: ${missed.join(', ')})` : ''} in ${fmt(seconds, 1)} s`;
+}
+
 async function main() {
   const t0 = performance.now();
   const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}, ${process.platform}`;
@@ -45,8 +52,11 @@ async function main() {
     // Progress on a terminal: which group runs and how long the run has taken so far.
     if (process.stderr.isTTY)
       process.stderr.write(`[${i + 1}/${groups.length}] ${group.name}: ${group.what} (${fmt((performance.now() - t0) / 1000)} s so far)\n`);
+    const g0 = performance.now();
+    const first = rows.length;
     if (group.fresh && groups.length > 1) inChild(group.name);
     else await group.run();
+    process.stderr.write(`${groupSummary(group.name, rows.slice(first), (performance.now() - g0) / 1000)}\n`);
   }
   printTable();
   const file = fileURLToPath(new URL('./results.json', import.meta.url));

@@ -3,6 +3,7 @@
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { lazyMime } from './lazy-mime.js';
+import { BUNDLE_EXTERNALS } from './bundle-externals.js';
 
 const root = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
 
@@ -12,7 +13,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: ['pg', 'swagger-ui-dist', '@mswjs/interceptors'],
+  external: BUNDLE_EXTERNALS,
   // Bundled CommonJS modules call require: give the ES module one.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   sourcemap: true,

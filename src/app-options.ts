@@ -1,6 +1,6 @@
 // What createApp accepts: storage, fixtures, clock and generators, the control surface, sandboxes, shadow mode and simulation.
 import type { ErrorReporter } from './errors.js';
-import type { StorageAdapter } from './storage/adapters.js';
+import type { StorageAdapter } from './storage/index.js';
 import type { TimeSource } from './domain/clock.js';
 import type { IdGenerator, TokenGenerator } from './domain/ids.js';
 import type { JournalLimits } from './control/journal.js';
@@ -10,8 +10,9 @@ import type { ShadowOptions } from './shadow/index.js';
 
 export interface CreateAppOptions {
   /**
-   * Where state lives: an adapter (lowdb's Adapter interface), 'memory', `postgresStorage({ connectionString })` (several
-   * instances share one PostgreSQL database), or by default the JSON file `.data/db.json`.
+   * Where state lives: an adapter (lowdb's Adapter interface), 'memory', `jsonFile(path)` (a JSON file this process holds
+   * the lock of, as the CLI does), `postgresStorage({ connectionString })` (several instances share one PostgreSQL
+   * database), or by default `jsonFile('.data/db.json')`.
    */
   storage?: StorageAdapter | 'memory';
   /** A fixture document (object); the default is an empty state. Use `demoFixture()` for the bundled demo. */

@@ -1,8 +1,7 @@
 // createApp: assembles storage, clock, ids and routes into one Koa app; no listen, no env, no globals.
 import type Koa from 'koa';
 import type { ErrorReporter } from './errors.js';
-import { Store } from './storage/store.js';
-import { JsonFileAdapter, MemoryAdapter, type StorageAdapter } from './storage/adapters.js';
+import { Store, MemoryAdapter, jsonFile, type StorageAdapter } from './storage/index.js';
 import { bundleSeed } from './reproduce/index.js';
 import { EMPTY_FIXTURE, stateFromFixture } from './fixtures.js';
 import { bodyReader } from './routes/endpoint.js';
@@ -13,14 +12,17 @@ import { NamedSnapshots } from './control/snapshots.js';
 import { createSandboxes, MAX_SANDBOXES, SANDBOX_TTL_MS } from './sandboxes/index.js';
 import type { Deps } from './deps.js';
 import { inProcess, type InProcess } from './inprocess/index.js';
-import { assembleMock, type ServerParts } from './mock.js';
+import { assembleMock, type Mock, type ServerParts } from './mock.js';
 import { Fingerprints } from './judge/index.js';
 import { serverApp } from './server.js';
 import { shadowServer, type Compare } from './shadow/index.js';
 import { compareAnswers } from './compare/index.js';
 import { diffFingerprint, type SemanticChange } from './domain/desired-state/index.js';
 import type { CreateAppOptions } from './app-options.js';
+
 export type { CreateAppOptions };
+import { ServerMetrics } from './metrics/index.js';
+import { OPERATION_NAMES } from './control/operations.js';
 
 export interface MockApp {
   /** The Koa application (mount it, or use callback()). */
@@ -43,18 +45,26 @@ export interface MockApp {
 
 export async function createApp(options: CreateAppOptions = {}): Promise<MockApp> {
   if (options.controlToken !== undefined && options.controlToken === '') throw new TypeError('createApp: controlToken must not be empty');
-  const adapter = options.storage === 'memory' ? new MemoryAdapter() : (options.storage ?? new JsonFileAdapter('.data/db.json'));
+  const adapter = options.storage === 'memory' ? new MemoryAdapter() : (options.storage ?? jsonFile('.data/db.json'));
   const seed = stateFromFixture(options.fixtures ?? EMPTY_FIXTURE);
   const log = options.log ?? ((line: string) => console.error(line));
   const report: ErrorReporter = options.onError ?? ((err: unknown) => console.error(err));
   const shadow = options.shadow ? shadowServer(options.shadow, log, await shadowComparator()) : null;
+  const journalBudget = new JournalBudget(options.journal?.bytes ?? JOURNAL_LIMITS.bytes);
+  // Read at each scrape: the journals' shared budget, and the default mock's shadow counts (once it is built).
+  let root: Mock | undefined;
+  const metrics = new ServerMetrics(OPERATION_NAMES, {
+    journal: () => ({ entries: journalBudget.entries, bytes: journalBudget.used }),
+    shadow: () => (shadow && root ? root.control.drift() : null),
+  });
   const server: ServerParts = {
     options,
     log,
     shadow,
     report,
     readBody: bodyReader(options.bodyLimit ?? 1024 * 1024),
-    journalBudget: new JournalBudget(options.journal?.bytes ?? JOURNAL_LIMITS.bytes),
+    journalBudget,
+    metrics,
     fingerprints: new Fingerprints(),
     simulation: {
       defaultMode: options.simulation?.mode ?? 'off',
@@ -62,6 +72,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
       onProgress: options.simulation?.onProgress,
       onError: (err) => report(err, undefined as never),
       retentionDays: options.simulation?.retentionDays,
+      executed: () => void metrics.server.simulationEvents++,
     },
     heldKeys: [options.controlToken, shadow?.settings.token],
   };
@@ -70,29 +81,30 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     now: options.clock ?? Date.now,
     ttlMs: options.sandboxes?.ttlMs ?? SANDBOX_TTL_MS,
     max: options.sandboxes?.max ?? MAX_SANDBOXES,
+    expired: () => void metrics.server.sandboxesExpired++,
     seed: options.seed,
     base: () => seed,
     snapshot: (name) => snapshots.get(name).snapshot,
     // Shared storage (PostgreSQL) keeps sandboxes for every instance on it; else they live in this process.
     shared: (adapter as StorageAdapter).sharedSandboxes?.(),
-    // A sandbox's store is in memory, on the records of the state it starts from and their maps (shared until written),
-    // or the one the shared storage opens.
+    // A sandbox's store is the one its directory opens (in memory, or the shared storage's).
     build: (state, own) =>
       assembleMock(
         {
-          open: own.open ?? (async (hooks) => ({ store: new Store(new MemoryAdapter(), state, 0, { ...hooks, sharedBase: true }), fresh: true })),
+          open: own.open,
           state,
           seed: own.seed,
           // Instances sharing a sandbox seal its exported secrets with the storage's key, as they do the default mock's.
           sealSeed: async (store) => own.seed ?? (await store.secret()),
           snapshots: new NamedSnapshots(),
           sandboxes: null,
+          meter: metrics.sandboxes,
         },
         server,
       ),
   });
   const seedOption = options.seed ?? bundleSeed(options.bundle);
-  const root = await assembleMock(
+  root = await assembleMock(
     {
       open: async (hooks) => {
         const existing = options.reset ? null : await adapter.read();
@@ -115,6 +127,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
       sandboxes,
       bundle: options.bundle,
       start: options.simulation?.start,
+      meter: metrics.root,
     },
     server,
   );

@@ -1,5 +1,5 @@
 // What the CLI writes to the terminal: one-line failures, progress on a TTY, and summary lines with figures.
-import type { StorageReporter } from './storage/adapters.js';
+import type { StorageReporter } from './storage/index.js';
 import type { SimulationProgress } from './simulation/index.js';
 
 /** The innermost cause's message (a 503 storage_unavailable carries the disk's error as its cause). */

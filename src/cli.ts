@@ -1,53 +1,23 @@
 #!/usr/bin/env node
 // The standalone server: flags -> storage -> createApp -> listen; finishes writes and exits 0 on SIGINT/SIGTERM.
 import { createServer } from 'node:http';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { networkInterfaces } from 'node:os';
 import { createApp } from './app.js';
 import type { SimulationMode } from './schemas/simulation.js';
-import { DataFileError, JsonFileAdapter, MemoryAdapter } from './storage/adapters.js';
-import { DatabaseSchemaError, postgresStorage, redactUrl } from './storage/postgres/index.js';
-import { acquirePathLock, IdentityLock, LockError, realDataPath } from './storage/lock.js';
+import { DataFileError, DatabaseSchemaError, LockError, MemoryAdapter, jsonFile, postgresStorage, redactUrl } from './storage/index.js';
 import { hostName, isLoopback } from './middleware/control-guard.js';
 import { ValidationError } from './validation.js';
 import { coverageCommand } from './coverage-command.js';
 import { conformanceCommand } from './conformance-command.js';
 import { DEMO_FIXTURE_PATH, FixtureError, loadFixtureFile, stateFromFixture } from './fixtures.js';
 import { fail, reporter, rootCause, simulationProgress } from './cli-output.js';
-import { SHADOW_USAGE, shadowFlags } from './shadow/index.js';
+import { shadowFlags } from './shadow/index.js';
+import { readFlags, USAGE } from './cli-flags.js';
 
-const USAGE = `Usage: project-runtime-mock [options]
-  --port N             port to listen on (default 4010; 0 picks a free one)
-  --host HOST          interface to bind (default 127.0.0.1)
-  --data PATH          JSON data file (default .data/db.json)
-  --memory             keep state in memory only (no data file)
-  --database URL       keep state in PostgreSQL (postgres://user:pass@host:port/db); instances on one database share it
-  --fixtures PATH      fixture document to seed from (default: the bundled demo)
-  --admin-key KEY      admin key accepted in X-Admin-Key (default: the fixture's)
-  --broker-secret S    HMAC secret of the broker webhook (default: the fixture's)
-  --auth on|off        off accepts every request as an owner (default on)
-  --no-control         do not serve the /_mock control surface
-  --control-token T    every /_mock request must send header X-Mock-Control-Token: T
-  --allowed-host HOST  a Host name /_mock answers to besides loopback and --host (repeatable; * = any)
-  --reset              reseed an existing data file from the fixtures
-  --bundle FILE        start from a repro bundle (GET /_mock/bundle): state, clock, simulation, faults, journal
-  --seed S             seed ids, tokens and the seal, so bundles and exported tests replay elsewhere
-  --simulation MODE    auto, step or off: how simulated runs, jobs and spend move (default auto)
-  --speed N            run the clock N times as fast as real time (a fixture's frozen clock starts from its now)
-  --traffic N          synthetic chat traffic: N messages an hour on each chat binding of the fixture
-  --retain-days N      remove runs the simulation created N simulated days after they ended; 0 keeps all
-                       (default: the fixture's or data file's, else 7 with --speed or --traffic, else 0)
-${SHADOW_USAGE}
-  --sandbox-ttl MS     drop a sandbox this long after its last request (default 3600000: an hour)
-  --max-sandboxes N    at most N sandboxes live at once (default 1000)
-  --headers-timeout-ms N  cut off a client whose request headers take longer (default 10000)
-  --request-timeout-ms N  cut off a client whose whole request takes longer (default 30000)
-  -v, --version        print the version and exit
-  -h, --help           show this help
-Subcommand: project-runtime-mock coverage --url URL [--fail-under PCT] [--require OP:STATUS[:REASON] ...] [--junit FILE] [--markdown FILE]
-Subcommand: project-runtime-mock conformance --target URL [--token T] [--admin-key K] [--project ID] [--disposable-project ID] [--write] [--dry-run] [--json FILE] [--junit FILE] [--markdown FILE]`;
+/** How long requests in flight at a stop may still take before their connections are cut. */
+const STOP_GRACE_MS = 1_000;
 
 /** The names the bound address answers to: itself, or every interface address for a wildcard bind. */
 function boundHosts(host: string): string[] {
@@ -57,54 +27,14 @@ function boundHosts(host: string): string[] {
     .map((i) => i.address);
 }
 
-function flags() {
-  try {
-    return parseArgs({
-      options: {
-        port: { type: 'string', default: '4010' },
-        host: { type: 'string', default: '127.0.0.1' },
-        data: { type: 'string' },
-        memory: { type: 'boolean', default: false },
-        database: { type: 'string' },
-        fixtures: { type: 'string' },
-        'admin-key': { type: 'string' },
-        'broker-secret': { type: 'string' },
-        auth: { type: 'string', default: 'on' },
-        'no-control': { type: 'boolean', default: false },
-        'control-token': { type: 'string' },
-        'allowed-host': { type: 'string', multiple: true, default: [] },
-        reset: { type: 'boolean', default: false },
-        bundle: { type: 'string' },
-        seed: { type: 'string' },
-        simulation: { type: 'string' },
-        speed: { type: 'string' },
-        traffic: { type: 'string' },
-        'retain-days': { type: 'string' },
-        shadow: { type: 'string' },
-        'shadow-token': { type: 'string' },
-        'shadow-writes': { type: 'boolean' },
-        'disposable-project': { type: 'string' },
-        'sandbox-ttl': { type: 'string', default: '3600000' },
-        'max-sandboxes': { type: 'string', default: '1000' },
-        'headers-timeout-ms': { type: 'string', default: '10000' },
-        'request-timeout-ms': { type: 'string', default: '30000' },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', short: 'v', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (err) {
-    fail(`${(err as Error).message}\n${USAGE}`, 2);
-  }
-}
-
 async function main(): Promise<void> {
   // Subcommands: `coverage` reads a running mock's coverage (the CI gate).
   if (process.argv[2] === 'coverage') process.exit(await coverageCommand(process.argv.slice(3)));
   // `conformance` compares a real service with an in-process mock, probe by probe.
   if (process.argv[2] === 'conformance') process.exit(await conformanceCommand(process.argv.slice(3)));
-  const f = flags();
+  const { values: f, named } = readFlags(process.argv.slice(2), process.env);
+  // A bad value is named as it was given: `--speed` on the command line, `PRM_SPEED` in the environment.
+  const bad = (message: string): never => fail(named(message), 2);
   if (f.help) {
     process.stdout.write(`${USAGE}\n`);
     return;
@@ -116,32 +46,32 @@ async function main(): Promise<void> {
     return;
   }
   const port = Number(f.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got ${f.port}`, 2);
-  if (f.auth !== 'on' && f.auth !== 'off') fail(`--auth must be on or off, got ${f.auth}`, 2);
-  if (f.memory && f.data) fail('--memory and --data exclude each other', 2);
-  if (f.database !== undefined && (f.memory || f.data)) fail(`--database excludes ${f.memory ? '--memory' : '--data'}`, 2);
-  if (f.database !== undefined && !/^postgres(ql)?:\/\//.test(f.database)) fail(`--database must be a postgres:// URL, got ${f.database}`, 2);
-  if (f['control-token'] === '') fail('--control-token must not be empty', 2);
-  if (f.simulation !== undefined && !['auto', 'step', 'off'].includes(f.simulation)) fail(`--simulation must be auto, step or off, got ${f.simulation}`, 2);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) bad(`--port must be an integer from 0 to 65535, got ${f.port}`);
+  if (f.auth !== 'on' && f.auth !== 'off') bad(`--auth must be on or off, got ${f.auth}`);
+  if (f.memory && f.data) bad('--memory and --data exclude each other');
+  if (f.database !== undefined && (f.memory || f.data)) bad(`--database excludes ${f.memory ? '--memory' : '--data'}`);
+  if (f.database !== undefined && !/^postgres(ql)?:\/\//.test(f.database)) bad(`--database must be a postgres:// URL, got ${f.database}`);
+  if (f['control-token'] === '') bad('--control-token must not be empty');
+  if (f.simulation !== undefined && !['auto', 'step', 'off'].includes(f.simulation)) bad(`--simulation must be auto, step or off, got ${f.simulation}`);
   const speed = f.speed === undefined ? undefined : Number(f.speed);
-  if (speed !== undefined && !(speed >= 0.001 && speed <= 1_000_000)) fail(`--speed must be a number from 0.001 to 1000000, got ${f.speed}`, 2);
+  if (speed !== undefined && !(speed >= 0.001 && speed <= 1_000_000)) bad(`--speed must be a number from 0.001 to 1000000, got ${f.speed}`);
   const traffic = f.traffic === undefined ? undefined : Number(f.traffic);
   if (traffic !== undefined && !(traffic >= 0.001 && traffic <= 360_000))
-    fail(`--traffic must be a number of messages an hour from 0.001 to 360000, got ${f.traffic}`, 2);
+    bad(`--traffic must be a number of messages an hour from 0.001 to 360000, got ${f.traffic}`);
   const retainDays = f['retain-days'] === undefined ? undefined : Number(f['retain-days']);
   if (retainDays !== undefined && !(Number.isInteger(retainDays) && retainDays >= 0 && retainDays <= 36_500))
-    fail(`--retain-days must be a whole number of days from 0 to 36500, got ${f['retain-days']}`, 2);
+    bad(`--retain-days must be a whole number of days from 0 to 36500, got ${f['retain-days']}`);
   const shadow = shadowFlags(f);
-  if (shadow.error) fail(shadow.error, 2);
+  if (shadow.error) bad(shadow.error);
   const sandboxTtl = Number(f['sandbox-ttl']);
   const maxSandboxes = Number(f['max-sandboxes']);
-  if (!Number.isInteger(sandboxTtl) || sandboxTtl < 1) fail(`--sandbox-ttl must be a positive integer of milliseconds, got ${f['sandbox-ttl']}`, 2);
-  if (!Number.isInteger(maxSandboxes) || maxSandboxes < 0) fail(`--max-sandboxes must be an integer >= 0, got ${f['max-sandboxes']}`, 2);
+  if (!Number.isInteger(sandboxTtl) || sandboxTtl < 1) bad(`--sandbox-ttl must be a positive integer of milliseconds, got ${f['sandbox-ttl']}`);
+  if (!Number.isInteger(maxSandboxes) || maxSandboxes < 0) bad(`--max-sandboxes must be an integer >= 0, got ${f['max-sandboxes']}`);
   const headersTimeout = Number(f['headers-timeout-ms']);
   const requestTimeout = Number(f['request-timeout-ms']);
-  if (!Number.isInteger(headersTimeout) || headersTimeout < 1) fail(`--headers-timeout-ms must be a positive integer, got ${f['headers-timeout-ms']}`, 2);
+  if (!Number.isInteger(headersTimeout) || headersTimeout < 1) bad(`--headers-timeout-ms must be a positive integer, got ${f['headers-timeout-ms']}`);
   if (!Number.isInteger(requestTimeout) || requestTimeout < headersTimeout)
-    fail(`--request-timeout-ms must be an integer >= --headers-timeout-ms, got ${f['request-timeout-ms']}`, 2);
+    bad(`--request-timeout-ms must be an integer >= --headers-timeout-ms, got ${f['request-timeout-ms']}`);
 
   const report = reporter();
   const fixtureFile = f.fixtures ? resolve(f.fixtures) : DEMO_FIXTURE_PATH;
@@ -161,44 +91,18 @@ async function main(): Promise<void> {
   if (big) report.summary?.(`read ${fixtureFile} (${(fixtureBytes / 1024 / 1024).toFixed(1)} MB) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   // Validated here so a bad fixture is reported with its file name (createApp reuses the result).
   stateFromFixture(fixtures, fixtureFile);
-  let release = () => {};
   let storage;
   let dataFile: string | undefined;
   if (f.memory) storage = new MemoryAdapter();
   else if (f.database !== undefined) storage = postgresStorage({ connectionString: f.database });
   else {
-    const file = resolve(f.data ?? '.data/db.json');
-    try {
-      mkdirSync(dirname(file), { recursive: true });
-    } catch (err) {
-      fail(`cannot create the directory of data file ${file}: ${(err as Error).message}`);
-    }
-    // Lock and write where the file really is: a symlink to a locked file is the same file, and so is a hard link.
-    const releasePath = acquirePathLock(file);
-    const real = realDataPath(file);
-    const identity = new IdentityLock(real);
-    release = () => {
-      identity.release();
-      releasePath();
-    };
-    try {
-      identity.take();
-    } catch (err) {
-      releasePath(); // a refused start leaves no lock behind
-      throw err;
-    }
-    dataFile = real;
-    // Each snapshot renamed over the file gives it a new inode: the identity lock follows it.
-    const follow = () => {
-      try {
-        identity.take();
-      } catch (err) {
-        report.warn?.(`cannot lock the new identity of ${real}: ${(err as Error).message}`);
-      }
-    };
-    storage = new JsonFileAdapter(real, { report, onReplaced: follow });
+    // The adapter locks and writes where the file really is (a symlink to a locked file is the same file, and so is a
+    // hard link), the snapshot and its log alike, from its first read until it closes.
+    const file = jsonFile(resolve(f.data ?? '.data/db.json'), { report });
+    dataFile = file.filename;
+    storage = file;
+    process.on('exit', () => file.releaseLock());
   }
-  process.on('exit', () => release());
 
   const bundleFile = f.bundle === undefined ? undefined : resolve(f.bundle);
   const bundle = bundleFile === undefined ? undefined : await loadFixtureFile(bundleFile);
@@ -229,7 +133,7 @@ async function main(): Promise<void> {
   }).catch((err) => {
     // A bad bundle: one line naming the file and each problem's place in it.
     if (err instanceof ValidationError) fail(`bundle ${bundleFile}: ${err.items.map((i) => `${i.loc.slice(1).join('.')}: ${i.msg}`).join('; ')}`);
-    if (err instanceof DataFileError || err instanceof FixtureError || err instanceof DatabaseSchemaError) throw err;
+    if (err instanceof DataFileError || err instanceof LockError || err instanceof FixtureError || err instanceof DatabaseSchemaError) throw err;
     // A database that cannot be reached at start: say which (without its password) and why, in one line.
     if (f.database !== undefined) fail(`cannot use database ${redactUrl(f.database)}: ${rootCause(err)}`);
     // Seeding a new data file writes it: a full or read-only disk fails here. One line, naming the file.
@@ -238,7 +142,7 @@ async function main(): Promise<void> {
   // One line, before anything listens: an open control surface on a reachable address lets anyone reset or read the state.
   if (!f['no-control'] && f['control-token'] === undefined && !isLoopback(hostName(f.host))) {
     process.stderr.write(
-      `project-runtime-mock: warning: --host ${f.host} serves the /_mock control surface (reset, state, clock, faults) to anyone who can reach it; pass --control-token TOKEN or --no-control\n`,
+      `project-runtime-mock: warning: ${named(`--host ${f.host}`)} serves the /_mock control surface (reset, state, clock, faults) to anyone who can reach it; pass --control-token TOKEN or --no-control\n`,
     );
   }
 
@@ -270,7 +174,9 @@ async function main(): Promise<void> {
       );
     });
     server.closeIdleConnections();
-    setTimeout(() => server.closeAllConnections(), 5_000).unref();
+    // Requests in flight get a grace to finish; then the connections are cut, so a stop (SIGTERM from a container
+    // engine) ends within 2 s. What was acknowledged is already committed: mock.close() only waits for the last flush.
+    setTimeout(() => server.closeAllConnections(), STOP_GRACE_MS).unref();
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -1,5 +1,5 @@
 // What the domain needs from createApp (store, clock, ids, config); nothing here is global, and nothing of the control surface.
-import type { ReadView, Store } from './storage/store.js';
+import type { ReadView, Store } from './storage/index.js';
 import type { RunHooks, WriteDeps } from './domain/write-deps.js';
 
 export type { RunHooks, RuntimeConfig, WriteDeps } from './domain/write-deps.js';

@@ -2,7 +2,8 @@
 import type { Context, Next } from 'koa';
 import { ValidationError } from './validation.js';
 import { REASON_CODES, type ReasonCode, type ReasonCodeSpec } from './reason-codes.js';
-import { StorageUnavailable } from './storage/unavailable.js';
+import { StorageUnavailable } from './storage/index.js';
+import { SandboxGone } from './storage/index.js';
 
 export interface EnvelopeExtras {
   message?: string;
@@ -40,6 +41,9 @@ export class ApiError extends Error {
 // The 422 error and its items live with the pydantic table (src/validation.ts); they are re-exported here so that
 // every error type of the mock can be imported from one place.
 export { ValidationError, invalid, type LocPart, type ValidationItem } from './validation.js';
+
+/** 404 `sandbox_not_found` for the sandbox `id` (cut to 64 characters: an id is never longer than 40). */
+export const sandboxNotFound = (id: string) => new ApiError('sandbox_not_found', { affected_resource: `sandbox:${id.slice(0, 64)}` });
 
 /** Seconds a client is told to wait (`Retry-After`) after a 503 `storage_unavailable`. */
 export const STORAGE_RETRY_AFTER_S = 1;
@@ -98,6 +102,8 @@ function normalizeError(raw: unknown): { status: number; reason_code?: string; b
   if (raw instanceof ApiError) return raw;
   // Storage's own refusal (a change not stored, state not readable): 503, never the storage's message or a path.
   if (raw instanceof StorageUnavailable) return new ApiError('storage_unavailable');
+  // A sandbox that ended while its request was on its way: the request answers as one sent after the end would.
+  if (raw instanceof SandboxGone) return sandboxNotFound(raw.id);
   if (raw instanceof ValidationError) return { status: 422, body: () => ({ detail: raw.items }) };
   const e = raw as { status?: number } | undefined;
   if (e?.status === 413) return new ApiError('payload_too_large');

@@ -7,19 +7,24 @@ import canonicalize from 'canonicalize';
 import { FixtureSchema, type Fixture, type FixtureInput } from './schemas/fixtures.js';
 import type { RecordOf, StateData } from './schemas/state.js';
 import { describeIssues } from './validation.js';
-import { JsonStreamError, readJsonStreaming } from './storage/json-document.js';
+import { JsonStreamError, readJsonStreaming } from './storage/index.js';
 import { MAX_JSON_DEPTH, jsonValueTooDeep, textTooDeepAt } from './json-depth.js';
 import { uuidFor } from './domain/ids.js';
 import { jsonSyntaxAt } from './body/index.js';
 import { compileRelease, fingerprint, normalizeDesiredState, EMPTY_DESIRED_STATE } from './domain/desired-state/index.js';
 import { referenceProblems } from './fixture-references.js';
 import { SIMULATION_RECORD_ID } from './schemas/simulation.js';
+import { sharedIdentity } from './shared-identity.js';
 
 /** How many problems a FixtureError's one-line message lists (`problems` holds them all). */
 const SHOWN_PROBLEMS = 3;
 
 /** A fixture that fails validation; `problems` are lines like `runs[3].status: Invalid type ...`. */
 export class FixtureError extends Error {
+  static {
+    sharedIdentity(this, 'FixtureError');
+  }
+
   constructor(
     readonly problems: string[],
     source = 'fixture',

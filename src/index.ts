@@ -3,6 +3,7 @@ export { createApp, type CreateAppOptions, type MockApp } from './app.js';
 export {
   MemoryAdapter,
   JsonFileAdapter,
+  jsonFile,
   DataFileError,
   ChangeSetConflict,
   persistsChangeSets,
@@ -23,8 +24,8 @@ export {
   type CommittedState,
   type JsonFileOptions,
   type StorageReporter,
-} from './storage/adapters.js';
-export type { Snapshot } from './storage/store.js';
+} from './storage/index.js';
+export type { Snapshot } from './storage/index.js';
 export type { DataFile, StateData } from './schemas/state.js';
 export { stateFromFixture, readFixtureFile, demoFixture, FixtureError, DEMO_FIXTURE_PATH } from './fixtures.js';
 export type { FixtureInput as Fixture } from './schemas/fixtures.js';

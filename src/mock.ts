@@ -1,13 +1,14 @@
 // One whole mock on its own store: clock, ids, simulation, journal, faults, coverage and control surface (no HTTP: the
 // server's one app answers every mock's requests). createApp builds its default mock here, and every sandbox the same way.
 import type { ErrorReporter } from './errors.js';
-import type { Store, StoreOptions } from './storage/store.js';
+import type { Store, StoreOptions } from './storage/index.js';
 import type { StateData } from './schemas/state.js';
 import { MockClock } from './domain/clock.js';
 import { randomIds, randomTokens, SeededGenerators, type IdGenerator, type TokenGenerator } from './domain/ids.js';
 import { RetentionTracker } from './domain/retention.js';
 import type { ReadBody } from './routes/endpoint.js';
-import { MockControl, controlParts } from './control/api.js';
+import { MockControl, controlParts, mockJournal } from './control/api.js';
+import { SimulationWatch } from './control/simulation-watch.js';
 import { CoverageTracker } from './control/coverage.js';
 import { FaultRegistry } from './control/faults/index.js';
 import type { JournalBudget } from './control/journal-budget.js';
@@ -20,6 +21,7 @@ import type { Deps, RuntimeConfig } from './deps.js';
 import type { CreateAppOptions } from './app-options.js';
 import { driftLog, type MockShadow, type ShadowServer } from './shadow/index.js';
 import { heldSecrets } from './control/held-secrets.js';
+import type { ScopeCells, ServerMetrics } from './metrics/index.js';
 
 /** What every mock of one server shares: its options, the error reporter, the body reader, the journals' byte budget. */
 export interface ServerParts {
@@ -37,6 +39,8 @@ export interface ServerParts {
   simulation: SimulationSettings;
   /** The control and shadow tokens: neither may show in what a mock records (the journal and the drift record redact them). */
   heldKeys: readonly (string | undefined)[];
+  /** What the server counts for GET /_mock/metrics. */
+  metrics: ServerMetrics;
 }
 
 /** One mock's settings for the domain: the server's options, and the keys its stored settings hold unless the options name them. */
@@ -81,6 +85,8 @@ export interface OwnParts {
   bundle?: unknown;
   /** Simulation settings put over the fixture's at start and after every reset (the default mock: the CLI's flags). */
   start?: StartSettings;
+  /** What its requests and commits count into (the server's default-mock cells, or its sandboxes'). */
+  meter: ScopeCells;
 }
 
 /** One whole mock: the server's default one, or a sandbox. Requests reach it through the server's app (src/server.ts). */
@@ -100,7 +106,9 @@ export async function assembleMock(own: OwnParts, server: ServerParts): Promise<
     // Instances on one database: events others schedule reach this one's heap (the leader fires them on time). Before
     // the simulation exists there is no heap yet: it is built from the stored events when the simulation loads.
     onCaughtUp: (found) => simulation?.othersWrote(found),
+    meter: own.meter,
   });
+  own.meter.opened++;
   const generators = own.seed !== undefined ? new SeededGenerators(String(own.seed)) : null;
   const base: Deps = {
     store,
@@ -111,16 +119,18 @@ export async function assembleMock(own: OwnParts, server: ServerParts): Promise<
     retention: new RetentionTracker(),
     config: new MockConfig(options, store),
   };
-  simulation = new Simulation(base, server.simulation, { seed: own.seed !== undefined ? String(own.seed) : undefined, start: own.start, observer: coverage });
+  const keys = server.heldKeys;
+  // Built before the simulation: its synthetic chat messages are journaled as they are sent.
+  const journal = mockJournal(base, options.journal, keys, server.journalBudget);
+  const observer = new SimulationWatch(coverage, journal);
+  simulation = new Simulation(base, server.simulation, { seed: own.seed !== undefined ? String(own.seed) : undefined, start: own.start, observer });
   // The domain tells the simulation of the runs it moves: its deps are the mock's.
   const deps = simulation.deps;
   const sealSeed = await own.sealSeed(store);
   // Fault draws (probability, delay distributions) follow the seed, so a seeded mock fails the same requests every run.
   const faults = new FaultRegistry(own.seed !== undefined ? `faults:${own.seed}` : undefined, deps.clock);
-  const keys = server.heldKeys;
   const drift = driftLog(server.shadow);
-  const ownParts = { budget: server.journalBudget, snapshots: own.snapshots, sandboxes: own.sandboxes, drift };
-  const parts = controlParts(deps, options.journal, keys, faults, ownParts, coverage);
+  const parts = controlParts(journal, faults, { snapshots: own.snapshots, sandboxes: own.sandboxes, drift }, coverage);
   const control: MockControl = new MockControl(deps, own.state, sealSeed, parts, simulation, generators);
   const opened = store.seq;
   await simulation.load(fresh);
@@ -130,7 +140,7 @@ export async function assembleMock(own: OwnParts, server: ServerParts): Promise<
   control.startFirstSession(fresh && own.bundle === undefined && store.seq === opened ? own.state : undefined);
 
   const shadow = server.shadow && { drift, secrets: heldSecrets(deps, keys) };
-  return new AssembledMock(control, store, deps, new ClientObserver(deps.view, server.fingerprints), shadow, simulation);
+  return new AssembledMock(control, store, deps, new ClientObserver(deps.view, server.fingerprints), shadow, simulation, own.meter);
 }
 
 /** An assembled mock: its parts, and how it closes (a method: a mock holds no closure for it). */
@@ -142,6 +152,7 @@ class AssembledMock implements Mock {
     readonly observer: ClientObserver,
     readonly shadow: MockShadow | null,
     private readonly sim: Simulation,
+    readonly meter: ScopeCells,
   ) {}
 
   async close(): Promise<void> {
@@ -150,5 +161,6 @@ class AssembledMock implements Mock {
     // Its shares of the server's byte budgets (the journal's, the drift records') are free again.
     this.control.journal.clear();
     this.shadow?.drift.clear();
+    this.meter.closed++;
   }
 }

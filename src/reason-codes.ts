@@ -10,6 +10,7 @@ export const REASON_CODES = {
   // 400: token grant failures (endpoint 1); a body whose bytes are not text (FastAPI's "error parsing the body")
   invalid_grant: { status: 400, message: 'The grant is invalid, expired, already used or revoked.', next_action: 'authenticate' },
   sandbox_conflict: { status: 400, message: 'The request names two different sandboxes (path prefix, X-Mock-Sandbox header, {id}.localhost host).' },
+  host_invalid: { status: 400, message: 'The request has more than one Host header, or a Host that disagrees with its absolute-form target.' },
   body_unreadable: { status: 400, message: 'There was an error parsing the body: its bytes are not UTF-8, UTF-16 or UTF-32 text.' },
 
   // 401: authentication
@@ -58,6 +59,7 @@ export const REASON_CODES = {
   duplicate_reference: { status: 409, message: 'The mutation creates something that already exists.' },
   no_live_agent: { status: 409, message: 'No live release attaches an agent to this connection.' },
 
+  fault_limit: { status: 409, message: 'This mock holds as many faults (or fault bytes) as it may; clear some first.' },
   snapshot_limit: { status: 409, message: 'This mock holds as many snapshots (or snapshot bytes) as it may; delete one first.' },
   session_not_replayable: { status: 409, message: 'This session cannot be exported as a replayable test.' },
 

@@ -3,6 +3,7 @@
 import Koa from 'koa';
 import { appErrorListener, errorMiddleware } from './errors.js';
 import { CONTROL_ROUTES, V3_ROUTES } from './routes/index.js';
+import { controlMetricsRoutes } from './routes/control-metrics.js';
 import { routeTable } from './routes/table.js';
 import { address, addressed, type AddressedMock } from './middleware/addressed.js';
 import { shadowMiddleware, type ShadowRecord } from './shadow/index.js';
@@ -10,6 +11,7 @@ import { journalMiddleware } from './middleware/journal.js';
 import { coverageMiddleware } from './middleware/coverage.js';
 import { faultMiddleware } from './middleware/faults.js';
 import { controlGuard } from './middleware/control-guard.js';
+import { hostCheck } from './middleware/host-check.js';
 import { sharedStorage } from './middleware/shared-storage.js';
 import type { Sandboxes } from './sandboxes/index.js';
 import type { Mock, ServerParts } from './mock.js';
@@ -32,13 +34,23 @@ export function serverApp(root: Mock, sandboxes: Sandboxes | null, server: Serve
   const control = options.control ?? true;
   const app = new Koa();
   app.on('error', appErrorListener(options.log ?? ((line) => console.error(line)), options.onError));
+  // A request whose Host is ambiguous is refused before anything reads Host (the sandbox host form, the control guard).
+  app.use(hostCheck());
   // Every request is the default mock's unless it names a sandbox: the selector then readdresses it (prefix taken off)
   // before anything else sees it.
-  app.use((ctx, next) => {
-    address(ctx, root);
-    return next();
-  });
-  if (sandboxes) app.use(sandboxes.select);
+  // One middleware for both (a layer less on every request's way).
+  const select = sandboxes?.select;
+  app.use(
+    select
+      ? (ctx, next) => {
+          address(ctx, root);
+          return select(ctx, next);
+        }
+      : (ctx, next) => {
+          address(ctx, root);
+          return next();
+        },
+  );
   // Shadow mode outside the journal: it sends on the answer the client got, and adds differences to the entry it left.
   if (server.shadow) app.use(shadowMiddleware(server.shadow, (ctx) => shadowOf(addressed(ctx)), server.report));
   // Journal outermost (sees the final answer, faults included), then coverage (after errors are rendered),
@@ -50,7 +62,7 @@ export function serverApp(root: Mock, sandboxes: Sandboxes | null, server: Serve
   // Every /_mock path, whichever module serves it, passes the admin-API checks first.
   if (control) app.use(controlGuard({ allowedHosts: options.allowedHosts, controlToken: options.controlToken }));
   // Every module's routes in one flat table (looked up by segments, not by walking each router's layers).
-  const modules = control ? [...V3_ROUTES, ...CONTROL_ROUTES] : V3_ROUTES;
+  const modules = control ? [...V3_ROUTES, ...CONTROL_ROUTES, controlMetricsRoutes(server.metrics)] : V3_ROUTES;
   const table = routeTable(modules.map((routes) => routes(server.readBody, bodyLimit)));
   // Shared storage: a request sees every write acknowledged (by any instance) before it began.
   app.use(sharedStorage(table));

@@ -1,23 +1,9 @@
 // The built CLI's control-surface flags: --control-token, --allowed-host, and the one-line warning for an open non-loopback bind.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { runCliToExit, startCli } from './helpers/cli.js';
-
-/** A GET with a chosen Host header (fetch does not let a caller set Host). */
-function get(url: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-  const u = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: u.port, path, headers }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+import { get } from './helpers/host-get.js';
 
 const WARNING = /^project-runtime-mock: warning: --host 0\.0\.0\.0 serves the \/_mock control surface .*--control-token TOKEN or --no-control$/;
 
@@ -51,15 +37,16 @@ test('cli: no warning on loopback, with --control-token, or with --no-control', 
   }
 });
 
-test('cli: --control-token makes /_mock need X-Mock-Control-Token; v3 does not', async () => {
+test('cli: --control-token makes /_mock need X-Mock-Control-Token (health aside); v3 does not', async () => {
   const cli = await startCli(['--port', '0', '--memory', '--control-token', 'cli-token']);
-  const none = await get(cli.url, '/_mock/health');
+  const none = await get(cli.url, '/_mock/state');
   assert.is(none.status, 401);
   assert.is(none.body.detail.reason_code, 'control_token_invalid');
-  assert.is((await get(cli.url, '/_mock/health', { 'X-Mock-Control-Token': 'nope' })).status, 401);
-  const ok = await get(cli.url, '/_mock/health', { 'X-Mock-Control-Token': 'cli-token' });
+  assert.is((await get(cli.url, '/_mock/state', { 'X-Mock-Control-Token': 'nope' })).status, 401);
+  const ok = await get(cli.url, '/_mock/state', { 'X-Mock-Control-Token': 'cli-token' });
   assert.is(ok.status, 200);
-  assert.is(ok.body.status, 'ok');
+  assert.ok(Array.isArray(ok.body.projects));
+  assert.is((await get(cli.url, '/_mock/health')).body.status, 'ok');
   assert.is((await get(cli.url, '/openapi.json')).status, 200);
   assert.is(await cli.stop(), 0);
 });

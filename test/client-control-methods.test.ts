@@ -55,6 +55,8 @@ test('the client has a method for every v3 and control operation of the document
     controlClientReport: 'clientReport',
     controlExportTest: 'exportTest',
     controlDrift: 'drift',
+    controlTimeline: 'timeline',
+    controlCoverageNext: 'coverageNext',
     controlVerify: 'verify',
     controlVerifySequence: 'verifySequence',
     controlVerifyOnly: 'verifyOnly',

@@ -114,7 +114,7 @@ test('exit codes: 0 when the target agrees, 1 on a difference, 2 on bad usage or
     assert.is(await conformanceCommand(args(agreeing.url), s.out, s.err), 0, s.text.err);
     assert.match(
       s.text.out,
-      /^conformance: \d+ probes against http:\/\/127\.0\.0\.1:\d+: \d+ same, 0 different \(0 distinct differences\), \d+ not comparable, 0 compatible extras; no differences\n$/,
+      /^conformance: \d+ probes against http:\/\/127\.0\.0\.1:\d+: \d+ same, 0 different \(0 distinct differences, 0 warnings\), \d+ not comparable, 0 compatible extras; no differences\n$/,
     );
     s = streams();
     assert.is(await conformanceCommand([...args(agreeing.url), '--write', '--disposable-project', P], s.out, s.err), 0, s.text.err);
@@ -128,7 +128,7 @@ test('exit codes: 0 when the target agrees, 1 on a difference, 2 on bad usage or
       s.text.out,
       /different {2}listJobs: random project id {2}\(GET \/api\/v3\/projects\/[0-9a-f-]+\/jobs\)\n {11}body\.detail\.reason_code: mock "project_not_found", target "project_missing"\n/,
     );
-    assert.match(s.text.out, /1 different \(1 distinct differences\)/);
+    assert.match(s.text.out, /1 different \(1 distinct differences, 0 warnings\)/);
   } finally {
     await agreeing.close();
     await drifting.close();
@@ -169,8 +169,8 @@ test('the JSON, JUnit and Markdown reports; no token or key in any output, even 
     const args = ['--target', target.url, '--token', DEMO.tokens.owner, '--admin-key', DEMO.adminKey, '--project', P];
     assert.is(await conformanceCommand([...args, '--json', files.json, '--junit', files.junit, '--markdown', files.markdown], s.out, s.err), 0);
     const json = JSON.parse(readFileSync(files.json, 'utf8'));
-    assert.equal(Object.keys(json), ['target', 'summary', 'writes', 'results']);
-    assert.equal(Object.keys(json.summary), ['probes', 'same', 'different', 'not_comparable', 'differences', 'compatible']);
+    assert.equal(Object.keys(json), ['target', 'summary', 'writes', 'findings', 'results']);
+    assert.equal(Object.keys(json.summary), ['probes', 'same', 'different', 'not_comparable', 'differences', 'warnings', 'compatible']);
     assert.is(json.summary.compatible, 1);
     const echo = json.results.find((r: { compatible: unknown[] }) => r.compatible.length);
     assert.equal(echo.compatible, [{ field: 'body.echo', mock: 'absent', target: 'you sent [redacted] and [redacted]' }]);

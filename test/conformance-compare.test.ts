@@ -31,7 +31,7 @@ test('the same answer twice: no difference, nothing compatible', async () => {
     ['listJobs', `/api/v3/projects/00000000-0000-4000-8000-000000000000/jobs`],
   ] as const) {
     const a = await answer(path);
-    assert.equal(compareAnswers(op, a, copy(a)), { differences: [], compatible: [] }, `${op} ${path}`);
+    assert.equal(compareAnswers(op, a, copy(a)), { differences: [], compatible: [], warnings: [] }, `${op} ${path}`);
   }
 });
 
@@ -64,13 +64,22 @@ test('error envelopes: kind, reason code and next_action presence; the message t
   assert.is(unauth.status, 401);
   const noAction = copy(unauth);
   delete noAction.body.detail.next_action;
-  assert.equal(compareAnswers('listJobs', unauth, noAction).differences, [{ field: 'body.detail.next_action', mock: 'present', target: 'absent' }]);
+  // Named once, as the envelope's rule (not again as a dropped field).
+  assert.equal(compareAnswers('listJobs', unauth, noAction), {
+    differences: [{ field: 'body.detail.next_action', mock: 'present', target: 'absent' }],
+    compatible: [],
+    warnings: [],
+  });
   const noChallenge = copy(unauth);
   noChallenge.headers = Object.fromEntries(Object.entries(unauth.headers).filter(([k]) => k !== 'www-authenticate'));
   assert.equal(compareAnswers('listJobs', unauth, noChallenge).differences, [{ field: 'headers.www-authenticate', mock: 'present', target: 'absent' }]);
   const extra = copy(unauth);
   extra.body.detail.trace = 'abc';
-  assert.equal(compareAnswers('listJobs', unauth, extra), { differences: [], compatible: [{ field: 'body.detail.trace', mock: 'absent', target: 'abc' }] });
+  assert.equal(compareAnswers('listJobs', unauth, extra), {
+    differences: [],
+    compatible: [{ field: 'body.detail.trace', mock: 'absent', target: 'abc' }],
+    warnings: [],
+  });
 });
 
 test('validation items: compared in order on type, loc, msg and ctx; input only when it is the probe own', async () => {
@@ -112,6 +121,16 @@ test('success bodies against the document: required, renamed, nullable, value se
   assert.equal(compareAnswers('getRun', run, renamed), {
     differences: [{ field: 'body.status', mock: 'present (required)', target: 'absent' }],
     compatible: [{ field: 'body.state', mock: 'absent', target: run.body && (run.body as { status: string }).status }],
+    warnings: [],
+  });
+  // An optional field the target dropped is a warning; a required one (above) a difference.
+  const noTrace = copy(run);
+  delete noTrace.body.trace_id;
+  assert.ok(Object.hasOwn(run.body as object, 'trace_id'));
+  assert.equal(compareAnswers('getRun', run, noTrace), {
+    differences: [],
+    compatible: [],
+    warnings: [{ field: 'body.trace_id', mock: 'present', target: 'absent' }],
   });
   const newValue = copy(run);
   newValue.body.status = 'paused';
@@ -148,7 +167,7 @@ test('the diff fingerprint is recomputed from the returned changes (sorted, cano
   const bad = createHash('sha256').update('not the changes').digest('hex');
   wrong.body.semantic_diff_fingerprint = bad;
   assert.equal(compareAnswers('diffRelease', diff, wrong).differences, [
-    { field: 'body.semantic_diff_fingerprint', mock: body.semantic_diff_fingerprint, target: bad },
+    { field: 'body.semantic_diff_fingerprint', mock: 'SHA-256 of the canonical JSON of the sorted changes', target: 'another value' },
   ]);
   // The same changes in another order have the same fingerprint: the order of the list is not the fingerprint's.
   const shuffled = copy(diff);

@@ -181,8 +181,19 @@ test('the mock side: same project id when the fixture has it, else its first act
 test('reports from one result set: the summary line, Markdown sections and JUnit cases (failure, skipped, passed)', () => {
   const report: ConformanceReport = {
     target: 'https://staging.example.com',
-    summary: { probes: 3, same: 1, different: 1, not_comparable: 1, differences: 1, compatible: 1 },
+    summary: { probes: 3, same: 1, different: 1, not_comparable: 1, differences: 1, warnings: 1, compatible: 1 },
     writes: ['setBudget: set to its current values: PUT the budget'],
+    findings: [
+      {
+        level: 'drift',
+        field: 'body.status',
+        mock: 'present (required)',
+        target: 'absent',
+        operations: ['getRun', 'getJob'],
+        probes: ['getRun: one run', 'getRun: no credentials', 'getJob: one job'],
+      },
+      { level: 'warning', field: 'body.trace_id', mock: 'present', target: 'absent', operations: ['getRun'], probes: ['getRun: one run'] },
+    ],
     results: [
       {
         probe: 'getRun: one run',
@@ -192,6 +203,7 @@ test('reports from one result set: the summary line, Markdown sections and JUnit
         outcome: 'different',
         differences: [{ field: 'body.status', mock: 'present (required)', target: 'absent' }],
         compatible: [],
+        warnings: [{ field: 'body.trace_id', mock: 'present', target: 'absent' }],
         repeats: [],
       },
       {
@@ -202,6 +214,7 @@ test('reports from one result set: the summary line, Markdown sections and JUnit
         outcome: 'different',
         differences: [],
         compatible: [{ field: 'body.x', mock: 'absent', target: 1 }],
+        warnings: [],
         repeats: [{ field: 'body.status', first: 'getRun: one run' }],
       },
       {
@@ -213,13 +226,14 @@ test('reports from one result set: the summary line, Markdown sections and JUnit
         reason: 'no --project given',
         differences: [],
         compatible: [],
+        warnings: [],
         repeats: [],
       },
     ],
   };
   assert.is(
     summaryLine(report),
-    'conformance: 3 probes against https://staging.example.com: 1 same, 1 different (1 distinct differences), 1 not comparable, 1 compatible extras; differences found',
+    'conformance: 3 probes against https://staging.example.com: 1 same, 1 different (1 distinct differences, 1 warnings), 1 not comparable, 1 compatible extras; differences found',
   );
   assert.is(
     markdownReport(report),
@@ -228,12 +242,15 @@ test('reports from one result set: the summary line, Markdown sections and JUnit
       '',
       summaryLine(report),
       '',
-      '### Differences',
+      '### Differences (one row per cause)',
       '',
-      '| probe | request | field | mock | target |',
-      '| --- | --- | --- | --- | --- |',
-      '| getRun: one run | `GET /r\\|1` | `body.status` | "present (required)" | "absent" |',
-      '| getRun: no credentials | `GET /r` | `body.status` | as in "getRun: one run" | |',
+      '| field | mock | target | where |',
+      '| --- | --- | --- | --- |',
+      '| `body.status` | "present (required)" | "absent" | `getRun`, `getJob` (3 probes, first "getRun: one run") |',
+      '',
+      '### Warnings (optional fields the target dropped)',
+      '',
+      '- `body.trace_id`: `getRun` (1 probe, first "getRun: one run")',
       '',
       '### Compatible (extra fields the contract allows)',
       '',

@@ -1,11 +1,12 @@
 // The package as its users install it: packed, installed into a project outside the repository, type-checked under
 // strict TypeScript 5.9 and 7 (skipLibCheck on and off), and the recipes for vitest, jest, node:test and uvu run from
-// the tarball, on this Node and (node:test, uvu, jest) on the oldest Node the engines field names.
+// the tarball, on this Node and (node:test, uvu, jest) on the oldest Node the engines field names; so do the CommonJS
+// ones (a plain require() script, jest's default babel-jest setup, ts-jest), through the package's CommonJS build.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { OLDEST_NODE, ROOT, SANDBOX_RECIPE, makeScratch, run, typecheck, type Run } from './consumer/scratch.js';
+import { CJS_RECIPE, OLDEST_NODE, ROOT, SANDBOX_RECIPE, TS_JEST_RECIPE, makeScratch, run, typecheck, type Run } from './consumer/scratch.js';
 import { installedTree, satisfies } from './consumer/engines.js';
 
 // Packing and installing takes longer than one test may: it runs while the file loads (a failure fails the file).
@@ -79,6 +80,15 @@ for (const [compiler, name] of COMPILERS) {
       run: await timed(`${compiler} skipLibCheck=${skipLibCheck}`, typecheck(scratch, compiler, skipLibCheck)),
     });
 }
+// The CommonJS declarations (.d.cts, reached through the `require` condition) as the ts-jest recipe's tsconfig reads
+// them, library files included: an ES-module-only type import there would be an error only this shows.
+checks.push({
+  name: 'the ts-jest recipe (CommonJS, module node16) with skipLibCheck false',
+  run: await timed(
+    'tsc ts-jest recipe',
+    run(process.execPath, [bin('typescript', 'bin/tsc'), '-p', join(TS_JEST_RECIPE, 'tsconfig.json'), '--skipLibCheck', 'false'], dir),
+  ),
+});
 for (const check of checks) {
   test(`consumer: ${check.name} checks every public export`, () => {
     assert.is(check.run.out.trim(), '', 'no diagnostics');
@@ -125,11 +135,11 @@ const nodes: [string, string | { missing: string }][] = [
   [`v${OLDEST_NODE}`, scratch.oldestNode],
 ];
 for (const [version, node] of nodes) {
-  test(`consumer: the node:test recipe and the README's embedding example pass on Node ${version}`, async () => {
+  test(`consumer: the node:test recipe, the README's embedding example and the tutorial pass on Node ${version}`, async () => {
     if (typeof node !== 'string') return assert.unreachable(`no Node ${version} binary: ${node.missing}`);
-    const r = await timed(`node:test on ${version}`, run(node, ['--test', '--test-reporter=tap', 'node-test.test.mjs', 'embedding.test.mjs'], dir));
+    const r = await timed(`node:test on ${version}`, run(node, ['--test', '--test-reporter=tap', 'node-test.test.mjs', 'embedding.test.mjs', 'tutorial.test.mjs'], dir));
     assert.is(r.code, 0, r.out);
-    assert.match(r.out, /^# pass 6$/m);
+    assert.match(r.out, /^# pass 8$/m);
     assert.match(r.out, /^# fail 0$/m);
   });
 
@@ -148,6 +158,42 @@ test(`consumer: the jest recipe passes on Node v${OLDEST_NODE} too`, async () =>
   assert.is(r.code, 0, r.out);
   assert.match(r.out, /Tests:\s+2 passed, 2 total/);
 });
+
+/** What `require('project-runtime-mock')` gives a script: a mock built, one answer from mock.fetch. */
+const REQUIRE_SCRIPT = `const { createApp, demoFixture } = require('project-runtime-mock');
+const { createClient } = require('project-runtime-mock/client');
+createApp({ storage: 'memory', fixtures: demoFixture() })
+  .then((mock) => mock.fetch('/api/v3/projects/fe1868ee-d60e-4ce6-8db0-f4a764225229/runs/59cfeed3-439a-4dab-a2ba-fa30f52df113', { headers: { authorization: 'Bearer demo-owner-token' } }))
+  .then(async (res) => console.log(JSON.stringify({ status: res.status, id: (await res.json()).id, client: typeof createClient })));`;
+
+// CommonJS from the tarball, on this Node and on the oldest one named (require() of an ES module arrives only in 20.19).
+for (const [version, node] of nodes) {
+  test(`consumer: require('project-runtime-mock') builds a mock that answers mock.fetch on Node ${version}`, async () => {
+    if (typeof node !== 'string') return assert.unreachable(`no Node ${version} binary: ${node.missing}`);
+    const r = await timed(`require on ${version}`, run(node, ['-e', REQUIRE_SCRIPT], join(dir, CJS_RECIPE)));
+    assert.is(r.code, 0, r.out);
+    assert.equal(JSON.parse(r.out), { status: 200, id: '59cfeed3-439a-4dab-a2ba-fa30f52df113', client: 'function' });
+    const recipe = await run(node, ['first-mock.js'], join(dir, CJS_RECIPE));
+    assert.is(recipe.code, 0, recipe.out);
+    assert.is(recipe.out, '200 59cfeed3-439a-4dab-a2ba-fa30f52df113 failed\n');
+  });
+
+  test(`consumer: the CommonJS jest recipe passes with jest's default setup (babel-jest, no configuration) on Node ${version}`, async () => {
+    if (typeof node !== 'string') return assert.unreachable(`no Node ${version} binary: ${node.missing}`);
+    const r = await timed(`jest CommonJS on ${version}`, run(node, [bin('jest', 'bin/jest.js')], join(dir, CJS_RECIPE)));
+    assert.is(r.code, 0, r.out);
+    assert.match(r.out, /PASS \.\/mock\.test\.js/);
+    assert.match(r.out, /Tests:\s+3 passed, 3 total/);
+  });
+
+  test(`consumer: the ts-jest recipe passes in CommonJS mode on Node ${version}`, async () => {
+    if (typeof node !== 'string') return assert.unreachable(`no Node ${version} binary: ${node.missing}`);
+    const r = await timed(`ts-jest on ${version}`, run(node, [bin('jest', 'bin/jest.js')], join(dir, TS_JEST_RECIPE)));
+    assert.is(r.code, 0, r.out);
+    assert.match(r.out, /PASS \.\/mock\.test\.ts/);
+    assert.match(r.out, /Tests:\s+2 passed, 2 total/);
+  });
+}
 
 test.after(() => console.log(`consumer (${dir}): ${timings.join(', ')}`));
 

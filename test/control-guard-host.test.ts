@@ -102,14 +102,14 @@ async function rawExchange(port: number, head: string): Promise<{ status: number
   return { status: Number(statusLine.split(' ')[1]), body: text.slice(text.indexOf('\r\n\r\n') + 4) };
 }
 
-test('control: in absolute form the request target names the host (RFC 9112 3.2.2), whatever Host says (raw socket)', async () => {
+test('control: in absolute form the request target names the host (RFC 9112 3.2.2); a Host that disagrees is 400 (raw socket)', async () => {
   const { mock } = await freshMock();
   const server = createServer(mock.callback()).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const { port } = server.address() as AddressInfo;
   try {
     const before = stateOf(mock);
-    const evil = await rawExchange(port, 'GET http://evil.example/_mock/state HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    const evil = await rawExchange(port, 'GET http://evil.example/_mock/state HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n');
     assert.is(evil.status, 421);
     const body = JSON.parse(evil.body);
     assert.is(body.detail.reason_code, 'host_not_allowed');
@@ -120,14 +120,21 @@ test('control: in absolute form the request target names the host (RFC 9112 3.2.
     assert.not.ok(evil.body.includes('"projects"'), 'no state in the answer');
     // userinfo does not hide the host; a write in absolute form changes nothing.
     assert.is(
-      (await rawExchange(port, 'GET http://127.0.0.1@evil.example:80/_mock/state HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')).status,
+      (await rawExchange(port, 'GET http://127.0.0.1@evil.example:80/_mock/state HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n')).status,
       421,
     );
-    const reset = await rawExchange(port, 'POST http://evil.example/_mock/reset HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    const reset = await rawExchange(
+      port,
+      'POST http://evil.example/_mock/reset HTTP/1.1\r\nHost: evil.example\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+    );
     assert.is(reset.status, 421);
+    // A Host that names another host than the target is refused before the guard: neither can be trusted.
+    const split = await rawExchange(port, 'POST http://evil.example/_mock/reset HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    assert.is(split.status, 400);
+    assert.is(JSON.parse(split.body).detail.reason_code, 'host_invalid');
     assert.is(stateOf(mock), before);
-    // A loopback authority in absolute form is served, even with a foreign Host header (the target wins).
-    const ok = await rawExchange(port, 'GET http://127.0.0.1/_mock/health HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n');
+    // A loopback authority in absolute form is served when Host agrees with it.
+    const ok = await rawExchange(port, 'GET http://127.0.0.1/_mock/health HTTP/1.1\r\nHost: 127.0.0.1:80\r\nConnection: close\r\n\r\n');
     assert.is(ok.status, 200);
     assert.is(JSON.parse(ok.body).status, 'ok');
     // Origin form still checks the Host header.

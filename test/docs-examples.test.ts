@@ -48,6 +48,9 @@ test('docs examples: the recipe for each runner is shown, and examples/ ships in
     'examples/jest.test.mjs',
     'examples/node-test.test.mjs',
     'examples/uvu.test.mjs',
+    'examples/commonjs/first-mock.js',
+    'examples/commonjs/mock.test.js',
+    'examples/commonjs-ts-jest/mock.test.ts',
   ]) {
     assert.ok(all.includes(recipe), `${recipe} is not shown`);
   }

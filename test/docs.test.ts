@@ -93,4 +93,30 @@ test('README and docs: no section placeholder is left', () => {
   for (const page of pages) assert.not.match(read(page), /<!-- section:/, page);
 });
 
+test('docs/README.md: an "I want to …" index of about 30 tasks, each linked to a section, reaching every page; the README links it', () => {
+  const index = read('docs/README.md');
+  const rows = index.split('\n').filter((l) => /^\| [a-z]/.test(l) && !l.startsWith('| I want to'));
+  assert.ok(rows.length >= 30, `${rows.length} tasks`);
+  for (const row of rows) assert.match(row, /\]\([\w./-]+\.md(#[\w-]+)?\)/, row);
+  const linked = new Set([...index.matchAll(/\]\(([\w-]+\.md)/g)].map((m) => m[1]));
+  const pages = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md') && f !== 'README.md');
+  assert.equal(
+    pages.filter((p) => !linked.has(p)),
+    [],
+    'pages the index does not reach',
+  );
+  assert.ok(readme.includes('](docs/README.md)'), 'the README links the index');
+});
+
+test('docs: every long page says what it is for on its first screen', () => {
+  for (const page of pages.filter((p) => p.startsWith('docs/'))) {
+    const lines = read(page).split('\n');
+    if (lines.length < 150) continue;
+    assert.ok(
+      lines.slice(0, 8).some((l) => l.startsWith('**What this page is for:**')),
+      `${page} (${lines.length} lines) does not say what it is for in its first lines`,
+    );
+  }
+});
+
 test.run();

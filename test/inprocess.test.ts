@@ -88,6 +88,34 @@ test('mock.fetch: a path, a URL, or a Request; headers as an object, a Headers o
   assert.is((await mock.fetch(runPath)).url, `http://localhost${runPath}`);
 });
 
+test('mock.fetch: header values are read as fetch sends them (trimmed, joined), so the body type is the socket\'s', async () => {
+  const cancel = `/api/v3/projects/${P}/runs/${DEMO.runs.waitingApproval}/cancel`;
+  // A blank Content-Type goes out empty (a JSON body then), a padded one goes out trimmed; an array value is what fetch makes of it.
+  const cases: [Record<string, string | string[]>, string][] = [
+    [{ 'content-type': ' ' }, '[]'],
+    [{ 'content-type': '\t' }, '{"reason":"x"}'],
+    [{ 'content-type': ' application/json ' }, '{"reason":"x"}'],
+    [{ 'content-type': '\ttext/plain ' }, '{"reason":"x"}'],
+    [{ 'content-type': ['application/json', 'text/plain'] }, '{"reason":"x"}'],
+  ];
+  for (const [h, b] of cases) {
+    await overSocket.control.restore(snaps[0]);
+    await inProcess.control.restore(snaps[1]);
+    const init = { method: 'POST', headers: { ...owner, ...h } as unknown as Record<string, string>, body: b };
+    const wire = await fetch(base + cancel, init);
+    const local = await inProcess.fetch(cancel, init);
+    const [wireText, localText] = [await wire.text(), await local.text()];
+    assert.is(local.status, wire.status, `${JSON.stringify(h)}: ${localText} vs ${wireText}`);
+    assert.is(localText, wireText, JSON.stringify(h));
+    assert.is(inProcess.control.requests().at(-1)!.request.headers['content-type'], overSocket.control.requests().at(-1)!.request.headers['content-type']);
+  }
+  // The first case, whole: an empty type reads as JSON, and `[]` is not an object.
+  await inProcess.control.restore(snaps[1]);
+  const blank = await inProcess.fetch(cancel, { method: 'POST', headers: { ...owner, 'content-type': ' ' }, body: '[]' });
+  assert.is(blank.status, 422);
+  assert.equal(await blank.json(), { detail: [{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: [] }] });
+});
+
 test('mock.fetch: a body from a string, a Request, or bytes; a string without a type is text/plain, as fetch sends it', async () => {
   const mock = await createApp({ storage: 'memory', fixtures: demoFixture() });
   const cancel = `/api/v3/projects/${P}/runs/${DEMO.runs.waitingApproval}/cancel`;

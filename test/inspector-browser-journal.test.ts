@@ -10,7 +10,7 @@ import { assertNoStrayTraffic, cli, control, inspectorSession, page, polls, sect
 needsChromium();
 
 // Browser globals, for the callbacks that page.evaluate runs in the page (this file is type-checked for Node).
-declare const sessionStorage: any;
+declare const sessionStorage: any, document: any;
 declare function getComputedStyle(el: unknown): any;
 
 const P = DEMO.projects.support;
@@ -67,15 +67,19 @@ test('journal: a v3 request appears by the next poll (polled at least once a sec
   await detail.getByRole('button', { name: 'Close' }).click();
 });
 
-test('the State view opens on a project with runs; the clock shows its offset in words; the simulation its mode, speed and traffic', async () => {
-  // What the page should pick, found through the control surface: the first project in list order with a run.
-  const projects = (await control('GET', '/_mock/projects?limit=100')).body.items as { id: string }[];
-  const withRuns: string[] = [];
-  for (const p of projects) if ((await control('GET', `/_mock/projects/${p.id}/runs?limit=1`)).body.items.length > 0) withRuns.push(p.id);
-  assert.ok(withRuns.length > 0 && withRuns[0] !== projects[0].id, 'the newest project has no runs, so the choice matters');
+test('the State view opens on the first project in fixture order; the clock shows its offset in words; the simulation its mode, speed and traffic', async () => {
+  // The demo fixture lists Support Desk first; newest first, the list starts with another project, so the order matters.
+  const newest = (await control('GET', '/_mock/projects?limit=100')).body.items as { id: string; name: string }[];
+  const stored = (await control('GET', '/_mock/projects?limit=100&order=stored')).body.items as { id: string; name: string }[];
+  assert.equal(
+    stored.map((p) => p.name),
+    ['Support Desk', 'Sales Assistant', 'Empty Sandbox', 'Legacy Bot', 'Globex Helpdesk'],
+  );
+  assert.is.not(newest[0].id, P);
   await section('State');
-  await page.locator(`.cards[data-project="${withRuns[0]}"]`).waitFor();
-  assert.is(await page.getByLabel('Project', { exact: true }).inputValue(), withRuns[0]);
+  await page.locator(`.cards[data-project="${P}"]`).waitFor();
+  assert.is(await page.getByLabel('Project', { exact: true }).inputValue(), P);
+  assert.match(await page.locator('.cards h3').first().innerText(), 'Support Desk');
 
   await control('PUT', '/_mock/simulation', { clock: 'running', traffic: [{ binding_id: DEMO.connections.chatBinding, messages_per_hour: 10 }] });
   await section('Clock & simulation');
@@ -154,8 +158,77 @@ test('faults: one added from the form answers the next matching request, once', 
   await page.getByText('No active faults.').waitFor();
 });
 
-test('coverage: a table per operation with what is missing highlighted', async () => {
+test('faults: past the bound the form shows the 409 fault_limit as its error, and adds nothing', async () => {
+  // One fault that fills the byte bound (1 MiB, counted as the fault's JSON) to the byte.
+  const fill = { method: '*', path: '/api/v3/fill/**', status: 500, body: '' };
+  fill.body = 'x'.repeat(1024 * 1024 - JSON.stringify(fill).length);
+  assert.is((await control('POST', '/_mock/faults', fill)).status, 200);
+  await section('Faults');
+  const form = page.locator('form', { has: page.getByRole('heading', { name: 'Add a fault' }) });
+  await form.getByLabel('Kind').selectOption('status');
+  await form.getByLabel(/^Path/).fill('/api/v3/one-more/**');
+  await form.getByLabel('Status').fill('503');
+  await form.getByLabel(/^Body/).fill('');
+  await form.getByRole('button', { name: 'Add fault' }).click();
+  const alert = page.getByRole('status').filter({ hasText: 'A mock holds' });
+  await alert.waitFor();
+  assert.is((await alert.innerText()).trim(), 'A mock holds at most 1000 faults of 1048576 bytes in all; clear some first (DELETE /_mock/faults) (409)');
+  assert.is((await control('GET', '/_mock/faults')).body.items.length, 1);
+  assert.equal((await control('DELETE', '/_mock/faults')).body, { cleared: 1 });
+});
+
+test('the fault form reads whole at 1280 and at 800 px: every option of every list fits its box, and no field runs out of the form', async () => {
+  await section('Faults');
+  for (const width of [1280, 800]) {
+    await page.setViewportSize({ width, height: 900 });
+    const form = page.locator('form', { has: page.getByRole('button', { name: 'Add fault' }) });
+    await form.waitFor();
+    for (const kind of ['status', 'delay', 'rate_limit', 'transport']) {
+      await form.getByLabel('Kind').selectOption(kind);
+      const cut = await form.evaluate((f: any) => {
+        const ctx = document.createElement('canvas').getContext('2d');
+        const out: string[] = [];
+        const box = f.getBoundingClientRect();
+        for (const sel of f.querySelectorAll('select')) {
+          const st = getComputedStyle(sel);
+          ctx.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
+          // The text, the select's padding and its arrow (about 1.5em) must fit inside the box.
+          const room = sel.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight) - 1.5 * parseFloat(st.fontSize);
+          for (const o of sel.options)
+            if (ctx.measureText(o.text).width > room) out.push(`${sel.name}: ${o.text} (${Math.round(ctx.measureText(o.text).width)} > ${Math.round(room)})`);
+        }
+        for (const el of f.querySelectorAll('input, select, textarea, label, button'))
+          if (el.getBoundingClientRect().right > box.right + 0.5) out.push(`${el.tagName} ${el.name || el.textContent} runs out`);
+        return out;
+      });
+      assert.equal(cut, [], `${width} px, ${kind}`);
+    }
+    await shot(`fault-form-${width}`);
+    await form.getByLabel('Kind').selectOption('status');
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+test("coverage: it opens on what to do next (the gate's gaps with their snippets), then a table per operation with what is missing highlighted", async () => {
   await section('Coverage');
+  const next = (await control('GET', '/_mock/coverage/next')).body;
+  await page.locator(`.next[data-gaps="${next.gaps.length}"]`).waitFor();
+  assert.ok(next.gaps.length > 1 && next.gaps[0].what === 'threshold', JSON.stringify(next.gaps[0]));
+  // Each gap as the gate names it, with the calls to paste; the first screen says what to do, not the raw lists.
+  const shownGaps = await page
+    .locator('ol.gaps > li')
+    .evaluateAll((items) => items.map((li) => ({ what: li.getAttribute('data-gap'), text: (li as HTMLElement).innerText })));
+  assert.equal(
+    shownGaps.map((g) => g.what),
+    next.gaps.map((g: { what: string }) => g.what),
+  );
+  for (const [i, g] of next.gaps.entries()) {
+    assert.match(shownGaps[i].text, g.message);
+    for (const c of g.calls) assert.match(shownGaps[i].text, c);
+  }
+  assert.not.ok(await page.locator('table.coverage').isVisible(), 'the raw table is folded');
+  await shot('coverage-next');
+  await page.getByText('The full report').click();
   const getRun = page.locator('tr[data-operation="getRun"]');
   await getRun.waitFor();
   // getRun answered 200 (twice); the faulted 503 is not counted. 404 was never provoked: missing, highlighted.

@@ -2,7 +2,7 @@
 // row's time with its date, and the project the State view opens on.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PROBE_PROJECTS, offsetText, openingProject, rowTime, trafficText } from '../src/inspector/page/format.js';
+import { offsetText, rowTime, trafficText } from '../src/inspector/page/format.js';
 
 const S = 1000;
 const MIN = 60 * S;
@@ -36,21 +36,6 @@ test('rowTime: the date and the time to the second, so rows across days sort as 
   assert.is(rowTime('2026-11-20T12:00:05.123Z'), '2026-11-20 12:00:05');
   assert.is(rowTime('2026-11-21T00:00:00.000Z'), '2026-11-21 00:00:00');
   assert.ok(rowTime('2026-11-20T23:59:59.999Z') < rowTime('2026-11-21T00:00:00.000Z'));
-});
-
-test('openingProject: the first with runs, in list order, asking about at most PROBE_PROJECTS; else the first', async () => {
-  const asked: string[] = [];
-  const withRuns = (ids: string[]) => async (id: string) => (asked.push(id), ids.includes(id));
-  assert.is(await openingProject(['empty', 'support', 'sales'], withRuns(['support', 'sales'])), 'support');
-  assert.equal(asked, ['empty', 'support']);
-  asked.length = 0;
-  assert.is(await openingProject(['a', 'b'], withRuns([])), 'a');
-  assert.equal(asked, ['a', 'b']);
-  const many = Array.from({ length: PROBE_PROJECTS + 2 }, (_, i) => `p${i}`);
-  asked.length = 0;
-  assert.is(await openingProject(many, withRuns([`p${PROBE_PROJECTS}`])), 'p0', 'past the probe limit: the first');
-  assert.is(asked.length, PROBE_PROJECTS);
-  assert.is(await openingProject([], withRuns([])), undefined);
 });
 
 test.run();

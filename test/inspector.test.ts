@@ -118,14 +118,16 @@ test('journal polling: after an id, the newest N, summaries without bodies', asy
   assert.equal(
     summaries.map((e: Json) => Object.keys(e).sort()),
     [
-      ['at', 'duration_ms', 'id', 'method', 'operation', 'path', 'status'],
+      ['at', 'duration_ms', 'id', 'method', 'operation', 'path', 'principal', 'status'],
       ['at', 'duration_ms', 'id', 'method', 'operation', 'path', 'status'],
     ],
   );
   const full = mock.control.requests({ after: 5 });
+  // Whose it was: the owner's credentials on the first; none on the second (no principal, no X-Test-Name).
+  const whose = [{ principal: DEMO.principals.owner }, {}];
   assert.equal(
     summaries,
-    full.map(({ id, at, method, path, status, duration_ms, operation }) => ({ id, at, method, path, status, duration_ms, operation })),
+    full.map(({ id, at, method, path, status, duration_ms, operation }, i) => ({ id, at, method, path, status, duration_ms, operation, ...whose[i] })),
   );
   assert.equal(summaries[1], { ...summaries[1], id: 7, method: 'GET', path: `/api/v3/projects/${P}/jobs`, status: 401, operation: 'listJobs', at: DEMO.now });
   // In process, the same filters.

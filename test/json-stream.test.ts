@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { writeFileSync } from 'node:fs';
 import { createApp } from '../src/app.js';
 import { demoFixture } from '../src/fixtures.js';
-import { JsonStreamError, nestedDeeperThan, readJsonStreaming } from '../src/storage/json-document.js';
+import { JsonStreamError, nestedDeeperThan, readJsonStreaming } from '../src/storage/json-file/json-document.js';
 import { completeAndValid } from '../src/storage/record-check.js';
 import { COLLECTION_NAMES, COLLECTION_SCHEMAS } from '../src/schemas/state.js';
 import { sameJson } from '../src/json.js';

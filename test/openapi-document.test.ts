@@ -125,7 +125,7 @@ test('credentials: security schemes, and the accepted alternatives of each opera
   assert.match(schemes.chatSecret.description, /webhook_secret_invalid/);
   assert.match(schemes.brokerSignature.description, /HMAC-SHA256/);
 
-  // CONTRACT section 3: bearer everywhere but 1, 16, 19; the admin key also on 2, 3, 13, 18 and 20.
+  // docs/api.md#authentication: bearer everywhere but 1, 16, 19; the admin key also on 2, 3, 13, 18 and 20.
   const adminKey = new Set(['getConnection', 'diffRelease', 'transferProject', 'getUser', 'deleteUser']);
   const expected = (id: string) =>
     id === 'exchangeToken'

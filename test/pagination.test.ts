@@ -1,4 +1,4 @@
-// Pages and list filters (CONTRACT 8, 10, 14, 15): limit bounds and default, next_cursor null on the last page even
+// Pages and list filters (endpoints 8, 10, 14, 15; docs/api.md#pages): limit bounds and default, next_cursor null on the last page even
 // when it is full, numeric release order, (created_at, id) user order with ties, and each filter value's exact set.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

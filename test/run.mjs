@@ -185,7 +185,7 @@ function runNodeTest(files, deadline) {
 const deadline = Date.now() + config.runTimeout;
 const results = await Promise.all([
   ...shards(config.shards).map((files) => runShard(files, deadline)),
-  ...(narrowed ? [] : [runNodeTest(['examples/node-test.test.mjs', 'examples/simulation.test.mjs', 'examples/embedding.test.mjs'], deadline)]),
+  ...(narrowed ? [] : [runNodeTest(['examples/node-test.test.mjs', 'examples/simulation.test.mjs', 'examples/embedding.test.mjs', 'examples/tutorial.test.mjs'], deadline)]),
 ]);
 
 const sum = { passed: 0, failed: 0, skipped: 0, unfinished: 0 };

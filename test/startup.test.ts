@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { acquireLock, IdentityLock, LockError, type LockFs } from '../src/storage/lock.js';
+import { acquireLock, IdentityLock, LockError, type LockFs } from '../src/storage/json-file/lock.js';
 import { JsonFileAdapter } from '../src/storage/adapters.js';
 import { createApp } from '../src/app.js';
 import { demoFixture, FixtureError } from '../src/fixtures.js';

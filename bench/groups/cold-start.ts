@@ -1,11 +1,12 @@
 // Group cold: a test file's first mock in a fresh Node process (import the package, createApp with the demo fixture,
-// one mock.fetch) against msw's (import, setupServer with one handler answering the same JSON, one fetch).
+// one mock.fetch) against msw's (import, setupServer with one handler answering the same JSON, one fetch), and the same
+// first mock through the CommonJS build (require) against the ES module one.
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { fmt, median, report } from '../lib/report.js';
 
-const script = (name: string) => fileURLToPath(new URL(`../cold/${name}.mjs`, import.meta.url));
+const script = (name: string) => fileURLToPath(new URL(`../cold/${name}${name.endsWith('.cjs') ? '' : '.mjs'}`, import.meta.url));
 
 /** Spawn to the line the process prints once answered (Node's own start included, as a test worker pays it). */
 function once(name: string, env: NodeJS.ProcessEnv = {}): Promise<{ ms: number; line: string }> {
@@ -26,11 +27,15 @@ export async function coldStart() {
   const first = await once('mock'); // warms the file cache too; its answer is the JSON msw's handler sends
   const { body } = JSON.parse(first.line) as { body: string };
   await once('msw', { BODY: body });
+  const required = await once('mock-require.cjs');
+  if (JSON.parse(required.line).body !== body) throw new Error('the CommonJS build answered another body than the ES module one');
   const mock: number[] = [];
   const msw: number[] = [];
+  const cjs: number[] = [];
   for (let i = 0; i < 15; i++) {
     mock.push((await once('mock')).ms);
     msw.push((await once('msw', { BODY: body })).ms);
+    cjs.push((await once('mock-require.cjs')).ms);
   }
   const ratio = median(mock) / median(msw);
   report({
@@ -50,5 +55,15 @@ export async function coldStart() {
     ratio: `${fmt(ratio, 2)} x cold0`,
     target: '<= 0.75 x cold0',
     met: ratio <= 0.75,
+  });
+  const cjsRatio = median(cjs) / median(mock);
+  report({
+    id: 'cold-cjs',
+    what: 'mock, CommonJS: fresh process to one answered mock.fetch (require, createApp + demo), median of 15',
+    value: `${fmt(median(cjs))} ms`,
+    baseline: `${fmt(median(mock))} ms`,
+    ratio: `${fmt(cjsRatio, 2)} x cold`,
+    target: '<= 1.1 x cold',
+    met: cjsRatio <= 1.1,
   });
 }

@@ -33,7 +33,7 @@ export interface Group {
 export const GROUPS: Group[] = [
   { name: 'f', what: 'in-process createApp and restore', run: inProcess },
   { name: 'cold', what: 'a fresh process to its first answered mock.fetch vs msw', run: coldStart },
-  { name: 'ab', what: 'GET run detail vs bare Koa and json-server', run: readThroughput },
+  { name: 'ab', what: 'GET run detail vs bare Koa, json-server, raw node:http and a pinned older commit', run: readThroughput },
   { name: 'i', what: 'in-process fetch, inject and interception per request', run: requestPath, fresh: true },
   { name: 'c', what: 'memory-mode cancels vs bare Koa + koa-body', run: memoryWrites },
   { name: 'e', what: 'first vs last page of 100k users', run: lastPage },

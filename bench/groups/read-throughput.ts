@@ -1,8 +1,13 @@
-// Groups a/b: bare Koa + @koa/router serving the run-detail JSON, and json-server 1.x GET by id, against GET run detail with bearer auth on the mock.
+// Groups a/b: bare Koa + @koa/router serving the run-detail JSON, and json-server 1.x GET by id, against GET run detail with bearer auth on the mock;
+// raw node:http writing the same bytes (the limit), and the same request on a pinned older commit (drift as a ratio).
 import { RUN, writeWork } from '../lib/data.js';
 import { AUTH, compare, rps, runPath } from '../lib/load.js';
 import { bad, fmt, report, reportThroughput } from '../lib/report.js';
-import { bareKoa, jsonServer, mockServer } from '../lib/servers.js';
+import { bareKoa, jsonServer, mockServer, start } from '../lib/servers.js';
+import { pinnedBuild } from '../lib/pinned.js';
+
+/** The commit b-ab measures against: GET run detail served at 1.23-1.24 x bare Koa then. */
+export const PINNED = '1627036';
 
 export async function readThroughput() {
   const mock = await mockServer('--memory');
@@ -12,9 +17,29 @@ export async function readThroughput() {
   reportThroughput(
     { id: 'a', what: 'bare Koa + @koa/router GET, same JSON (req/s)', rps: rps(base), bad: bad(base) },
     { id: 'b', what: 'GET run detail, bearer auth, memory (req/s)', rps: rps(subject), bad: bad(subject) },
-    0.9,
+    1.25,
   );
   await bare.stop();
+
+  // The limit: raw node:http writing the same bytes, no framework.
+  const raw = await start(['bench/servers/raw-http.mjs', writeWork('run-detail.json', detail)]);
+  const vsRaw = await compare({ url: raw.url, path: runPath(RUN) }, { url: mock.url, path: runPath(RUN), headers: AUTH });
+  reportThroughput(
+    { id: 'b-raw0', what: 'raw node:http writing the same bytes (req/s)', rps: rps(vsRaw.base), bad: bad(vsRaw.base) },
+    { id: 'b-raw', what: 'GET run detail against raw node:http (req/s)', rps: rps(vsRaw.subject), bad: bad(vsRaw.subject) },
+    0.65,
+  );
+  await raw.stop();
+
+  // Drift: the same request on the pinned commit's CLI, built once in a worktree of its own.
+  const pinned = await start(['dist/cli.js', '--port', '0', '--memory'], { cwd: pinnedBuild(PINNED) });
+  const vsPinned = await compare({ url: pinned.url, path: runPath(RUN), headers: AUTH }, { url: mock.url, path: runPath(RUN), headers: AUTH });
+  reportThroughput(
+    { id: 'b-ab0', what: `GET run detail on commit ${PINNED} (req/s)`, rps: rps(vsPinned.base), bad: bad(vsPinned.base) },
+    { id: 'b-ab', what: `GET run detail against commit ${PINNED} (req/s)`, rps: rps(vsPinned.subject), bad: bad(vsPinned.subject) },
+    1.0,
+  );
+  await pinned.stop();
 
   // json-server answers the same document by id from its own db (GET /runs/:id).
   const js = await jsonServer(writeWork('json-server-run.json', JSON.stringify({ runs: [JSON.parse(detail)] })));

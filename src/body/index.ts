@@ -9,6 +9,7 @@ import { isJsonContentType } from './content-type.js';
 import { decodeJsonBytes } from './decode.js';
 import { readBody } from './read.js';
 import { codePointIndex, pyJsonLoads } from './python-json.js';
+import { endOf, until } from '../request-waits.js';
 
 export { isJsonContentType, MAX_JSON_DEPTH };
 
@@ -23,7 +24,8 @@ export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> 
   if (ctx.state.rawBodyError) throw ctx.state.rawBodyError;
   let bytes: Buffer;
   try {
-    bytes = await readBody(ctx.req, limit, ctx.get('content-length') || undefined);
+    // A slow body stops being waited for when the sandbox the request addresses ends (it then answers 404).
+    bytes = await until(readBody(ctx.req, limit, ctx.get('content-length') || undefined), endOf(ctx));
   } catch (err) {
     const e = err as { reason?: string };
     ctx.state.rawBodyError =

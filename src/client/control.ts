@@ -85,6 +85,11 @@ export function controlOperations<Bound>(api: Client<paths>, bind: (id: string) 
     /** Empties the journal; resolves with how many entries it held. */
     clearRequests: async (opts?: CallOptions) => (await answer('DELETE /_mock/requests', api.DELETE('/_mock/requests', { ...opts }))).cleared,
     coverage: (opts?: CallOptions) => answer('GET /_mock/coverage', api.GET('/_mock/coverage', { ...opts })),
+    /** What to exercise next: the coverage gate's gaps at 100 %, each with the control calls that provoke it. */
+    coverageNext: (opts?: CallOptions) => answer('GET /_mock/coverage/next', api.GET('/_mock/coverage/next', { ...opts })),
+    /** Runs by status, spend, approvals, jobs fired and requests by status class over a span of the mock clock, in buckets. */
+    timeline: (query?: Query<'controlTimeline'>, opts?: CallOptions) =>
+      answer('GET /_mock/timeline', api.GET('/_mock/timeline', { params: { query }, ...opts })),
     clock: (opts?: CallOptions) => answer('GET /_mock/clock', api.GET('/_mock/clock', { ...opts })),
     /** Freezes the clock at `now` (ISO 8601). */
     setClock: (now: string, opts?: CallOptions) => answer('POST /_mock/clock', api.POST('/_mock/clock', { body: { now }, ...opts })),

@@ -2,6 +2,7 @@
 // reason code, next_action presence, validation items, the response schema of the served OpenAPI document, fingerprints.
 import { sameJson } from '../json.js';
 import { bounded, checkShape, resolve, type Schema, type ShapeFindings } from './shape.js';
+import { droppedFields, type DroppedFindings } from './dropped.js';
 
 export interface Answer {
   status: number;
@@ -16,6 +17,8 @@ export interface Difference {
 export interface Comparison {
   differences: Difference[];
   compatible: Difference[];
+  /** Optional fields the mock sent and the target left out (a required one is a difference). */
+  warnings: Difference[];
 }
 export interface CompareOptions {
   /** The OpenAPI document whose response schemas the target's bodies are held to (the mock's /openapi.json). */
@@ -72,7 +75,7 @@ function findResponseSchema(doc: Schema, operation: string, status: number): Sch
 
 /** Compares one request's answers from the mock and the target, on what is comparable without the same data. */
 export function compareAnswers(operation: string, mock: Answer, target: Answer, options: CompareOptions): Comparison {
-  const found: ShapeFindings = { differences: new Map(), compatible: new Map() };
+  const found: ShapeFindings & Pick<DroppedFindings, 'warnings'> = { differences: new Map(), compatible: new Map(), warnings: new Map() };
   const differ = (field: string, m: unknown, t: unknown) => {
     if (!found.differences.has(field)) found.differences.set(field, { field, mock: bounded(m), target: bounded(t) });
   };
@@ -98,12 +101,18 @@ export function compareAnswers(operation: string, mock: Answer, target: Answer, 
   }
   const doc = options.document;
   const schema = responseSchema(doc, operation, mock.status);
+  // What the mock sends and the target dropped: a required field is a difference, an optional one a warning.
+  droppedFields(doc, schema, mock.body, target.body, 'body', found);
   if (schema) checkShape(doc, schema, target.body, 'body', found);
   if (mock.status < 300 && FINGERPRINTED.has(operation)) checkFingerprint(target.body, options.fingerprint, differ);
   return done(found);
 }
 
-const done = (found: ShapeFindings): Comparison => ({ differences: [...found.differences.values()], compatible: [...found.compatible.values()] });
+const done = (found: ShapeFindings & Pick<DroppedFindings, 'warnings'>): Comparison => ({
+  differences: [...found.differences.values()],
+  compatible: [...found.compatible.values()],
+  warnings: [...found.warnings.values()],
+});
 
 function header(headers: Record<string, string>, name: string): string | undefined {
   for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return v;
@@ -149,6 +158,8 @@ function compareItems(mock: Json[], target: Json[], withInput: boolean, differ: 
   });
 }
 
+export const FINGERPRINT_RULE = 'SHA-256 of the canonical JSON of the sorted changes';
+
 /** The fingerprint must be the SHA-256 of the canonical JSON of the returned changes, sorted as the contract says. */
 function checkFingerprint(body: unknown, fingerprint: CompareOptions['fingerprint'], differ: Differ): void {
   if (!isObject(body) || !Array.isArray(body.changes) || typeof body.semantic_diff_fingerprint !== 'string') return;
@@ -158,5 +169,6 @@ function checkFingerprint(body: unknown, fingerprint: CompareOptions['fingerprin
   } catch {
     return; // changes JSON cannot canonicalize are a shape difference, reported by the schema walk
   }
-  if (expected !== body.semantic_diff_fingerprint) differ('body.semantic_diff_fingerprint', expected, body.semantic_diff_fingerprint);
+  // Named as a cause, not by the two hashes (data of each answer): one wrong recipe is one finding, whichever diff shows it.
+  if (expected !== body.semantic_diff_fingerprint) differ('body.semantic_diff_fingerprint', FINGERPRINT_RULE, 'another value');
 }

@@ -51,7 +51,8 @@ export interface Probe {
 
 /** What a probe found, before differences seen in earlier probes are folded away. */
 export type ProbeVerdict =
-  { outcome: 'compared'; differences: Difference[]; compatible: Difference[]; statuses: [number, number] } | { outcome: 'not comparable'; reason: string };
+  | { outcome: 'compared'; differences: Difference[]; compatible: Difference[]; warnings?: Difference[]; statuses: [number, number] }
+  | { outcome: 'not comparable'; reason: string };
 
 /** One line of the report. `repeats` are differences an earlier probe already reported (named there). */
 export interface ProbeResult {
@@ -63,8 +64,25 @@ export interface ProbeResult {
   statuses?: { mock: number; target: number };
   differences: Difference[];
   compatible: Difference[];
+  /** Optional fields the target dropped, met first here. */
+  warnings: Difference[];
   repeats: { field: string; first: string }[];
   reason?: string;
+}
+
+/**
+ * One cause: the same field with the same mock and target values, wherever it showed. `drift` breaks the contract;
+ * `warning` is an optional field the mock sends and the target dropped.
+ */
+export interface DriftFinding {
+  level: 'drift' | 'warning';
+  field: string;
+  mock: unknown;
+  target: unknown;
+  /** The operations it showed in, in the order first met. */
+  operations: string[];
+  /** The probes it showed in (the first reports it; the others name it under `repeats`). */
+  probes: string[];
 }
 
 export const JSON_HEADERS = { 'Content-Type': 'application/json' };

@@ -114,10 +114,12 @@ function walk(operation: string, resource: string): Probe {
       const [m, t] = await Promise.all([pages(mock, resource), pages(target, resource)]);
       const differences = new Map<string, Difference>();
       const compatible = new Map<string, Difference>();
+      const warnings = new Map<string, Difference>();
       for (let i = 0; i < Math.min(m.answers.length, t.answers.length); i++) {
         const c = compareAnswers(operation, m.answers[i], t.answers[i]);
         for (const d of c.differences) if (!differences.has(d.field)) differences.set(d.field, d);
         for (const d of c.compatible) if (!compatible.has(d.field)) compatible.set(d.field, d);
+        for (const d of c.warnings) if (!warnings.has(d.field)) warnings.set(d.field, d);
       }
       for (const [field, broken] of [
         ['body.items[].id (repeated across the walk)', 'repeats'],
@@ -129,6 +131,7 @@ function walk(operation: string, resource: string): Probe {
         outcome: 'compared',
         differences: [...differences.values()],
         compatible: [...compatible.values()],
+        warnings: [...warnings.values()],
         statuses: [m.answers[0].status, t.answers[0].status],
       };
     },

@@ -1,6 +1,6 @@
 // The conformance report in its three written forms (JSON, JUnit XML, Markdown) and the summary line with counts.
 import type { ConformanceReport } from './runner.js';
-import type { ProbeResult } from './probe.js';
+import type { DriftFinding, ProbeResult } from './probe.js';
 
 /** Characters XML 1.0 does not allow at all (not even escaped): C0 controls other than tab, newline, return; U+FFFE/F. */
 const xmlChar = (c: string) => {
@@ -21,7 +21,7 @@ export function differenceLines(r: ProbeResult): string[] {
 export function summaryLine(report: ConformanceReport): string {
   const s = report.summary;
   const verdict = s.differences > 0 ? 'differences found' : 'no differences';
-  return `conformance: ${s.probes} probes against ${report.target}: ${s.same} same, ${s.different} different (${s.differences} distinct differences), ${s.not_comparable} not comparable, ${s.compatible} compatible extras; ${verdict}`;
+  return `conformance: ${s.probes} probes against ${report.target}: ${s.same} same, ${s.different} different (${s.differences} distinct differences, ${s.warnings} warnings), ${s.not_comparable} not comparable, ${s.compatible} compatible extras; ${verdict}`;
 }
 
 export function jsonReport(report: ConformanceReport): string {
@@ -45,19 +45,25 @@ export function junitReport(report: ConformanceReport): string {
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** Markdown for a CI summary: the summary line, the differences, the compatible extras, the probes not compared. */
+/** The operations a finding showed in, and how many probes met it (the first named). */
+const where = (f: DriftFinding) =>
+  `${f.operations.map((o) => `\`${o}\``).join(', ')} (${f.probes.length} probe${f.probes.length === 1 ? '' : 's'}, first "${cell(f.probes[0])}")`;
+
+/** Markdown for a CI summary: the summary line, the differences and warnings by cause, the compatible extras, the probes not compared. */
 export function markdownReport(report: ConformanceReport): string {
-  const different = report.results.filter((r) => r.outcome === 'different');
+  const drift = report.findings.filter((f) => f.level === 'drift');
+  const warnings = report.findings.filter((f) => f.level === 'warning');
   const compatible = report.results.filter((r) => r.compatible.length);
   const skipped = report.results.filter((r) => r.outcome === 'not comparable');
   const out = [`## Conformance: ${report.summary.differences > 0 ? 'differences found' : 'no differences'}`, '', summaryLine(report), ''];
-  if (different.length) {
-    out.push('### Differences', '', '| probe | request | field | mock | target |', '| --- | --- | --- | --- | --- |');
-    for (const r of different) {
-      for (const d of r.differences)
-        out.push(`| ${cell(r.probe)} | \`${cell(r.request)}\` | \`${cell(d.field)}\` | ${cell(show(d.mock))} | ${cell(show(d.target))} |`);
-      for (const d of r.repeats) out.push(`| ${cell(r.probe)} | \`${cell(r.request)}\` | \`${cell(d.field)}\` | as in "${cell(d.first)}" | |`);
-    }
+  if (drift.length) {
+    out.push('### Differences (one row per cause)', '', '| field | mock | target | where |', '| --- | --- | --- | --- |');
+    for (const f of drift) out.push(`| \`${cell(f.field)}\` | ${cell(show(f.mock))} | ${cell(show(f.target))} | ${where(f)} |`);
+    out.push('');
+  }
+  if (warnings.length) {
+    out.push('### Warnings (optional fields the target dropped)', '');
+    for (const f of warnings) out.push(`- \`${cell(f.field)}\`: ${where(f)}`);
     out.push('');
   }
   if (compatible.length) {

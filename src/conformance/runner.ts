@@ -7,7 +7,7 @@ import { readOnlyCatalogue } from './catalogue.js';
 import { discover, readCatalogue } from './reads.js';
 import { writeCatalogue } from './writes.js';
 import { mockSide, targetSide, type SideOptions } from './sides.js';
-import type { Probe, ProbeResult, ProbeVerdict, Side } from './probe.js';
+import type { DriftFinding, Probe, ProbeResult, ProbeVerdict, Side } from './probe.js';
 import type { Schema } from '../compare/index.js';
 import { scrubber } from './secrets.js';
 
@@ -32,8 +32,10 @@ export interface ConformanceSummary {
   same: number;
   different: number;
   not_comparable: number;
-  /** Distinct differences (each reported once). */
+  /** Distinct differences: causes (a field with the same mock and target values), however many probes met each. */
   differences: number;
+  /** Distinct warnings: optional fields the target dropped. */
+  warnings: number;
   compatible: number;
 }
 export interface ConformanceReport {
@@ -41,6 +43,8 @@ export interface ConformanceReport {
   summary: ConformanceSummary;
   /** What the writes did (or, on a dry run, would do). */
   writes: string[];
+  /** The differences and warnings by cause, each listing the operations and probes it showed in. */
+  findings: DriftFinding[];
   results: ProbeResult[];
 }
 
@@ -98,45 +102,60 @@ export async function runConformance(o: ConformanceOptions): Promise<Conformance
     await Promise.all(workers);
     // Writes one at a time, in order: each finds its record in the state the previous one left.
     for (let i = 0; i < probes.length; i++) if (probes[i].group === 'write') await one(i);
-    const results = fold(probes, verdicts, target);
-    return JSON.parse(scrub(JSON.stringify(report(o.target, results, probes)))) as ConformanceReport;
+    return JSON.parse(scrub(JSON.stringify(report(o.target, fold(probes, verdicts, target), probes)))) as ConformanceReport;
   } finally {
     await app.close();
   }
 }
 
-/** Where a difference is "the same drift": the operation and field, and for a status or reason code what was due. */
-const keyOf = (operation: string, d: Difference) =>
-  `${operation}|${d.field}|${d.field === 'status' || d.field === 'body.detail.reason_code' ? JSON.stringify(d.mock) : ''}`;
+/** One cause: the field and both values, whichever operation showed it (a renamed reason code is one finding). */
+const keyOf = (level: DriftFinding['level'], d: Difference) => JSON.stringify([level, d.field, d.mock ?? null, d.target ?? null]);
 
-function fold(probes: Probe[], verdicts: ProbeVerdict[], target: Side): ProbeResult[] {
-  const first = new Map<string, string>();
+/** Each probe's causes met first there, the others named as repeats; and every cause with where it showed. */
+function fold(probes: Probe[], verdicts: ProbeVerdict[], target: Side): { results: ProbeResult[]; findings: DriftFinding[] } {
+  const findings = new Map<string, DriftFinding>();
   const seenCompatible = new Set<string>();
-  return probes.map((p, i) => {
+  const results = probes.map((p, i): ProbeResult => {
     const v = verdicts[i];
-    const base = { probe: p.name, operation: p.operation, group: p.group, request: requestText(p, target), differences: [], compatible: [], repeats: [] };
+    const base = {
+      probe: p.name,
+      operation: p.operation,
+      group: p.group,
+      request: requestText(p, target),
+      differences: [],
+      compatible: [],
+      warnings: [],
+      repeats: [],
+    };
     if (v.outcome === 'not comparable') return { ...base, outcome: 'not comparable', reason: v.reason };
     const result: ProbeResult = { ...base, outcome: 'same', statuses: { mock: v.statuses[0], target: v.statuses[1] } };
-    for (const d of v.differences) {
-      const key = keyOf(p.operation, d);
-      const earlier = first.get(key);
-      if (earlier) result.repeats.push({ field: d.field, first: earlier });
-      else {
-        first.set(key, p.name);
-        result.differences.push(d);
+    const meet = (level: DriftFinding['level'], d: Difference, into: Difference[]) => {
+      const key = keyOf(level, d);
+      const f = findings.get(key);
+      if (!f) {
+        findings.set(key, { level, field: d.field, mock: d.mock, target: d.target, operations: [p.operation], probes: [p.name] });
+        into.push(d);
+        return;
       }
-    }
+      if (!f.operations.includes(p.operation)) f.operations.push(p.operation);
+      if (!f.probes.includes(p.name)) f.probes.push(p.name);
+      if (level === 'drift') result.repeats.push({ field: d.field, first: f.probes[0] });
+    };
+    for (const d of v.differences) meet('drift', d, result.differences);
+    for (const d of v.warnings ?? []) meet('warning', d, result.warnings);
     for (const d of v.compatible) {
-      const key = keyOf(p.operation, d);
+      const key = keyOf('drift', d);
       if (!seenCompatible.has(key)) result.compatible.push(d);
       seenCompatible.add(key);
     }
     if (result.differences.length || result.repeats.length) result.outcome = 'different';
     return result;
   });
+  return { results, findings: [...findings.values()] };
 }
 
-function report(targetUrl: string, results: ProbeResult[], probes: Probe[]): ConformanceReport {
+function report(targetUrl: string, folded: ReturnType<typeof fold>, probes: Probe[]): ConformanceReport {
+  const { results, findings } = folded;
   const count = (o: ProbeResult['outcome']) => results.filter((r) => r.outcome === o).length;
   return {
     target: shownUrl(targetUrl),
@@ -145,10 +164,12 @@ function report(targetUrl: string, results: ProbeResult[], probes: Probe[]): Con
       same: count('same'),
       different: count('different'),
       not_comparable: count('not comparable'),
-      differences: results.reduce((n, r) => n + r.differences.length, 0),
+      differences: findings.filter((f) => f.level === 'drift').length,
+      warnings: findings.filter((f) => f.level === 'warning').length,
       compatible: results.reduce((n, r) => n + r.compatible.length, 0),
     },
     writes: probes.filter((p) => p.says).map((p) => `${p.name}: ${p.says}`),
+    findings,
     results,
   };
 }

@@ -1,6 +1,6 @@
-// The in-process control API (CONTRACT section 8): what /_mock routes call, typed for tests that embed the mock.
+// The in-process control API (docs/control-surface.md): what /_mock routes call, typed for tests that embed the mock.
 import type { Deps } from '../deps.js';
-import type { Snapshot } from '../storage/store.js';
+import type { Snapshot } from '../storage/index.js';
 import { CompleteStateDataSchema, type StateData } from '../schemas/state.js';
 import { ApiError, invalid } from '../errors.js';
 import { heldSecrets } from './held-secrets.js';
@@ -19,23 +19,27 @@ import { parse as parseInput } from '../validation.js';
 import { AssertionError } from 'node:assert';
 import { gapText, gate, type GateResult, type Requirement } from './coverage-gate.js';
 import type { DriftReport, DriftSource } from '../schemas/drift.js';
+import { timeline, type Timeline } from './timeline.js';
+import type { TimelineQuery } from '../schemas/control-timeline.js';
 
 export type { ControlParts } from './repro-control.js';
 
 /**
- * Builds the per-mock parts: the journal hides the secrets `deps` holds and `keys` (the control and shadow tokens), and shares `budget` (its
- * bytes) with the journals of the server's other mocks.
+ * The journal of one mock: it hides the secrets `deps` holds and `keys` (the control and shadow tokens), and shares
+ * `budget` (its bytes) with the journals of the server's other mocks.
  */
+export function mockJournal(deps: Deps, limits: JournalLimits | undefined, keys: readonly (string | undefined)[], budget?: JournalBudget): Journal {
+  return new Journal(limits, heldSecrets(deps, keys), budget);
+}
+
+/** The per-mock parts, from the journal, faults and coverage report built first. */
 export function controlParts(
-  deps: Deps,
-  journal: JournalLimits | undefined,
-  keys: readonly (string | undefined)[],
+  journal: Journal,
   faults: FaultRegistry,
-  own: SandboxParts & { budget?: JournalBudget; drift: DriftSource },
+  own: SandboxParts & { drift: DriftSource },
   coverage = new CoverageTracker(),
 ): ControlParts {
-  const journalParts = { journal: new Journal(journal, heldSecrets(deps, keys), own.budget), faults, coverage, drift: own.drift };
-  return { ...journalParts, snapshots: own.snapshots, sandboxes: own.sandboxes };
+  return { journal, faults, coverage, drift: own.drift, snapshots: own.snapshots, sandboxes: own.sandboxes };
 }
 
 export class MockControl extends ReproControl {
@@ -202,11 +206,25 @@ export class MockControl extends ReproControl {
     return result;
   }
 
+  /** What to exercise next: the gaps the coverage gate names at 100 %, each with the calls that provoke it (GET /_mock/coverage/next). */
+  coverageNext(): { percent: number; gaps: GateResult['gaps'] } {
+    const result = gate(this.coverage(), { failUnder: 100 });
+    return { percent: result.percent, gaps: result.gaps };
+  }
+
   /** What shadow mode found: differences by operation and field, counts, the target's state (GET /_mock/drift); `settled` waits for the queue. */
   drift(): DriftReport;
   drift(options: { settled: true }): Promise<DriftReport>;
   drift(options: { settled?: boolean } = {}): DriftReport | Promise<DriftReport> {
     return options.settled ? this.driftRecord.settled() : this.driftRecord.report();
+  }
+
+  /**
+   * Runs by status, spend per project, approvals opened and decided, jobs fired and requests by status class over a
+   * span of the mock clock (by default the last day), in at most 240 buckets (GET /_mock/timeline).
+   */
+  timeline(query: TimelineQuery = {}): Timeline {
+    return timeline(this.deps.view, this.journal.records(), this.deps.clock.nowMs(), query);
   }
 
   /** Clock state as answered by /_mock/clock. */

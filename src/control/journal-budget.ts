@@ -18,6 +18,11 @@ export class JournalBudget {
 
   constructor(readonly bytes: number) {}
 
+  /** Entries held by every journal together. */
+  get entries(): number {
+    return this.held;
+  }
+
   /** Bytes held by every journal together. */
   get used(): number {
     return this.total;

@@ -32,7 +32,14 @@ export interface JournalEntry {
   fault?: FaultMarker;
   /** Present when shadow mode found the target's answer to this request different: `{field, mock, target}`, bounded. */
   drift?: DriftItem[];
+  /** Present on what the simulation sent itself (its synthetic chat traffic), never on a client's request. */
+  simulated?: true;
 }
+
+/** The header a test names itself with, so the journal (and the inspector's waterfall) can show one test's requests. */
+export const TEST_NAME_HEADER = 'x-test-name';
+/** A test's name is cut to this many characters. */
+export const TEST_NAME_LENGTH = 200;
 
 /** One side of an exchange. A body over the body limit is shown as text cut at the limit and ending with a marker. */
 export interface JournalMessage {
@@ -53,10 +60,22 @@ export interface JournalFilter {
   after?: number;
   /** At most this many: the newest of the matching entries (still oldest first). */
   limit?: number;
+  /** true: only the simulation's own traffic; false: only clients' requests. */
+  simulated?: boolean;
+  /** Only the requests of this principal (by its id). */
+  principal?: string;
+  /** Only the requests that named this test (`X-Test-Name`). */
+  test?: string;
 }
 
-/** An entry without its query, headers and bodies: what a list of requests shows, cheap to poll. */
-export type JournalSummary = Pick<JournalEntry, 'id' | 'at' | 'method' | 'path' | 'status' | 'duration_ms' | 'operation' | 'fault'>;
+/**
+ * An entry without its query, headers and bodies: what a list of requests shows, cheap to poll; with whose it was when
+ * known (the principal its credentials belong to, the test its `X-Test-Name` header named, cut to 200 characters).
+ */
+export type JournalSummary = Pick<JournalEntry, 'id' | 'at' | 'method' | 'path' | 'status' | 'duration_ms' | 'operation' | 'fault' | 'simulated'> & {
+  principal?: string;
+  test?: string;
+};
 
 /** How much the journal keeps: entries, bytes in all, bytes per body. */
 export interface JournalLimits {
@@ -106,6 +125,8 @@ export interface JournalRecord {
   drift?: DriftItem[];
   /** What the client report reads (src/judge notes it); never shown. */
   client?: ClientFacts;
+  /** The simulation's own traffic (a synthetic chat message), not a client's request. */
+  simulated?: true;
 }
 
 /** A record as the journal holds it. */
@@ -133,6 +154,7 @@ export class StoredEntry implements Stored {
   readonly fault: FaultMarker | undefined;
   drift: DriftItem[] | undefined;
   readonly client: ClientFacts | undefined;
+  readonly simulated: true | undefined;
 
   constructor(
     r: JournalRecord,
@@ -153,5 +175,6 @@ export class StoredEntry implements Stored {
     this.fault = r.fault;
     this.drift = r.drift;
     this.client = r.client;
+    this.simulated = r.simulated;
   }
 }

@@ -2,6 +2,21 @@
 import { Redactor, type SecretIndex } from './redact.js';
 import { bodyParts, truncationMarker, type KeptBody } from './journal-text.js';
 import type { JournalEntry, JournalSummary, Stored } from './journal-types.js';
+import { TEST_NAME_HEADER, TEST_NAME_LENGTH } from './journal-types.js';
+
+/** The test a request named (`X-Test-Name`), cut to its bound; undefined when it named none. */
+export function testOf(e: Stored): string | undefined {
+  const v = e.requestHeaders[TEST_NAME_HEADER];
+  const name = Array.isArray(v) ? v[0] : v;
+  return typeof name === 'string' && name !== '' ? name.slice(0, TEST_NAME_LENGTH) : undefined;
+}
+
+/** Who and which test a request was for, when known: what the waterfall groups by. */
+function whose(e: Stored, out: { principal?: string; test?: string }): void {
+  if (e.client?.principal) out.principal = e.client.principal;
+  const test = testOf(e);
+  if (test !== undefined) out.test = test;
+}
 
 interface Readable {
   /** Parsed JSON, or the text as kept. */
@@ -62,6 +77,7 @@ export function shown(e: Stored, index?: SecretIndex): JournalEntry {
     response: { headers: redactor.headers(e.responseHeaders), ...shownBody(response, redactor) },
   };
   if (e.fault) entry.fault = e.fault;
+  if (e.simulated) entry.simulated = true;
   // Stored redacted; redacted again with the credentials held now.
   if (e.drift) entry.drift = redactor.deep(e.drift) as JournalEntry['drift'];
   return entry;
@@ -78,6 +94,8 @@ export function summary(e: Stored): JournalSummary {
     operation: e.operation,
   };
   if (e.fault) out.fault = e.fault;
+  if (e.simulated) out.simulated = true;
+  whose(e, out);
   return out;
 }
 

@@ -1,7 +1,7 @@
 // The request journal: a bounded, per-instance record of the v3 traffic; entries are redacted whenever they are read.
 import { compileGlob, isGlob } from '../glob.js';
 import { keptText, textPrefix } from './journal-text.js';
-import { shown, summary } from './journal-view.js';
+import { shown, summary, testOf } from './journal-view.js';
 import type { SecretIndex } from './redact.js';
 import type { BudgetedJournal, JournalBudget } from './journal-budget.js';
 import type { DriftItem } from '../schemas/drift.js';
@@ -208,7 +208,11 @@ export class Journal implements BudgetedJournal {
     const pathRe = path && isGlob(path) ? compileGlob(path) : null;
     const status = filter.status === undefined ? undefined : String(filter.status).toLowerCase();
     const statusClass = status && /^[1-5]xx$/.test(status) ? status[0] : null;
+    const { simulated, principal, test } = filter;
     const matches = (e: Stored) =>
+      (simulated === undefined || simulated === (e.simulated === true)) &&
+      (principal === undefined || e.client?.principal === principal) &&
+      (test === undefined || testOf(e) === test) &&
       (!method || e.method === method) &&
       (!path || (pathRe ? pathRe.test(e.path) : e.path.includes(path))) &&
       (!status || (statusClass ? String(e.status)[0] === statusClass : String(e.status) === status));

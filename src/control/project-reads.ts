@@ -25,14 +25,22 @@ import {
   ControlApprovalPageQuerySchema,
   ControlJobPageQuerySchema,
   ControlPageQuerySchema,
+  ControlProjectPageQuerySchema,
   ControlRunPageQuerySchema,
   type ControlApprovalPageQuery,
   type ControlJobPageQuery,
   type ControlPageQuery,
+  type ControlProjectPageQuery,
   type ControlRunPageQuery,
 } from '../schemas/control-projects.js';
 import { parse } from '../validation.js';
 import type { RecordOf } from '../schemas/state.js';
+
+/** A project's place in the state (fixture order, then creation): a key that sorts descending as the positions ascend. */
+type Placed = RecordOf<'projects'> & { readonly place: string };
+const storedKey = (p: Placed) => [p.place, p.id];
+const projectsStored = (view: Deps['view']): Placed[] =>
+  view.derive('projects:stored', ['projects'], () => [...view.values('projects')].map((p, i) => ({ ...p, place: String(1e15 - i) })));
 
 const approvalKey = (a: RecordOf<'approvals'>) => [a.requested_at, a.id];
 const jobKey = (j: RecordOf<'jobs'>) => [j.created_at, j.id];
@@ -53,10 +61,13 @@ export class ProjectReads {
     return p;
   }
 
-  /** Every project (archived ones too), newest first, in keyset pages. */
-  projects(query: Partial<ControlPageQuery> = {}) {
-    const q = parse(ControlPageQuerySchema, query, 'query');
-    const page = keysetPage(projectsSorted(this.deps.view), projectKey, 2, q.limit, q.cursor, { list: 'control:projects' });
+  /** Every project (archived ones too), newest first or in the order the state holds them, in keyset pages. */
+  projects(query: Partial<ControlProjectPageQuery> = {}) {
+    const q = parse(ControlProjectPageQuerySchema, query, 'query');
+    const page =
+      q.order === 'stored'
+        ? keysetPage(projectsStored(this.deps.view), storedKey, 2, q.limit, q.cursor, { list: 'control:projects:stored' })
+        : keysetPage(projectsSorted(this.deps.view), projectKey, 2, q.limit, q.cursor, { list: 'control:projects' });
     return { items: page.items.map(projectView), next_cursor: page.next_cursor };
   }
 

@@ -39,7 +39,7 @@ export const isSecretField = (name: string): boolean => {
   return SECRET_NAMES.has(n) || SECRET_PATTERN.test(n);
 };
 
-/** Headers that carry credentials (CONTRACT section 8) and any named like a secret. */
+/** Headers that carry credentials (docs/control-surface.md#protection) and any named like a secret. */
 export const SECRET_HEADERS = new Set([
   'authorization',
   'proxy-authorization',

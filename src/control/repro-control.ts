@@ -1,10 +1,11 @@
 // The control API's own parts (journal, faults, coverage, the seal) and what takes a session away: repro bundles, the HAR, replayable tests, the client report.
 import type { Readable } from 'node:stream';
 import type { Deps } from '../deps.js';
+import { invalid } from '../validation.js';
 import type { StateData } from '../schemas/state.js';
 import type { Journal, JournalFilter } from './journal.js';
 import { SandboxControl, type SandboxParts } from './sandbox-control.js';
-import type { FaultRegistry } from './faults/index.js';
+import { faultBoundText, type FaultRegistry } from './faults/index.js';
 import { Verifier } from './verify/index.js';
 import type { CoverageTracker } from './coverage.js';
 import { Sealer } from './sealing.js';
@@ -103,6 +104,9 @@ export class ReproControl extends SandboxControl {
    */
   async importBundle(input: unknown): Promise<void> {
     const b = openBundle(input, this.sealer);
+    if (!this.faultRegistry.fits(b.faults)) {
+      throw invalid(['body', 'faults', 'faults'], `A mock holds ${faultBoundText(this.faultRegistry.limits)}`, 'value_error', b.faults.faults.length);
+    }
     await this.deps.store.replace(b.state);
     this.seed = b.resetState;
     await this.deps.store.writeResetState(b.resetState);
@@ -152,7 +156,7 @@ export class ReproControl extends SandboxControl {
 
   /** How the client under test behaved: each rule over the journal (GET /_mock/client-report). */
   clientReport(): ClientReport {
-    return clientReport(this.journal.records(), this.journal.left);
+    return clientReport(this.journal.records({ simulated: false }), this.journal.left);
   }
 
   /** Throws an AssertionError listing every finding of severity `error` (warnings pass). */

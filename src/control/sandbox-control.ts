@@ -14,6 +14,7 @@ import {
   type SandboxPageQuery,
 } from '../schemas/sandboxes.js';
 import { DomainControl } from './domain-control.js';
+import { jsonLengthUpTo } from '../json-length.js';
 import type { NamedSnapshotInfo, NamedSnapshots } from './snapshots.js';
 import type { SandboxDirectory } from './sandbox-directory.js';
 import type { MockControl } from './api.js';
@@ -40,8 +41,9 @@ export class SandboxControl extends DomainControl {
   saveSnapshot(name: string): NamedSnapshotInfo {
     const body = parseInput(SaveSnapshotSchema, { name }, 'body');
     const { store } = this.deps;
-    // The byte bound counts the state as JSON text: what the snapshot would cost were its records not shared.
-    const bytes = JSON.stringify(store.toData()).length;
+    // The byte bound counts the state as JSON text: what the snapshot would cost were its records not shared. It is
+    // counted record by record and the count stops past the room left, so a save never builds the text it measures.
+    const bytes = jsonLengthUpTo(store.toData(), this.named.roomFor(body.name));
     return this.named.save({ name: body.name, created_at: this.deps.clock.nowIso(), bytes }, store.snapshot());
   }
 

@@ -1,5 +1,5 @@
 // Named snapshots of one mock (its stored state, clock and simulation queue), bounded in number and bytes.
-import type { Snapshot } from '../storage/store.js';
+import type { Snapshot } from '../storage/index.js';
 import { ApiError } from '../errors.js';
 
 /** How many snapshots one mock (the default one or a sandbox) may hold, and their bytes in all (as JSON text). */
@@ -40,6 +40,11 @@ export class NamedSnapshots {
     (this.held ??= new Map()).set(info.name, { info, snapshot });
     this.total = bytes;
     return info;
+  }
+
+  /** The bytes a save under `name` may take (what it would replace counts as free): past them the save is refused. */
+  roomFor(name: string): number {
+    return this.limits.bytes - this.total + (this.held?.get(name)?.info.bytes ?? 0);
   }
 
   list(): NamedSnapshotInfo[] {

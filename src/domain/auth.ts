@@ -1,7 +1,7 @@
-// Who is calling and what they may do: bearer tokens, the admin key, roles and scopes (CONTRACT section 3).
+// Who is calling and what they may do: bearer tokens, the admin key, roles and scopes (docs/api.md#authentication).
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { ApiError } from '../errors.js';
-import type { RecordReader } from '../storage/store.js';
+import type { RecordReader } from '../storage/index.js';
 import type { RecordOf } from '../schemas/state.js';
 
 export const LEVELS = { viewer: 1, operator: 2, owner: 3 } as const;

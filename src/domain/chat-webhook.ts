@@ -4,7 +4,7 @@ import { Int, NonEmptyString, model } from '../schemas/common.js';
 import { union } from '../pydantic/index.js';
 import type { WriteDeps } from './write-deps.js';
 import { ApiError } from '../errors.js';
-import type { RecordReader, Transaction } from '../storage/store.js';
+import type { RecordReader, Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/state.js';
 import { secretEquals } from './auth.js';
 import { writableProject } from './write-guard.js';

@@ -4,7 +4,7 @@
 // its outputs back, each write in ONE transaction (one persisted write). Plans and diffs never write.
 import type { WriteDeps } from './write-deps.js';
 import { ApiError } from '../errors.js';
-import type { ReadView, RecordReader, Transaction } from '../storage/store.js';
+import type { ReadView, RecordReader, Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/state.js';
 import type { ApplyDesiredStateRequest } from '../schemas/control-desired-state.js';
 import type {

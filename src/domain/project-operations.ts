@@ -31,7 +31,7 @@ export interface TransferInput {
   workspaceId: string;
 }
 
-/** Records that make a project non-empty (CONTRACT 5.13); deleted app users no longer count. */
+/** Records that make a project non-empty (endpoint 13, docs/operations.md); deleted app users no longer count. */
 const HISTORY = ['releases', 'runs', 'users', 'jobs', 'approvals'] as const;
 
 /**

@@ -1,5 +1,5 @@
 // Read-side indexes over the stored state (a read view), rebuilt only when their collections change; record lookups any reader answers.
-import type { ReadView, RecordReader } from '../storage/store.js';
+import type { ReadView, RecordReader } from '../storage/index.js';
 import type { CollectionName, RecordOf } from '../schemas/state.js';
 import { sortDesc, type SortKey } from './pagination.js';
 

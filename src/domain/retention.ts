@@ -1,5 +1,5 @@
 // Retention of the tables that only grow (tokens, codes, webhook dedupe keys): what is kept how long by the mock clock, pruned in amortized sweeps.
-import type { Transaction, Writer } from '../storage/store.js';
+import type { Transaction, Writer } from '../storage/index.js';
 import type { MockClock } from './clock.js';
 import { PRIMARY_KEYS } from '../schemas/state.js';
 

@@ -5,7 +5,7 @@ import canonicalize from 'canonicalize';
 import type { WriteDeps } from './write-deps.js';
 import { ApiError, invalid } from '../errors.js';
 import { parse } from '../validation.js';
-import type { Transaction } from '../storage/store.js';
+import type { Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/state.js';
 import type { RunStatus, RunStep } from '../schemas/runs.js';
 import {

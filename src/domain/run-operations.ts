@@ -1,7 +1,7 @@
 // Cancel and retry of runs (endpoints 4 and 6): state checks and every resulting write inside one transaction each.
 import type { WriteDeps } from './write-deps.js';
 import { ApiError } from '../errors.js';
-import type { Transaction } from '../storage/store.js';
+import type { Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/state.js';
 import { effectiveApprovalStatus } from './views.js';
 import { writableProject } from './write-guard.js';

@@ -24,16 +24,14 @@ interface Prepared {
 
 type HeadersInit = ConstructorParameters<typeof Headers>[0];
 
+/**
+ * The headers exactly as fetch would send them: its own Headers reads every form (object, pairs, Headers), trims each
+ * value's leading and trailing whitespace, refuses what a socket could not carry, and joins repeated names. A copy of
+ * that by hand read `Content-Type: " "` as a type where the socket sends none.
+ */
 function headersOf(init: HeadersInit | undefined, into: Record<string, string>): void {
   if (!init) return;
-  if (init instanceof Headers || Array.isArray(init)) {
-    for (const [k, v] of init instanceof Headers ? init : new Headers(init)) into[k] = v;
-    return;
-  }
-  for (const k of Object.keys(init)) {
-    const v = (init as Record<string, string | readonly string[]>)[k];
-    if (v !== undefined) into[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
-  }
+  for (const [k, v] of init instanceof Headers ? init : new Headers(init)) into[k] = v;
 }
 
 /** What fetch would send, read without building a Request when the input is simple (a string or URL and a string body). */

@@ -38,12 +38,19 @@ interface Registration extends Answerer {
  * One process-wide interceptor shared by every handle: the library keeps one patch per module in a
  * global, and two of its instances disposed out of order would remove each other's patch. Applied by
  * the first handle, disposed with the last, so globalThis.fetch and http.request come back as they were.
+ * The record lives on globalThis under a registered symbol, so the package's ES module and CommonJS builds
+ * loaded in one process share it too: one claim per origin, one patch, whichever copy intercepts.
  */
-const routes = new Map<string, Registration>();
-const handles = new Set<Registration>();
-let interceptor: BatchInterceptor<(ClientRequestInterceptor | FetchInterceptor)[]> | null = null;
-/** The fetch the interceptor installed, and ours over it (see shortcut). */
-let patched: { below: GlobalFetch; ours: GlobalFetch } | null = null;
+interface Interception {
+  routes: Map<string, Registration>;
+  handles: Set<Registration>;
+  interceptor: BatchInterceptor<(ClientRequestInterceptor | FetchInterceptor)[]> | null;
+  /** The fetch the interceptor installed, and ours over it (see shortcut). */
+  patched: { below: GlobalFetch; ours: GlobalFetch } | null;
+}
+const SHARED = Symbol.for('project-runtime-mock.interception.v1');
+const shared = ((globalThis as { [SHARED]?: Interception })[SHARED] ??= { routes: new Map(), handles: new Set(), interceptor: null, patched: null });
+const { routes, handles } = shared;
 
 function urlOf(input: string | URL | Request): string {
   return input instanceof Request ? input.url : input instanceof URL ? input.href : String(input);
@@ -81,9 +88,10 @@ function interceptors() {
 }
 
 function start(): void {
-  if (interceptor) return;
+  if (shared.interceptor) return;
   const { BatchInterceptor, ClientRequestInterceptor, FetchInterceptor } = interceptors();
-  interceptor = new BatchInterceptor({ name: 'project-runtime-mock', interceptors: [new ClientRequestInterceptor(), new FetchInterceptor()] });
+  const interceptor = new BatchInterceptor({ name: 'project-runtime-mock', interceptors: [new ClientRequestInterceptor(), new FetchInterceptor()] });
+  shared.interceptor = interceptor;
   interceptor.on('request', async ({ request, controller }) => {
     const origin = new URL(request.url).origin;
     const route = routes.get(origin);
@@ -102,17 +110,18 @@ function start(): void {
   });
   interceptor.apply();
   const below = globalThis.fetch;
-  patched = { below, ours: shortcut(below) };
-  globalThis.fetch = patched.ours;
+  shared.patched = { below, ours: shortcut(below) };
+  globalThis.fetch = shared.patched.ours;
 }
 
 function stop(): void {
+  const { interceptor, patched } = shared;
   if (!interceptor || handles.size > 0) return;
   // Put back the interceptor's own patch, so its dispose restores the fetch from before the first intercept.
   if (patched && globalThis.fetch === patched.ours) globalThis.fetch = patched.below;
-  patched = null;
+  shared.patched = null;
   interceptor.dispose();
-  interceptor = null;
+  shared.interceptor = null;
 }
 
 /** Normalizes 'https://api.example.test/' (or a URL) to its origin; a path other than '/' is refused. */

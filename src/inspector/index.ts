@@ -10,6 +10,8 @@ export const INSPECTOR_PATH = '/_mock/ui';
 export const INSPECTOR_ASSETS: Readonly<Record<string, string>> = {
   'page.js': 'text/javascript; charset=utf-8',
   'page.css': 'text/css; charset=utf-8',
+  /** The chart library, loaded by the page only when the Timeline first shows. */
+  'uplot.js': 'text/javascript; charset=utf-8',
 };
 
 /**

@@ -2,7 +2,7 @@
 // fingerprints, never the values), how many of that principal's requests were in flight, and the reason it got.
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
-import type { ReadView } from '../storage/reader.js';
+import type { ReadView } from '../storage/index.js';
 import type { ClientFacts } from '../control/journal.js';
 
 /** What arrive() hands to depart(). */
@@ -42,6 +42,9 @@ export class Fingerprints {
   }
 }
 
+/** What a request without a bearer token arrives as (shared: depart only reads it). */
+const NO_ARRIVAL: Arrival = Object.freeze({ principal: null, inFlight: 0, key: null });
+
 export class ClientObserver {
   /** Requests in flight by principal; made at the first credential seen (a sandbox no client called with one holds none). */
   private inFlight: Map<string, number> | undefined;
@@ -54,9 +57,10 @@ export class ClientObserver {
 
   /** At arrival: the bearer token's principal, and one more in flight for it. */
   arrive(ctx: Context): Arrival {
-    const auth = ctx.get('authorization');
-    const token = /^bearer\s+(\S+)$/i.exec(auth)?.[1];
-    if (!token) return { principal: null, inFlight: 0, key: null };
+    // Read from Node's headers directly (Koa's ctx.get goes through two delegates and a switch on the name).
+    const auth = ctx.req.headers.authorization;
+    const token = auth === undefined ? undefined : /^bearer\s+(\S+)$/i.exec(auth)?.[1];
+    if (!token) return NO_ARRIVAL;
     const access = this.fingerprints.of(token);
     const principal = this.view.get('access_tokens', token)?.principal_id ?? null;
     const key = principal ?? `token:${access}`;
@@ -69,9 +73,11 @@ export class ClientObserver {
   /** When the answer is ready (before the journal writes it out): the grant presented and the reason answered. */
   depart(ctx: Context, a: Arrival): ClientFacts {
     if (a.key !== null && this.inFlight) {
+      // Kept at zero rather than deleted: a client's next request finds its slot (a Map that deletes and adds a key
+      // per request keeps rehashing). Bounded: past RECENT keys the idle ones go.
       const n = (this.inFlight.get(a.key) ?? 1) - 1;
-      if (n <= 0) this.inFlight.delete(a.key);
-      else this.inFlight.set(a.key, n);
+      this.inFlight.set(a.key, n > 0 ? n : 0);
+      if (n <= 0 && this.inFlight.size > RECENT) for (const [k, v] of this.inFlight) if (v === 0) this.inFlight.delete(k);
     }
     const facts: ClientFacts = { principal: a.principal, inFlight: a.inFlight };
     if (a.access) facts.access = a.access;

@@ -5,6 +5,7 @@ import type { Deps } from '../deps.js';
 import type { MockControl } from '../control/api.js';
 import type { ClientObserver } from '../judge/index.js';
 import type { MockShadow } from '../shadow/index.js';
+import type { ScopeCells } from '../metrics/index.js';
 
 /** What a request is answered from: the mock's collaborators, its control surface and its client observer. */
 export interface AddressedMock {
@@ -14,6 +15,8 @@ export interface AddressedMock {
   readonly observer: ClientObserver;
   /** Where shadow mode records this mock's differences (null without a shadow target). */
   readonly shadow: MockShadow | null;
+  /** What its requests, faults and commits count into: the default mock's cells, or the ones every sandbox shares. */
+  readonly meter: ScopeCells;
 }
 
 const MOCK = Symbol('addressed mock');

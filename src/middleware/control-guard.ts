@@ -20,11 +20,13 @@ export interface ControlGuardOptions {
 }
 
 /**
- * The inspector page's shell and its built files (GET /_mock/ui, /_mock/ui/page.js, ...): static, the same bytes for
- * everyone, no state and no secret. A browser cannot add a header to a navigation, so these reads need no control token;
- * the page asks for the token and sends it on each of its own requests. Host, content type and Origin still apply.
+ * Reads that need no control token (Host, content type and Origin still apply):
+ * - the inspector page's shell and its built files (GET /_mock/ui, /_mock/ui/page.js, ...): static, the same bytes for
+ *   everyone, no state and no secret. A browser cannot add a header to a navigation; the page asks for the token and
+ *   sends it on each of its own requests;
+ * - GET /_mock/health: liveness and the mock clock, nothing else, so a container engine's health check needs no secret.
  */
-const PAGE_PATH = /^\/_mock\/ui(?:\/[^/]*)?$/i;
+const TOKEN_FREE_PATH = /^\/_mock\/(?:health|ui(?:\/[^/]*)?)$/i;
 
 /**
  * The host part of a Host header or an allowed-host entry, lowercased, without port, IPv6 brackets
@@ -103,7 +105,7 @@ export function controlGuard(options: ControlGuardOptions = {}): Middleware {
       throw new ApiError('origin_not_allowed', { message: `Requests from origin ${origin} are not allowed on the control surface.` });
     }
 
-    if (token !== undefined && !((ctx.method === 'GET' || ctx.method === 'HEAD') && PAGE_PATH.test(ctx.path))) {
+    if (token !== undefined && !((ctx.method === 'GET' || ctx.method === 'HEAD') && TOKEN_FREE_PATH.test(ctx.path))) {
       const given = ctx.get(CONTROL_TOKEN_HEADER);
       // Compare even when absent, so a missing token costs what a wrong one does.
       if (!secretEquals(given, token) || given === '') throw new ApiError('control_token_invalid');

@@ -7,8 +7,7 @@ import { isControlPath } from './journal.js';
 import { ApiError } from '../errors.js';
 import { principalOf } from '../domain/auth.js';
 import { addressed } from './addressed.js';
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+import { endOf, sleep } from '../request-waits.js';
 
 export interface FaultMiddlewareOptions {
   /** The request body limit: a fault matching on the body reads at most this much (the handler then reuses it). */
@@ -55,7 +54,9 @@ async function applyFault(ctx: Context, next: Next, d: FaultDecision): Promise<v
   if (d.retry_after_s !== undefined) marker.retry_after_s = d.retry_after_s;
   if (d.transport !== undefined) marker.transport = d.transport;
   ctx.state.fault = marker;
-  if (d.delay_ms) await sleep(d.delay_ms);
+  addressed(ctx).meter.fault(d.transport ?? (d.retry_after_s !== undefined ? 'rate_limit' : d.status !== undefined ? 'status' : 'delay'));
+  // The delay is part of the request's time in flight; the end of its sandbox cuts it short (the request answers 404).
+  if (d.delay_ms) await sleep(d.delay_ms, endOf(ctx));
   if (d.transport) return applyTransport(d.transport, ctx, next, d.fault.bytes_per_s);
   if (d.status === undefined) return next();
   // The injected answer replaces the handler entirely: nothing is read, nothing stored.

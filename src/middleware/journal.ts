@@ -38,11 +38,14 @@ function responseBody(ctx: Context, limit: number): KeptBody | null {
   return jsonBody(b, limit, text);
 }
 
+/** Either of the two above, in one test: every request is checked against it. */
+const NOT_JOURNALED = /^\/(?:_mock(?:\/|$)|docs(?:\/|$)|openapi\.json\/?$)/i;
+
 /** Journals each request in the journal of the mock it addresses, by that mock's clock. */
 export function journalMiddleware(): Middleware {
   return async function journalRequests(ctx, next) {
-    if (isControlPath(ctx.path) || isDocsPath(ctx.path)) return next();
-    const { control, deps, observer } = addressed(ctx);
+    if (NOT_JOURNALED.test(ctx.path)) return next();
+    const { control, deps, observer, meter } = addressed(ctx);
     const journal = control.journal;
     const atMs = deps.clock.nowMs();
     const started = performance.now();
@@ -53,6 +56,12 @@ export function journalMiddleware(): Middleware {
       const limit = journal.bodyBytes;
       const client = observer.depart(ctx, arrival); // first: it reads the answer's body as an object
       const response = responseBody(ctx, limit); // first: it may turn an object body into the text Koa sends
+      // A connection reset or left hanging by a fault answered nothing: status 0, as HAR writes an aborted request.
+      const status = ctx.state.unanswered ? 0 : ctx.status;
+      const ms = performance.now() - started;
+      // A fault that answered before the handler ran still names the operation the request was for.
+      const operation = (ctx.state.operation as string | undefined) ?? (ctx.state.fault ? operationOf(ctx.method, ctx.path) : null);
+      meter.request(operation, status, ms / 1000);
       // A fresh record per request: the journal keeps this very object as its entry.
       // Shadow mode adds the target's differences to this entry later.
       ctx.state.journalId = journal.add({
@@ -60,11 +69,9 @@ export function journalMiddleware(): Middleware {
         method: ctx.method,
         path: ctx.path,
         querystring: ctx.querystring,
-        // A connection reset or left hanging by a fault answered nothing: status 0, as HAR writes an aborted request.
-        status: ctx.state.unanswered ? 0 : ctx.status,
-        duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
-        // A fault that answered before the handler ran still names the operation the request was for.
-        operation: (ctx.state.operation as string | undefined) ?? (ctx.state.fault ? operationOf(ctx.method, ctx.path) : null),
+        status,
+        duration_ms: Math.round(ms * 1000) / 1000,
+        operation,
         requestHeaders: ctx.headers,
         requestBody: requestBody(ctx, limit),
         // Node's header object is made without a prototype, which V8 keeps as a dictionary: a plain copy holds less.

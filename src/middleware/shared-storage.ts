@@ -1,7 +1,7 @@
 // Shared storage (several instances on one database): every request sees every write acknowledged before it began. A
 // read catches up first; a write, while others are not writing, runs at once and is confirmed afterwards.
 import type { Context, Middleware, Next } from 'koa';
-import type { Store } from '../storage/store.js';
+import type { Store } from '../storage/index.js';
 import type { RouteTable } from '../routes/table.js';
 import { addressed } from './addressed.js';
 
@@ -32,6 +32,10 @@ export function sharedStorage(table: RouteTable): Middleware {
       if (failure) throw failure.error;
       return;
     }
+    // Another instance wrote this mock meanwhile: a conflict, and the request runs once more on the caught-up state.
+    const { meter } = addressed(ctx);
+    meter.conflict();
+    meter.rerun();
     ctx.state.optimism = undefined;
     restoreHeaders(ctx, headers);
     await store.sync();

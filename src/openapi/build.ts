@@ -186,7 +186,7 @@ export function buildOpenApi(options: BuildOptions): Json {
           {
             name: 'control',
             description:
-              'The /_mock control surface of the test double (CONTRACT section 8; not part of v3): an admin API (JSON bodies only, a loopback or allowed Host, no cross-site Origin, the control token when configured). Absent when control is off.',
+              'The /_mock control surface of the test double (not part of v3; docs/control-surface.md in the package): an admin API (JSON bodies only, a loopback or allowed Host, no cross-site Origin, the control token when configured). Absent when control is off.',
           },
         ]
       : []),

@@ -44,6 +44,12 @@ export const JournalEntrySchema = v.looseObject({
   operation: v.nullable(v.string()),
   /** Shadow mode: where the target's answer to this request differed. */
   drift: v.optional(v.array(DriftItemSchema)),
+  /** Present (true) on the simulation's own traffic: a synthetic chat message, not a client's request. */
+  simulated: v.optional(v.literal(true)),
+  /** In a summary: the principal whose credentials the request carried, when known. */
+  principal: v.optional(v.string()),
+  /** In a summary: the test the request named in its `X-Test-Name` header. */
+  test: v.optional(v.string()),
 });
 export const JournalPageSchema = v.object({ items: v.array(JournalEntrySchema) });
 

@@ -36,7 +36,7 @@ export interface SuccessResponse {
 
 export interface OperationSpec {
   operationId: string;
-  /** The endpoint's number in interface-v3.md (v3 operations only); the catalog is listed in this order. */
+  /** The endpoint's number in docs/api.md (v3 operations only); the catalog is listed in this order. */
   endpoint?: number;
   method: 'get' | 'post' | 'put' | 'delete';
   /** OpenAPI path template. */
@@ -65,6 +65,6 @@ export const READ_ERRORS: ErrorStatus[] = [401, 403, 404, 422];
 /** Management writes add 409 invariants and 413 body limit. */
 export const WRITE_ERRORS: ErrorStatus[] = [401, 403, 404, 409, 413, 422];
 
-/** CONTRACT section 3: a bearer token everywhere, or the admin key on endpoints 2, 3, 13, 18 and 20. */
+/** docs/api.md#authentication: a bearer token everywhere, or the admin key on endpoints 2, 3, 13, 18 and 20. */
 export const BEARER: SecurityScheme[] = ['bearer'];
 export const BEARER_OR_ADMIN_KEY: SecurityScheme[] = ['bearer', 'adminKey'];

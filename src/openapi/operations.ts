@@ -7,7 +7,7 @@ export type { ErrorStatus, HeaderParam, Named, OperationSpec, SecurityScheme, Su
 /** Every /_mock operation. */
 export const CONTROL_OPERATIONS = CONTROL_OPERATION_SPECS;
 
-/** The 20 operations of interface-v3.md, in its order (endpoint 1 .. 20). */
+/** The 20 v3 operations, in the order docs/api.md numbers them (endpoint 1 .. 20). */
 export const V3_OPERATIONS = V3_OPERATION_SPECS;
 
 /**

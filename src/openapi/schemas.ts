@@ -11,7 +11,7 @@ import { PYDANTIC_ERRORS, PYDANTIC_ERROR_TYPES, type PydanticErrorType } from '.
 
 const reasonCodes = Object.keys(REASON_CODES) as [ReasonCode, ...ReasonCode[]];
 
-/** Management error envelope (interface "Errors"; CONTRACT section 2). */
+/** Management error envelope (docs/errors.md). */
 export const ManagementErrorSchema = v.object({
   detail: v.object({
     reason_code: v.picklist(reasonCodes),
@@ -61,7 +61,7 @@ export const JobPageSchema = v.object({ items: v.array(JobResponseSchema) });
 export const ApprovalPageSchema = v.object({ items: v.array(ApprovalResponseSchema) });
 export const ApprovalDecisionResponseSchema = v.object({ approval: ApprovalResponseSchema, enqueued: v.boolean() });
 
-/** Endpoint 16 answer (CONTRACT 5.16). */
+/** Endpoint 16 answer (docs/auth-and-webhooks.md). */
 export const ChatWebhookResponseSchema = v.object({ accepted: v.literal(true), run_id: Uuid, duplicate: v.boolean() });
 /** Endpoint 19 answer: secret-free flags. */
 export const BrokerCallbackResponseSchema = v.object({ accepted: v.boolean(), stored: v.boolean() });

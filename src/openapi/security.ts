@@ -1,4 +1,4 @@
-// The credentials as OpenAPI security schemes (CONTRACT sections 3 and 5; the control token of section 8), and each
+// The credentials as OpenAPI security schemes (docs/api.md#authentication; the control token: docs/control-surface.md), and each
 // operation's accepted alternatives. Swagger UI's Authorize dialog, Prism and the typed client read them.
 import type { OperationSpec, SecurityScheme } from './operation-spec.js';
 
@@ -10,7 +10,7 @@ export interface SecurityOptions {
   controlToken?: boolean;
 }
 
-/** The credentials as security schemes (CONTRACT sections 3 and 5; the control token of section 8). */
+/** The credentials as security schemes (docs/api.md#authentication; the control token: docs/control-surface.md). */
 const SECURITY_SCHEMES: Record<SecurityScheme, { key: string; scheme: Json }> = {
   bearer: {
     key: 'bearerAuth',
@@ -57,7 +57,7 @@ const SECURITY_SCHEMES: Record<SecurityScheme, { key: string; scheme: Json }> = 
       in: 'header',
       name: 'X-Mock-Control-Token',
       description:
-        'The token the mock was started with (`--control-token`, `createApp({ controlToken })`); when one is set, every /_mock route requires it. Not part of v3.',
+        'The token the mock was started with (`--control-token`, `createApp({ controlToken })`); when one is set, every /_mock route but GET /_mock/health requires it. Not part of v3.',
     },
   },
 };

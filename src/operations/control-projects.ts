@@ -1,5 +1,11 @@
 // The read-only project views of /_mock (GET /_mock/projects/...): paged state for the inspector page and for tests.
-import { ControlApprovalPageQuerySchema, ControlJobPageQuerySchema, ControlPageQuerySchema, ControlRunPageQuerySchema } from '../schemas/control-projects.js';
+import {
+  ControlApprovalPageQuerySchema,
+  ControlJobPageQuerySchema,
+  ControlPageQuerySchema,
+  ControlProjectPageQuerySchema,
+  ControlRunPageQuerySchema,
+} from '../schemas/control-projects.js';
 import * as A from '../openapi/control-schemas.js';
 import { ProjectPath, RunPath } from '../routes/path-params.js';
 import { answer } from './answers.js';
@@ -12,9 +18,9 @@ export const CONTROL_PROJECT_OPERATIONS = [
     operationId: 'controlListProjects',
     method: 'get',
     path: '/_mock/projects',
-    summary: 'Every project, newest first, in pages',
-    description: 'Archived projects included. `limit` 1..200 (default 50); `cursor` is the `next_cursor` of the previous page.',
-    query: ControlPageQuerySchema,
+    summary: 'Every project, newest first (or in the order the state holds them), in pages',
+    description: 'Archived projects included. `limit` 1..200 (default 50); `cursor` is the `next_cursor` of the previous page; `order` is `newest` (by creation, the default) or `stored` (the fixture\'s order, then each project created since).',
+    query: ControlProjectPageQuerySchema,
     errors: [422],
     success: [answer('ControlProjectPage', A.ProjectPageSchema, 'A page of projects')],
     handler: () => ({ query, control }) => control.projects(query),

@@ -33,8 +33,9 @@ export const CONTROL_STATE_OPERATIONS = [
     method: 'get',
     path: '/_mock/health',
     summary: 'Liveness of the mock and its clock',
-    description: 'Answers `{status: "ok", now}` (the mock clock).',
+    description: 'Answers `{status: "ok", now}` (the mock clock). Needs no control token, so a container health check needs no secret.',
     errors: [],
+    tokenFree: true,
     success: [answer('ControlHealth', A.HealthAnswerSchema)],
     handler:
       () =>

@@ -41,7 +41,7 @@ export interface Operation<P extends Params = Params, Q extends Params = Params,
   handler: HandlerFactory<P, Q, B>;
 }
 
-/** A v3 operation: numbered as interface-v3.md numbers it, and a row of the coverage report. */
+/** A v3 operation: numbered as docs/api.md numbers it, and a row of the coverage report. */
 export type V3Operation = Operation & { endpoint: number; reasonCodes: string[] };
 
 /** One v3 operation, declared with its schemas' types flowing into its handler. */
@@ -60,24 +60,27 @@ const GUARD: ErrorStatus[] = [401, 403, 415, 421];
 
 type ControlInput<P extends Params, Q extends Params, B extends AnySchema> = Omit<Operation<P, Q, B>, 'tag' | 'security' | 'level' | 'errors'> & {
   errors?: ErrorStatus[];
+  /** Answered without the control token (the guard's token-free reads): documented with no credential and no 401. */
+  tokenFree?: true;
 };
 
 /**
- * One /_mock operation (CONTRACT section 8): tagged `control`, the control token its credential (required only when
+ * One /_mock operation (docs/control-surface.md): tagged `control`, the control token its credential (required only when
  * the mock runs with one; build.ts drops it otherwise), the guard's refusals and then its own (by default 404/422 for
  * a read, 404/409/413/422 for a write). Every control operation names its answer's schema: the typed client and the
  * tests' response check read it.
  */
 export const declareControl = <P extends Params = undefined, Q extends Params = undefined, B extends AnySchema = AnySchema>({
   errors,
+  tokenFree,
   ...op
 }: ControlInput<P, Q, B>): Operation =>
   ({
     ...op,
     tag: 'control',
-    security: ['controlToken'],
+    security: tokenFree ? [] : ['controlToken'],
     level: 'public',
-    errors: [...GUARD, ...(errors ?? (op.method === 'get' ? READ : WRITE))],
+    errors: [...GUARD.filter((s) => !tokenFree || s !== 401), ...(errors ?? (op.method === 'get' ? READ : WRITE))],
   }) as unknown as Operation;
 
 /** The pipeline's options for an operation: its name, authority, schemas (an optional body defaults to a fresh `{}`). */

@@ -19,10 +19,11 @@ import { CONTROL_SIMULATION_OPERATIONS } from './control-simulation.js';
 import { CONTROL_SANDBOX_OPERATIONS } from './control-sandboxes.js';
 import { CONTROL_REPRODUCE_OPERATIONS } from './control-reproduce.js';
 import { CONTROL_DRIFT_OPERATIONS } from './control-drift.js';
+import { CONTROL_INSPECT_OPERATIONS } from './control-inspect.js';
 
 export { CONTROL_BODY_LIMIT, declare, declareControl, routePattern, type Operation, type V3Operation } from './declare.js';
 
-/** The 20 operations of interface-v3.md, in its order (endpoint 1 .. 20). */
+/** The 20 v3 operations, in the order docs/api.md numbers them (endpoint 1 .. 20). */
 export const V3_DECLARATIONS: readonly V3Operation[] = [
   ...V3_PUBLIC_OPERATIONS,
   ...V3_RELEASE_OPERATIONS,
@@ -32,7 +33,7 @@ export const V3_DECLARATIONS: readonly V3Operation[] = [
   ...V3_APPROVAL_OPERATIONS,
 ].sort((a, b) => a.endpoint - b.endpoint);
 
-/** The /_mock operations (CONTRACT section 8), in the document's order. */
+/** The /_mock operations (docs/control-surface.md), in the document's order. */
 export const CONTROL_DECLARATIONS: readonly Operation[] = [
   ...CONTROL_STATE_OPERATIONS,
   ...CONTROL_OBSERVE_OPERATIONS,
@@ -42,6 +43,7 @@ export const CONTROL_DECLARATIONS: readonly Operation[] = [
   ...CONTROL_SANDBOX_OPERATIONS,
   ...CONTROL_REPRODUCE_OPERATIONS,
   ...CONTROL_DRIFT_OPERATIONS,
+  ...CONTROL_INSPECT_OPERATIONS,
 ];
 
 /** Per path segment, '0' for a literal and '1' for a parameter. */

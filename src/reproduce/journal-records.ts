@@ -38,5 +38,6 @@ export function entryRecord(e: JournalEntry): JournalRecord & { id: number } {
     responseBody: bodyText(e.response),
   };
   if (e.fault) record.fault = e.fault;
+  if (e.simulated) record.simulated = true;
   return record;
 }

@@ -120,5 +120,6 @@ export function replaySteps(
     );
   }
   const shown = journal.list({ after: firstId - 1 });
-  return raw.map((r, i) => step(r, shown[i], sealer, options.withTime, options.since === undefined || r.id >= options.since));
+  // The simulation's own traffic is not replayed: the replay's simulation sends it again, from the same seed.
+  return raw.flatMap((r, i) => (r.simulated ? [] : [step(r, shown[i], sealer, options.withTime, options.since === undefined || r.id >= options.since)]));
 }

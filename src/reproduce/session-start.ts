@@ -1,5 +1,5 @@
 // Where a session begins: what the mock was at start-up or at its last reset, fixture load, state import, bundle restore or snapshot restore.
-import type { Snapshot } from '../storage/store.js';
+import type { Snapshot } from '../storage/index.js';
 import { COLLECTION_NAMES, type StateData } from '../schemas/state.js';
 import type { SimulationMode } from '../schemas/simulation.js';
 import type { GeneratorPositions } from '../domain/ids.js';

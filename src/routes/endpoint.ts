@@ -9,7 +9,7 @@ import { parse } from '../validation.js';
 import type { RecordOf } from '../schemas/state.js';
 import { JsonText } from './json-text.js';
 import { authorityGuard, type AuthorityNeeded } from '../domain/write-guard.js';
-import type { WriteScope } from '../storage/store.js';
+import type { WriteScope } from '../storage/index.js';
 import type { MockControl } from '../control/api.js';
 import { addressed } from '../middleware/addressed.js';
 

@@ -15,7 +15,7 @@ export const V3_ROUTES: RouteModule[] = [
   docsRoutes,
 ];
 
-/** The /_mock control surface (CONTRACT section 8): mounted only when `control` is on. */
+/** The /_mock control surface (docs/control-surface.md): mounted only when `control` is on. */
 export const CONTROL_ROUTES: RouteModule[] = [
   // Every documented /_mock operation, each declared once (src/operations).
   controlRoutes,

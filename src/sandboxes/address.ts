@@ -50,8 +50,9 @@ export function addressOf(req: IncomingMessage): Addressed | null {
     const label = name.endsWith(LOCALHOST) ? name.slice(0, -LOCALHOST.length) : '';
     if (label !== '' && !label.includes('.')) fromHost = label;
   }
+  // Most requests name no sandbox: they allocate nothing here.
+  if (fromPath === undefined && fromHeader === undefined && fromHost === undefined) return null;
   const named = [fromPath, fromHeader, fromHost].filter((x): x is string => x !== undefined);
-  if (named.length === 0) return null;
   if (named.some((x) => x !== named[0])) {
     throw new ApiError('sandbox_conflict', { message: `The request names different sandboxes: ${named.map((x) => x.slice(0, 64)).join(', ')}` });
   }

@@ -2,8 +2,9 @@
 // start state; list, get, delete; and the middleware that hands a sandbox's requests to its own mock.
 import type { Middleware } from 'koa';
 import { COLLECTION_NAMES, type StateData } from '../schemas/state.js';
-import type { Snapshot, Store, StoreOptions } from '../storage/store.js';
-import type { SharedSandboxStorage } from '../storage/change-sets.js';
+import { Store, type Snapshot, type StoreOptions } from '../storage/index.js';
+import { MemoryAdapter } from '../storage/index.js';
+import type { SharedSandboxStorage } from '../storage/index.js';
 import { invalid } from '../errors.js';
 import { parse as parseInput } from '../validation.js';
 import { validateFixture } from '../control/fixture-errors.js';
@@ -11,6 +12,7 @@ import type { AddressedMock } from '../middleware/addressed.js';
 import type { SandboxDirectory } from '../control/sandbox-directory.js';
 import { CreateSandboxSchema, type CreateSandboxInput, type SandboxInfo } from '../schemas/sandboxes.js';
 import { SandboxRegistry, notFound, type SandboxCore } from './registry.js';
+import { LiveAdapter } from './life.js';
 import { sandboxIds } from './ids.js';
 import { sharedSandboxes } from './shared.js';
 import { handOver, within } from './refusals.js';
@@ -26,6 +28,8 @@ export interface SandboxesOptions {
   now(): number;
   ttlMs: number;
   max: number;
+  /** Called for each sandbox dropped because its time to live ran out (the server's metrics). */
+  expired?(): void;
   /** The server's seed: sandbox ids follow from it (else they are random). */
   seed?: string | number;
   /** What a sandbox starts from when given neither fixtures nor a snapshot: what the server started with. */
@@ -33,10 +37,10 @@ export interface SandboxesOptions {
   /** A snapshot saved at the default mock (404 `snapshot_not_found`). */
   snapshot(name: string): Snapshot;
   /**
-   * A whole mock on a memory store holding `state` (its records shared, never copied), or on the store `open` gives
-   * (a shared sandbox: `state` is then what it resets to when the storage keeps nothing else).
+   * A whole mock on the store `open` gives: in memory, holding `state` (its records shared, never copied); or a shared
+   * sandbox's (`state` is then what it resets to when the storage keeps nothing else).
    */
-  build(state: StateData, own: { seed?: string | number; open?: SandboxOpen }): Promise<SandboxMock>;
+  build(state: StateData, own: { seed?: string | number; open: SandboxOpen }): Promise<SandboxMock>;
   /** Shared storage that keeps sandboxes for every instance on it (PostgreSQL); else they live in this process. */
   shared?: SharedSandboxStorage;
 }
@@ -81,13 +85,24 @@ export function createSandboxes(options: SandboxesOptions): Sandboxes {
     return { body, state: body.clock ? { ...state, clock: { frozen_at: new Date(body.clock.now).toISOString(), offset_ms: 0 } } : state };
   };
   if (options.shared) return sharedSandboxes(options, options.shared, prepare);
-  const registry = new SandboxRegistry<SandboxMock>({ now: options.now, ttlMs: options.ttlMs, max: options.max, ids: sandboxIds(options.seed) });
+  const registry = new SandboxRegistry<SandboxMock>({
+    now: options.now,
+    ttlMs: options.ttlMs,
+    max: options.max,
+    ids: sandboxIds(options.seed),
+    expired: options.expired,
+  });
 
   return {
     async create(input, origin) {
       const { body, state } = await prepare(input);
-      const entry = await registry.create(body, async () => {
-        const mock = await options.build(state, { seed: body.seed });
+      const entry = await registry.create(body, async (id, life) => {
+        // Its store in memory, on the records of the state it starts from (shared until written), behind its liveness.
+        const open: SandboxOpen = async (hooks) => ({
+          store: new Store(new LiveAdapter(new MemoryAdapter(), life, id), state, 0, { ...hooks, sharedBase: true }),
+          fresh: true,
+        });
+        const mock = await options.build(state, { seed: body.seed, open });
         try {
           if (body.simulation) await within('simulation', () => mock.control.setSimulation(body.simulation!));
         } catch (err) {
@@ -107,11 +122,16 @@ export function createSandboxes(options: SandboxesOptions): Sandboxes {
     control: (id) => registry.get(id).core.control,
     close: () => registry.close(),
     select: (ctx, next) =>
-      handOver(ctx, next, (id) => {
-        const entry = registry.touch(id);
-        if (!entry) throw notFound(id.slice(0, 64));
-        return entry.core;
-      }),
+      handOver(
+        ctx,
+        next,
+        (id) => {
+          const entry = registry.touch(id);
+          if (!entry) throw notFound(id.slice(0, 64));
+          return entry;
+        },
+        (entry) => registry.answered(entry),
+      ),
   };
 }
 

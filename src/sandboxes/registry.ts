@@ -2,6 +2,7 @@
 import { ApiError } from '../errors.js';
 import { keysetPage, type Page } from '../domain/pagination.js';
 import type { SandboxInfo } from '../schemas/sandboxes.js';
+import { SandboxLife } from './life.js';
 
 /** What the registry needs of a sandbox's mock: a way to let it go. */
 export interface SandboxCore {
@@ -18,12 +19,16 @@ export interface SandboxRegistryOptions {
   max: number;
   /** New ids (see ids.ts). */
   ids(): string;
+  /** Called for each sandbox dropped because its time to live ran out. */
+  expired?(): void;
 }
 
 export interface SandboxEntry<Core extends SandboxCore> {
   readonly id: string;
   readonly name: string | null;
   readonly core: Core;
+  /** Its requests in flight and its end (see life.ts). */
+  readonly life: SandboxLife;
   readonly createdMs: number;
   readonly ttlMs: number;
   /** Creation order, for the newest-first list. */
@@ -52,7 +57,7 @@ export class SandboxRegistry<Core extends SandboxCore> {
    * Registers the sandbox `build` makes (nothing is registered when it throws); 429 `sandbox_limit`, with the seconds
    * until one expires, when `max` are live.
    */
-  async create(spec: { name?: string; ttl_ms?: number }, build: () => Promise<Core>): Promise<SandboxEntry<Core>> {
+  async create(spec: { name?: string; ttl_ms?: number }, build: (id: string, life: SandboxLife) => Promise<Core>): Promise<SandboxEntry<Core>> {
     await this.sweep();
     if (this.live.size + this.building >= this.options.max) {
       throw new ApiError('sandbox_limit', {
@@ -63,8 +68,9 @@ export class SandboxRegistry<Core extends SandboxCore> {
     this.building++;
     let core: Core;
     const id = this.freshId();
+    const life = new SandboxLife();
     try {
-      core = await build();
+      core = await build(id, life);
     } finally {
       this.building--;
     }
@@ -73,6 +79,7 @@ export class SandboxRegistry<Core extends SandboxCore> {
       id,
       name: spec.name ?? null,
       core,
+      life,
       createdMs: now,
       lastMs: now,
       ttlMs: spec.ttl_ms ?? this.options.ttlMs,
@@ -89,6 +96,12 @@ export class SandboxRegistry<Core extends SandboxCore> {
     return e;
   }
 
+  /** A request to `e` was answered: its time to live starts again from the answer (it did not run while in flight). */
+  answered(e: SandboxEntry<Core>): void {
+    e.lastMs = this.options.now();
+    e.life.leave();
+  }
+
   /** The live sandbox, or 404 `sandbox_not_found`. */
   get(id: string): SandboxEntry<Core> {
     const e = this.find(id);
@@ -102,7 +115,10 @@ export class SandboxRegistry<Core extends SandboxCore> {
     return keysetPage(newest, (e) => [e.seq], 1, limit, cursor, { list: 'sandboxes' });
   }
 
-  /** Drops a sandbox now; 404 `sandbox_not_found` when it is unknown or already gone. */
+  /**
+   * Drops a sandbox now (the instant it is no longer found); 404 `sandbox_not_found` when it is unknown or already gone.
+   * Resolves once the requests in flight at that instant are answered.
+   */
   async delete(id: string): Promise<void> {
     const e = this.get(id);
     await this.drop(e);
@@ -121,24 +137,28 @@ export class SandboxRegistry<Core extends SandboxCore> {
   /** Drops the sandboxes whose time is up. */
   async sweep(): Promise<void> {
     const gone = [...this.live.values()].filter((e) => this.expired(e));
-    await Promise.all(gone.map((e) => this.drop(e)));
+    await Promise.all(gone.map((e) => this.drop(e, true)));
   }
 
   private find(id: string): SandboxEntry<Core> | undefined {
     const e = this.live.get(id);
     if (!e) return undefined;
     if (!this.expired(e)) return e;
-    void this.drop(e);
+    void this.drop(e, true);
     return undefined;
   }
 
+  /** Its time to live ran out since its last answer, and no request is in flight (one in flight keeps it alive). */
   private expired(e: SandboxEntry<Core>): boolean {
-    return this.options.now() - e.lastMs >= e.ttlMs;
+    return e.life.inFlight === 0 && this.options.now() - e.lastMs >= e.ttlMs;
   }
 
-  private async drop(e: SandboxEntry<Core>): Promise<void> {
+  /** Its end: no longer found, its store refuses writes, its requests in flight are answered, then its memory goes. */
+  private async drop(e: SandboxEntry<Core>, expired = false): Promise<void> {
     if (this.live.get(e.id) !== e) return;
     this.live.delete(e.id);
+    if (expired) this.options.expired?.();
+    await e.life.end();
     await e.core.close();
   }
 

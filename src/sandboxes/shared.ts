@@ -2,20 +2,25 @@
 // serves any sandbox. An instance opens a sandbox it does not hold when a request names it, and lets it go when idle.
 import { ApiError } from '../errors.js';
 import { keysetPage } from '../domain/pagination.js';
-import { Store } from '../storage/store.js';
-import { storageUnavailable } from '../storage/unavailable.js';
-import type { SandboxRow, SharedSandboxStorage } from '../storage/change-sets.js';
+import { Store } from '../storage/index.js';
+import { storageUnavailable } from '../storage/index.js';
+import { SandboxGone } from '../storage/index.js';
+import type { SandboxRow, SharedSandboxStorage } from '../storage/index.js';
 import type { PrepareCreate, Sandboxes, SandboxesOptions, SandboxMock } from './directory.js';
 import { notFound, sandboxInfo } from './registry.js';
 import { handOver, within } from './refusals.js';
 import { sandboxIds } from './ids.js';
+import { SandboxLife } from './life.js';
 
-/** A sandbox this instance has open: its mock, and its last request here (reported to the storage now and then). */
+/** A sandbox this instance has open: its mock, its life here, and its last request here (reported to the storage now and then). */
 interface Held {
   row: SandboxRow;
-  mock: SandboxMock;
+  core: SandboxMock;
+  life: SandboxLife;
   lastMs: number;
   reportedMs: number;
+  /** While requests are in flight here: reports them to the storage, so no instance sweeps the sandbox under them. */
+  keep?: NodeJS.Timeout;
 }
 
 /** How often an instance reports a sandbox's last request: a tenth of its time to live, at most every 5 s. */
@@ -27,11 +32,14 @@ export function sharedSandboxes(options: SandboxesOptions, storage: SharedSandbo
   const ids = sandboxIds(options.seed);
   const now = () => options.now();
 
+  /** This instance lets its copy go (deleted or expired anywhere, idle here, closing): its requests in flight are answered first. */
   const letGo = async (id: string) => {
     const h = held.get(id);
     if (!h) return;
     held.delete(id);
-    await h.mock.close().catch(() => {});
+    await h.life.end();
+    clearInterval(h.keep);
+    await h.core.close().catch(() => {});
   };
   storage.onDrop((id) => void letGo(id));
 
@@ -51,7 +59,7 @@ export function sharedSandboxes(options: SandboxesOptions, storage: SharedSandbo
             return { store, fresh: false };
           },
         });
-        const h: Held = { row, mock, lastMs: row.lastMs, reportedMs: row.lastMs };
+        const h: Held = { row, core: mock, life: new SandboxLife(), lastMs: row.lastMs, reportedMs: row.lastMs };
         held.set(row.id, h);
         return h;
       })().finally(() => opening.delete(row.id));
@@ -65,6 +73,20 @@ export function sharedSandboxes(options: SandboxesOptions, storage: SharedSandbo
     if (at - h.reportedMs < reportEvery(h.row.ttlMs)) return;
     h.reportedMs = at;
     storage.touch(h.row.id, at).catch(() => {});
+  };
+
+  /** A request in flight keeps the sandbox alive for every instance: its last request is reported as now until none is. */
+  const keep = (h: Held) => {
+    if (h.keep) return;
+    h.keep = setInterval(
+      () => {
+        if (h.life.inFlight > 0) return touch(h, now());
+        clearInterval(h.keep);
+        h.keep = undefined;
+      },
+      Math.max(1, reportEvery(h.row.ttlMs)),
+    );
+    h.keep.unref();
   };
 
   const lastOf = (row: SandboxRow) => Math.max(row.lastMs, held.get(row.id)?.lastMs ?? 0);
@@ -83,7 +105,7 @@ export function sharedSandboxes(options: SandboxesOptions, storage: SharedSandbo
     await Promise.all([...held.values()].filter((h) => h.lastMs > h.reportedMs).map((h) => ((h.reportedMs = h.lastMs), storage.touch(h.row.id, h.lastMs))));
     for (const id of await storage.sweep(at)) await letGo(id);
     // Idle here for its time to live: its memory goes (it may live on through others, and opens again on demand).
-    for (const h of [...held.values()]) if (at - h.lastMs >= h.row.ttlMs) await letGo(h.row.id);
+    for (const h of [...held.values()]) if (h.life.inFlight === 0 && at - h.lastMs >= h.row.ttlMs) await letGo(h.row.id);
   };
   const timer = setInterval(() => void sweep().catch(() => {}), Math.min(60_000, Math.max(1_000, Math.floor(options.ttlMs / 4))));
   timer.unref();
@@ -115,7 +137,7 @@ export function sharedSandboxes(options: SandboxesOptions, storage: SharedSandbo
           seed: body.seed,
           open: async (hooks) => ({ store: new Store(o.adapter, o.state, o.seq, { ...hooks, sharedBase: true }), fresh: true }),
         });
-        h = { row: created, mock, lastMs: created.lastMs, reportedMs: created.lastMs };
+        h = { row: created, core: mock, life: new SandboxLife(), lastMs: created.lastMs, reportedMs: created.lastMs };
         held.set(created.id, h);
         if (body.simulation) await within('simulation', () => mock.control.setSimulation(body.simulation!));
       } catch (err) {
@@ -141,7 +163,7 @@ export function sharedSandboxes(options: SandboxesOptions, storage: SharedSandbo
       // In process: a sandbox this instance has open (created here, or served here since).
       const h = held.get(id);
       if (!h) throw notFound(id.slice(0, 64));
-      return h.mock.control;
+      return h.core.control;
     },
     async close() {
       clearInterval(timer);
@@ -149,20 +171,31 @@ export function sharedSandboxes(options: SandboxesOptions, storage: SharedSandbo
       await Promise.all([...held.keys()].map(letGo));
     },
     select: (ctx, next) =>
-      handOver(ctx, next, async (id) => {
-        const at = now();
-        let h = held.get(id);
-        // Idle here past its time to live: the storage says whether another instance kept it alive.
-        if (!h || at - h.lastMs >= h.row.ttlMs) {
-          try {
-            h = await open(await find(id));
-          } catch (err) {
-            if (err instanceof ApiError && err.reason_code === 'sandbox_not_found') await letGo(id);
-            throw err;
+      handOver(
+        ctx,
+        next,
+        async (id) => {
+          const at = now();
+          let h = held.get(id);
+          // Idle here past its time to live: the storage says whether another instance kept it alive.
+          if (!h || (h.life.inFlight === 0 && at - h.lastMs >= h.row.ttlMs)) {
+            try {
+              h = await open(await find(id));
+              // Let go here (idle) while it was looked up: opened again, as any instance would.
+              if (h.life.ended) h = await open(await find(id));
+            } catch (err) {
+              if ((err instanceof ApiError && err.reason_code === 'sandbox_not_found') || err instanceof SandboxGone) await letGo(id);
+              throw err;
+            }
           }
-        }
-        touch(h, at);
-        return h.mock;
-      }),
+          touch(h, at);
+          keep(h);
+          return h;
+        },
+        (h) => {
+          touch(h, now());
+          h.life.leave();
+        },
+      ),
   };
 }

@@ -34,6 +34,7 @@ export const BundleJournalEntrySchema = v.strictObject({
       transport: v.optional(v.string()),
     }),
   ),
+  simulated: v.optional(v.literal(true)),
 });
 
 export const BundleFaultSchema = v.strictObject({

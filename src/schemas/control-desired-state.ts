@@ -1,4 +1,4 @@
-// Bodies of the desired-state control operations (CONTRACT section 8): apply a source, compile a release.
+// Bodies of the desired-state control operations (docs/control-surface.md): apply a source, compile a release.
 import * as v from 'valibot';
 import { Uuid, forbidExtra, model } from './common.js';
 import { DeploymentTarget } from './jobs.js';

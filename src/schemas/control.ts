@@ -1,4 +1,4 @@
-// Request bodies of the /_mock control surface (CONTRACT section 8), validated like the v3 bodies.
+// Request bodies of the /_mock control surface (docs/control-surface.md), validated like the v3 bodies.
 import * as v from 'valibot';
 import { AnyJson, Bool, FreeObject, Int, NonEmptyString, NonNegFloat, NonNegInt, RuntimeMode, Timestamp, Uuid, forbidExtra, model } from './common.js';
 import { GLOB_MAX_LENGTH } from '../glob.js';
@@ -26,6 +26,12 @@ export const JournalQuerySchema = model({
   limit: v.optional(v.pipe(Int, v.minValue(1), v.maxValue(1000))),
   /** Entries without query, headers and bodies (id, at, method, path, status, duration_ms, operation, fault). */
   summary: v.optional(Bool, false),
+  /** true: only the simulation's own traffic (its synthetic chat messages); false: only clients' requests. */
+  simulated: v.optional(Bool),
+  /** Only the requests of this principal (its id). */
+  principal: v.optional(v.pipe(v.string(), v.maxLength(200, 'String should have at most 200 characters'))),
+  /** Only the requests that named this test in their `X-Test-Name` header. */
+  test: v.optional(v.pipe(v.string(), v.maxLength(200, 'String should have at most 200 characters'))),
 });
 
 export const RequestPath = model({ request_id: v.pipe(Int, v.minValue(1)) });

@@ -1,6 +1,6 @@
 // Valibot schemas of the desired-state domain: the document, its 31 mutations, bundles, plans, releases and changes.
 //
-// Unknown keys on entities (and everywhere else) are DROPPED, not kept: CONTRACT section 1 says unknown
+// Unknown keys on entities (and everywhere else) are DROPPED, not kept: docs/api.md (Conventions) says unknown
 // body fields are ignored, neither echoed nor stored, and a dropped key cannot change a fingerprint.
 // No transforms and no `check` actions are used, so @valibot/to-json-schema can render every schema;
 // rules that need code (connection name = id, references, duplicates, exactly one plan source) live in

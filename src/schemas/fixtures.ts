@@ -1,4 +1,4 @@
-// The fixture document (CONTRACT section 7): every key optional, records as the responses plus their links and secrets.
+// The fixture document (docs/fixtures.md): every key optional, records as the responses plus their links and secrets.
 import * as v from 'valibot';
 import { FreeObject, Int, Timestamp, Uuid, forbidExtra, model, type SameType } from './common.js';
 import { AccessTokenRecordSchema, AuthorizationCodeRecordSchema, PrincipalRecordSchema, WorkspaceRecordSchema } from './auth.js';

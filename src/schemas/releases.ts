@@ -17,7 +17,7 @@ export const ReleaseResponseSchema = model({
   generation: v.pipe(Int, v.minValue(1)),
   created_at: Timestamp,
   desired_state_head: HeadSchema,
-  /** The compiled document (CONTRACT section 6), as the compiler writes it. */
+  /** The compiled document (docs/desired-state.md), as the compiler writes it. */
   document: ReleaseDocumentSchema,
   targets: v.optional(v.array(DeploymentTarget)),
 });

@@ -7,6 +7,7 @@ import type { DriftItem } from '../schemas/drift.js';
 import type { ShadowSettings } from './options.js';
 import type { ShadowSender, TargetAnswer } from './sender.js';
 import type { DriftLog } from './drift-log.js';
+import { forwardedQuery } from './query.js';
 
 /** The comparison of two answers (the conformance command's comparator). */
 export interface Answer {
@@ -66,7 +67,7 @@ export function shadowed(settings: ShadowSettings, method: string, path: string)
   return path === prefix || path.startsWith(`${prefix}/`);
 }
 
-/** The headers the target gets: never the client's credentials; the shadow token when the client sent credentials (or auth is off). */
+/** The headers the target gets (its query: query.ts): never the client's credentials; the shadow token when the client sent credentials (or auth is off). */
 function targetHeaders(ctx: Context, p: ShadowParts, authOff: boolean): Record<string, string> {
   const headers: Record<string, string> = { accept: ctx.get('accept') || 'application/json' };
   const type = ctx.get('content-type');
@@ -100,9 +101,10 @@ export function shadowMiddleware(p: ShadowParts, recordOf: (ctx: Context) => Sha
     const operation = (ctx.state.operation as string | undefined) ?? 'unmatched';
     const requestId = (ctx.state.journalId as number | undefined) ?? null;
     const at = r.nowIso();
+    const query = forwardedQuery(ctx.querystring, r.secrets());
     p.sender.submit({
       method: ctx.method,
-      target: ctx.querystring ? `${ctx.path}?${ctx.querystring}` : ctx.path,
+      target: query ? `${ctx.path}?${query}` : ctx.path,
       headers: targetHeaders(ctx, p, r.authOff),
       body: ctx.method === 'GET' ? undefined : raw,
       unreachable: () => r.drift.unreachable(),

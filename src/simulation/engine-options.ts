@@ -1,7 +1,8 @@
 // What the engine is told when it is built: its default mode, seed, retention, and who hears what it does.
-import type { WriteScope } from '../storage/store.js';
+import type { WriteScope } from '../storage/index.js';
 import type { SimulationMode } from '../schemas/simulation.js';
 import type { HistoryOptions } from './history.js';
+import type { SentMessage } from './traffic.js';
 
 /** The simulation that drives the engine implements it (no options object or closures of its own per mock). */
 export interface EngineOptions extends HistoryOptions {
@@ -14,6 +15,8 @@ export interface EngineOptions extends HistoryOptions {
   scope?(): WriteScope;
   /** Each executed event, by kind (the coverage report). */
   onExecuted?(kind: string): void;
+  /** A synthetic chat message was sent (the journal shows it as the webhook request it stands for). */
+  onMessage?(m: SentMessage): void;
   /** A new event was scheduled, inside the transaction that writes it (the driver re-arms its timer after it). */
   onScheduled?(atMs: number): void;
 }

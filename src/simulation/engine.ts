@@ -1,6 +1,6 @@
 // The engine: pending events live in the store (collection simulation_events) and in a heap; each runs as one transaction at its due time.
 import type { Deps, RunHooks } from '../deps.js';
-import { Transaction } from '../storage/store.js';
+import { Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/state.js';
 import { SIMULATION_RECORD_ID, type SimEventRecord, type SimulationMode, type SimulationRecord } from '../schemas/simulation.js';
 import { MAX_TIMESTAMP_MS } from '../domain/clock.js';
@@ -10,6 +10,7 @@ import { decideApproval, expireApproval, finishStep, runKey, startRun, timingAtC
 import { ensureRollover, ensureSources, fireJobEvent, retryJobRun, rollOverEvent, scheduleJobRetry, trafficMessage } from './sources.js';
 import { History } from './history.js';
 import type { EngineOptions } from './engine-options.js';
+import type { SentMessage } from './traffic.js';
 
 export type { EngineOptions } from './engine-options.js';
 
@@ -49,6 +50,11 @@ export class Engine implements RunHooks {
     this.deps = deps;
     this.view = new Transaction(deps.store);
     this.history = new History(deps.store, options);
+  }
+
+  /** A synthetic chat message was sent: whoever listens (the journal) hears it. */
+  messageSent(m: SentMessage): void {
+    this.options.onMessage?.(m);
   }
 
   // ---- settings ----

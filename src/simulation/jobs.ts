@@ -1,7 +1,7 @@
 // Jobs by cron: an active job fires a background run at next_run_at, and next_run_at moves on by its schedule in its time zone (croner).
 import { Cron } from 'croner';
 import type { Deps } from '../deps.js';
-import type { Transaction } from '../storage/store.js';
+import type { Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/state.js';
 
 type Job = RecordOf<'jobs'>;

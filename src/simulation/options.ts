@@ -1,9 +1,10 @@
 // What a simulation is built with: the server's settings (one object for all its mocks) and what each mock adds.
-import type { WriteScope } from '../storage/store.js';
+import type { WriteScope } from '../storage/index.js';
 import type { SimEventRecord, SimulationMode } from '../schemas/simulation.js';
 import type { SimulationProgress } from './drain.js';
 import type { Removed } from './history.js';
 import type { StartSettings } from './start.js';
+import type { SentMessage } from './traffic.js';
 
 export const MAX_EVENTS_PER_RUN = 1_000_000;
 
@@ -18,9 +19,11 @@ export interface SimulationSettings {
   onError?(err: unknown): void;
   /** Simulated days a simulated run is kept after it ended when the settings name none (createApp: 0, everything kept). */
   retentionDays?: number;
+  /** Called once per executed event (the server's metrics count them). */
+  executed?(): void;
 }
 
-/** Hears what the simulation did (the coverage report). */
+/** Hears what the simulation did (the coverage report, the journal). */
 export interface SimulationObserver {
   /** The write scope events run in. */
   readonly simulatedScope: WriteScope;
@@ -28,6 +31,8 @@ export interface SimulationObserver {
   recordSimulated(kind: string): void;
   /** What each removal of simulated history took. */
   recordRemoved(r: Removed): void;
+  /** Each synthetic chat message sent (the journal shows it, marked simulated). */
+  recordMessage?(m: SentMessage): void;
 }
 
 /** What one mock's simulation adds to the server's settings. */

@@ -2,12 +2,13 @@
 // they and the domain call back (the engine's options, the timer's hooks, the run hooks), implemented once here.
 import { withRunHooks, type Deps, type RunHooks } from '../deps.js';
 import type { RecordOf } from '../schemas/state.js';
-import type { Transaction, WriteScope } from '../storage/store.js';
+import type { Transaction, WriteScope } from '../storage/index.js';
 import { SIMULATION_RECORD_ID, type SimulationMode, type SimulationRecord } from '../schemas/simulation.js';
 import { Engine, type EngineOptions } from './engine.js';
 import { RealTime, type RealTimeHooks } from './real-time.js';
 import type { Removed } from './history.js';
 import type { StartSettings } from './start.js';
+import type { SentMessage } from './traffic.js';
 import { MAX_EVENTS_PER_RUN, type OwnSimulation, type SimulationObserver, type SimulationSettings } from './options.js';
 
 type Run = RecordOf<'runs'>;
@@ -103,11 +104,16 @@ export abstract class SimulationParts implements RunHooks, EngineOptions, RealTi
   }
 
   onExecuted(kind: string): void {
+    this.settings.executed?.();
     this.observer?.recordSimulated(kind);
   }
 
   onRemoved(r: Removed): void {
     this.observer?.recordRemoved(r);
+  }
+
+  onMessage(m: SentMessage): void {
+    this.observer?.recordMessage?.(m);
   }
 
   /** Called while a transaction commits (its event is not yet readable): the timer is re-armed just after. */

@@ -1,6 +1,6 @@
 // What a simulated run does at each of its events: start, step by step, approval gates, outcome; legal edges only, timing exact.
 import type { Deps } from '../deps.js';
-import type { Transaction } from '../storage/store.js';
+import type { Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/state.js';
 import type { RunStatus, RunStep } from '../schemas/runs.js';
 import type { Behaviour, SimEventRecord } from '../schemas/simulation.js';

@@ -5,7 +5,7 @@ import type { SimulationMode, SimulationRecord } from '../schemas/simulation.js'
 import { invalid } from '../errors.js';
 import { drain, TooManyEvents } from './drain.js';
 import { startInput } from './start.js';
-import { isWholeState, type CaughtUp, type ChangeSet } from '../storage/change-sets.js';
+import { isWholeState, type CaughtUp, type ChangeSet } from '../storage/index.js';
 import { eventView } from './options.js';
 import { SimulationParts } from './parts.js';
 

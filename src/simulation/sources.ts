@@ -1,5 +1,5 @@
 // What fires by itself: jobs by cron (and their retries), synthetic chat traffic, and the day and month resets of spend.
-import type { Transaction } from '../storage/store.js';
+import type { Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/state.js';
 import type { SimEventRecord, SimulationRecord } from '../schemas/simulation.js';
 import { ApiError } from '../errors.js';
@@ -7,7 +7,7 @@ import { retryRunTx } from '../domain/run-operations.js';
 import type { Deps } from '../deps.js';
 import { runKey, type NewEvent } from './runs.js';
 import { fireJob, nextRunAfter, retryPolicy } from './jobs.js';
-import { gapMs, sendMessage } from './traffic.js';
+import { gapMs, sendMessage, type SentMessage } from './traffic.js';
 import { nextRollover, rollOver } from './spend.js';
 
 type Run = RecordOf<'runs'>;
@@ -18,6 +18,8 @@ export interface Scheduler {
   settings(tx: Transaction): SimulationRecord;
   schedule(tx: Transaction, ev: NewEvent): void;
   queued(tx: Transaction, run: Run, nowMs: number): void;
+  /** A synthetic chat message was sent (the timeline shows it). */
+  messageSent(m: SentMessage): void;
 }
 const EVENTS = 'simulation_events' as const;
 
@@ -67,7 +69,7 @@ export function trafficMessage(engine: Scheduler, tx: Transaction, ev: SimEventR
   const t = r.traffic[index];
   if (!t) return;
   const n = ev.count ?? 0;
-  const out = sendMessage(engine.deps, tx, r.seed!, index, n, t, ms);
+  const out = sendMessage(engine.deps, tx, r.seed!, index, n, t, ms, (m) => engine.messageSent(m));
   if ('stop' in out) return;
   engine.schedule(tx, {
     key: ev.key,

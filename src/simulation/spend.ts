@@ -1,5 +1,5 @@
 // Spend: a step's cost adds to its project's and user's day and month totals (UTC) and lowers the credit; limits stop a run before a step.
-import type { Transaction } from '../storage/store.js';
+import type { Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/state.js';
 import { defaultBudget } from '../domain/budget.js';
 

@@ -1,6 +1,6 @@
 // The settings an instance was started with (the CLI's --simulation, --speed, --traffic, --retain-days): applied over
 // the fixture at start, and again whenever the state goes back to fixtures (reset, a fixture load).
-import type { Store } from '../storage/store.js';
+import type { Store } from '../storage/index.js';
 import * as v from 'valibot';
 import { TrafficSchema, type SimulationMode, type SimulationRecord } from '../schemas/simulation.js';
 

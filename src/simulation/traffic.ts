@@ -1,6 +1,6 @@
 // Synthetic chat traffic: users of a chat binding send messages at random (seeded) times, through the webhook's own transaction.
 import type { Deps } from '../deps.js';
-import type { Transaction } from '../storage/store.js';
+import type { Transaction } from '../storage/index.js';
 import type { Traffic } from '../schemas/simulation.js';
 import { ApiError } from '../errors.js';
 import { seededFraction } from '../domain/ids.js';
@@ -30,11 +30,29 @@ const updateId = (index: number, n: number) => 1_000_000_000_000 + index * 1_000
 
 export type MessageOutcome = { run_id: string } | { skipped: string } | { stop: string };
 
+/** A message that reached its binding: what it sent, when, and how the webhook's transaction answered it. */
+export interface SentMessage {
+  atMs: number;
+  bindingId: string;
+  update: { update_id: number; message: { from: { id: string; display_name: string }; text: string } };
+  /** The run it queued, or the reason code the webhook refused it with. */
+  outcome: { run_id: string } | { skipped: string };
+}
+
 /**
  * Sends message `n` of source `index` at `ms`, as the webhook would have received it. A refusal (archived project,
  * no live agent) skips this message; a binding that no longer exists stops the source.
  */
-export function sendMessage(deps: Deps, tx: Transaction, seed: string, index: number, n: number, t: Traffic, ms: number): MessageOutcome {
+export function sendMessage(
+  deps: Deps,
+  tx: Transaction,
+  seed: string,
+  index: number,
+  n: number,
+  t: Traffic,
+  ms: number,
+  sent?: (m: SentMessage) => void,
+): MessageOutcome {
   const binding = tx.get('connections', t.binding_id);
   if (!binding) return { stop: 'binding_not_found' };
   const senders = t.senders ?? 20;
@@ -42,11 +60,14 @@ export function sendMessage(deps: Deps, tx: Transaction, seed: string, index: nu
   const texts = t.texts ?? DEFAULT_TEXTS;
   const text = texts[Math.floor(seededFraction(seed, `traffic:${index}:${n}:text`) * texts.length)];
   const update = { update_id: updateId(index, n), message: { from: { id: `sim-${index + 1}-${sender}`, display_name: `Simulated user ${sender}` }, text } };
+  let outcome: { run_id: string } | { skipped: string };
   try {
-    return { run_id: acceptChatUpdateTx(deps, tx, binding, update, ms).run_id };
+    outcome = { run_id: acceptChatUpdateTx(deps, tx, binding, update, ms).run_id };
   } catch (err) {
     // The webhook refuses before its first write, so nothing of this message is in the transaction.
-    if (err instanceof ApiError) return { skipped: err.reason_code };
-    throw err;
+    if (!(err instanceof ApiError)) throw err;
+    outcome = { skipped: err.reason_code };
   }
+  sent?.({ atMs: ms, bindingId: binding.id, update, outcome });
+  return outcome;
 }

@@ -1,6 +1,7 @@
 // The storage seam: what a committed transaction changed (a change set), and the optional adapter capability that persists change sets.
 import type { Adapter } from 'lowdb';
 import type { ClockState, CollectionName, DataFile, RecordOf, Settings, StateData } from '../schemas/state.js';
+import { sharedIdentity } from '../shared-identity.js';
 
 /** One record written (`record`) or deleted (`record: null`) by a transaction. */
 export type Change = { [C in CollectionName]: { collection: C; key: string; record: RecordOf<C> | null } }[CollectionName];
@@ -91,6 +92,10 @@ export const persistsChangeSets = (a: StorageAdapter): a is ChangeSetAdapter => 
 
 /** Thrown by an adapter whose shared log moved on since the store last read it. */
 export class ChangeSetConflict extends Error {
+  static {
+    sharedIdentity(this, 'ChangeSetConflict');
+  }
+
   constructor(message = 'another writer committed first') {
     super(message);
     this.name = 'ChangeSetConflict';

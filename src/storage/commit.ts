@@ -7,9 +7,9 @@ import { NotADiff } from './replace.js';
 import { StoredState } from './state.js';
 import { Transaction, type StateView } from './transaction.js';
 import { storageUnavailable } from './unavailable.js';
-import { StaleView, type WriteObserver, type WriteScope } from './write-scope.js';
+import { StaleView, type CommitMeter, type WriteObserver, type WriteScope } from './write-scope.js';
 
-export { StaleView, type Optimism, type WriteObserver, type WriteScope } from './write-scope.js';
+export { StaleView, type CommitMeter, type Optimism, type WriteObserver, type WriteScope } from './write-scope.js';
 
 /** A transaction (or a replacement) on its way to storage. */
 export interface Pending {
@@ -43,6 +43,8 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
   /** Called when the group being stored settles (stored, refused or conflicting). */
   protected groupEnds: (() => void)[] = [];
   private scope: WriteScope | undefined;
+  /** When the group being stored was handed to the adapter (performance.now(); read only with a meter). */
+  private groupStart = 0;
 
   constructor(
     protected readonly adapter: ChangeSetAdapter,
@@ -50,6 +52,7 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
     seq: number,
     private readonly observer: WriteObserver | undefined,
     shared = false,
+    private readonly meter?: CommitMeter,
   ) {
     super(data, seq, shared);
     this.lastSeq = seq;
@@ -174,6 +177,7 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
     if (!first.replacement) while (n < this.pending.length && !this.pending[n].replacement) n++;
     this.inFlight = this.pending.slice(0, n);
     this.writing = n;
+    if (this.meter) this.groupStart = performance.now();
     let done: void | Promise<void>;
     try {
       done = first.replacement
@@ -209,6 +213,7 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
     this.inFlight = [];
     this.pending.splice(0, group.length);
     this.groupStored(group.length);
+    this.meter?.commitGroup(group.length, (performance.now() - this.groupStart) / 1000);
     for (const p of group) {
       // Stored at the head this instance built on (a rebase would have refused it): nothing newer existed elsewhere.
       if (p.scope?.optimism) p.scope.optimism.valid = true;
@@ -241,6 +246,7 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
     this.layer.clear();
     this.lastSeq = this.committedSeq;
     if (err instanceof ChangeSetConflict && this.adapter.changesSince) {
+      this.conflicted();
       this.writing = -1;
       this.endGroup();
       void this.retry(all);
@@ -260,6 +266,7 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
       this.settle(p, 'failed', new StaleView());
       return;
     }
+    this.meter?.rerun();
     if (p.replacement) {
       if (p.ifEmpty) {
         p.dropped = true; // another instance stored state first: that state stays
@@ -272,6 +279,11 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
     } catch (err) {
       this.settle(p, 'failed', err);
     }
+  }
+
+  /** Another writer of the same store moved its head first (counted; the caller catches up and runs again). */
+  protected conflicted(): void {
+    this.meter?.conflict();
   }
 
   protected async settled(p: Pending): Promise<void> {

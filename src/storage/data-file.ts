@@ -12,9 +12,14 @@ import {
 import { describeIssues } from '../validation.js';
 import { sameJson } from '../json.js';
 import { completeAndValid } from './record-check.js';
+import { sharedIdentity } from '../shared-identity.js';
 
 /** Raised when a data file cannot be used; start-up stops and the file is left untouched. */
 export class DataFileError extends Error {
+  static {
+    sharedIdentity(this, 'DataFileError');
+  }
+
   constructor(
     readonly file: string,
     reason: string,

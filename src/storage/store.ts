@@ -1,7 +1,7 @@
 // The one store: the stored state (state.ts), the commit pipeline (commit.ts), multi-instance sync (sync.ts) and whole-state replace (replace.ts) behind one face.
 import type { ClockState, StateData } from '../schemas/state.js';
 import { persistsChangeSets, type StorageAdapter } from './change-sets.js';
-import type { Pending, WriteObserver } from './commit.js';
+import type { CommitMeter, Pending, WriteObserver } from './commit.js';
 import { wholeDocument } from './lowdb-adapter.js';
 import type { Maps } from './pending.js';
 import { diffTo, wholeState, type Target } from './replace.js';
@@ -29,11 +29,13 @@ export interface StoreOptions {
    * is copied at its first write, so creating a store copies nothing.
    */
   sharedBase?: boolean;
+  /** Counts commit groups, conflicts and reruns (the server's metrics). */
+  meter?: CommitMeter;
 }
 
 export class Store extends SyncingState {
   constructor(adapter: StorageAdapter, data: StateData, seq = 0, options: StoreOptions = {}) {
-    super(persistsChangeSets(adapter) ? adapter : wholeDocument(adapter), data, seq, options.observer, options.onCaughtUp, options.sharedBase);
+    super(persistsChangeSets(adapter) ? adapter : wholeDocument(adapter), data, seq, options.observer, options.onCaughtUp, options.sharedBase, options.meter);
   }
 
   /** Stores the whole state as it is (a store seeded from fixtures is saved before the first request). */

@@ -1,7 +1,7 @@
 // Multi-instance sync on shared storage: catching up on others' change sets, optimistic requests, conflicts and rebase.
 import type { StateData } from '../schemas/state.js';
 import { ChangeSetConflict, isWholeState, type CaughtUp, type ChangeSet, type ChangeSetAdapter } from './change-sets.js';
-import { CommitPipeline, type Optimism, type Pending, type WriteObserver } from './commit.js';
+import { CommitPipeline, type CommitMeter, type Optimism, type Pending, type WriteObserver } from './commit.js';
 import { mapsFromData } from './state.js';
 import { storageUnavailable } from './unavailable.js';
 
@@ -29,8 +29,9 @@ export abstract class SyncingState extends CommitPipeline {
     observer: WriteObserver | undefined,
     private readonly onCaughtUp: CaughtUpListener | undefined,
     shared = false,
+    meter?: CommitMeter,
   ) {
-    super(adapter, data, seq, observer, shared);
+    super(adapter, data, seq, observer, shared, meter);
     // Shared storage: others' commits are applied as they are announced, so an idle instance stays current.
     // At most one such look per 50 ms: a busy instance catches up before each request anyway.
     this.adapter.watch?.((at) => {
@@ -156,6 +157,7 @@ export abstract class SyncingState extends CommitPipeline {
    * on it (as a conflict would, but without letting go), and hand back the group to store now.
    */
   protected rebase(missed: readonly CaughtUp[]): readonly ChangeSet[] {
+    this.conflicted();
     this.replay(missed);
     let n = 0;
     while (n < this.pending.length && !this.pending[n].replacement) n++;
@@ -170,6 +172,7 @@ export abstract class SyncingState extends CommitPipeline {
    * position to store it at, or null when it is no longer to be stored (a first save that found state).
    */
   protected rebaseWhole(missed: readonly CaughtUp[]): number | null {
+    this.conflicted();
     const all = this.replay(missed);
     const head = this.pending[0];
     const stays = head !== undefined && head === all[0] && !!head.replacement;

@@ -34,3 +34,13 @@ export class StaleView extends Error {
 
 /** Sees every stored record write (before, after; undefined = absent) with the scope it was made in: the coverage report derives transitions from it. */
 export type WriteObserver = (c: CollectionName, before: unknown, after: unknown, scope: WriteScope | undefined) => void;
+
+/** Counts what the commit pipeline does (the server's metrics): groups stored, conflicts with other writers, reruns. */
+export interface CommitMeter {
+  /** A group of `size` change sets (or one whole state) was stored in `seconds` (the fsync or query it waited for). */
+  commitGroup(size: number, seconds: number): void;
+  /** A group found its head moved by another writer of the same store. */
+  conflict(): void;
+  /** A transaction ran again on the caught-up state after a conflict. */
+  rerun(): void;
+}

@@ -18,6 +18,7 @@ const RECIPES = [
   'uvu.test.mjs',
   'runs-client.mjs',
   'embedding.test.mjs',
+  'tutorial.test.mjs',
   'playwright-sandbox.ts',
   'sandboxes-in-process.ts',
   'typed-client.ts',
@@ -26,6 +27,10 @@ const RECIPES = [
 ];
 /** A recipe that is a folder of its own (vitest threads against one CLI server, a sandbox per file): copied as a folder. */
 export const SANDBOX_RECIPE = 'vitest-sandboxes';
+/** The CommonJS recipes, folders with a package.json of their own: jest's default setup (and a plain script), and ts-jest. */
+export const CJS_RECIPE = 'commonjs';
+export const TS_JEST_RECIPE = 'commonjs-ts-jest';
+const RECIPE_FOLDERS = [SANDBOX_RECIPE, CJS_RECIPE, TS_JEST_RECIPE];
 
 export interface Run {
   code: number | null;
@@ -78,6 +83,7 @@ export async function makeScratch(): Promise<Scratch> {
     `@types/node@${locked('@types/node')}`,
     `vitest@${locked('vitest')}`,
     `jest@${locked('jest')}`,
+    `ts-jest@${locked('ts-jest')}`,
     `uvu@${locked('uvu')}`,
     `typescript-7@npm:typescript@${TYPESCRIPT_7}`,
   ];
@@ -98,10 +104,12 @@ export async function makeScratch(): Promise<Scratch> {
   const project = join(ROOT, 'test/consumer/project');
   for (const f of readdirSync(project)) copyFileSync(join(project, f), join(dir, f));
   for (const f of RECIPES) copyFileSync(join(ROOT, 'examples', f), join(dir, f));
-  mkdirSync(join(dir, SANDBOX_RECIPE));
-  // Its files only: a run of the recipe in the repository leaves vitest's cache folder beside them.
-  for (const f of readdirSync(join(ROOT, 'examples', SANDBOX_RECIPE), { withFileTypes: true }))
-    if (f.isFile()) copyFileSync(join(ROOT, 'examples', SANDBOX_RECIPE, f.name), join(dir, SANDBOX_RECIPE, f.name));
+  for (const folder of RECIPE_FOLDERS) {
+    mkdirSync(join(dir, folder));
+    // Their files only: a run of a recipe in the repository leaves a runner's cache folder beside them.
+    for (const f of readdirSync(join(ROOT, 'examples', folder), { withFileTypes: true }))
+      if (f.isFile()) copyFileSync(join(ROOT, 'examples', folder, f.name), join(dir, folder, f.name));
+  }
   return { dir, oldestNode, setupMs: performance.now() - started };
 }
 

@@ -13,8 +13,8 @@ export interface RunningCli {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function startCli(args: string[], timeoutMs = 10_000): Promise<RunningCli> {
-  const proc = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startCli(args: string[], timeoutMs = 10_000, env: NodeJS.ProcessEnv = {}): Promise<RunningCli> {
+  const proc = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
@@ -48,8 +48,12 @@ export function startCli(args: string[], timeoutMs = 10_000): Promise<RunningCli
 }
 
 /** Runs the CLI expecting it to exit on its own (a refusal); resolves with its code and output. */
-export function runCliToExit(args: string[], timeoutMs = 10_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+export function runCliToExit(
+  args: string[],
+  timeoutMs = 10_000,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const proc = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   proc.stdout!.on('data', (c) => (stdout += c));

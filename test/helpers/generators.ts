@@ -36,7 +36,7 @@ const SEG = {
 };
 type Param = keyof typeof SEG;
 
-/** The 20 routes of interface-v3.md, in its order: [endpoint, METHOD, path template], from each operation's declaration. */
+/** The 20 v3 routes, in the order docs/api.md numbers them: [endpoint, METHOD, path template], from each operation's declaration. */
 export const ENDPOINTS: [number, string, string][] = V3_DECLARATIONS.map((op) => [op.endpoint, op.method.toUpperCase(), op.path]);
 
 export const path = (template: string) => {

@@ -50,18 +50,21 @@ export async function signIn(): Promise<void> {
   await input.waitFor({ state: 'detached' });
 }
 
-/** Starts the CLI and the browser before the suite's tests (signed in when asked) and stops both after them. */
-export function inspectorSession(test: Test, options: { signedIn?: boolean } = {}): void {
+/**
+ * Starts the CLI and the browser before the suite's tests (signed in when asked) and stops both after them. The CLI
+ * runs with the simulation off unless `simulation` gives its flags (`--simulation auto --traffic 10`).
+ */
+export function inspectorSession(test: Test, options: { signedIn?: boolean; simulation?: string[]; viewport?: { width: number; height: number } } = {}): void {
   test.before(async () => {
     for (const list of [pageErrors, external, urls, polls]) list.length = 0;
     mkdirSync(OUT, { recursive: true });
     // Simulation off at start: the clock test sees expiry by time alone; the simulation test sets a mode from the page.
-    cli = await startCli(['--memory', '--port', '0', '--control-token', TOKEN, '--simulation', 'off'], 30_000);
+    cli = await startCli(['--memory', '--port', '0', '--control-token', TOKEN, ...(options.simulation ?? ['--simulation', 'off'])], 30_000);
     profile = mkdtempSync(join(tmpdir(), 'inspector-chromium-'));
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      viewport: { width: 1280, height: 900 },
+      viewport: options.viewport ?? { width: 1280, height: 900 },
       args: CHROMIUM_ARGS,
     });
     page = context.pages()[0] ?? (await context.newPage());

@@ -34,7 +34,7 @@ export const AS = {
 type Actor = keyof typeof AS;
 
 /**
- * Who is refused an endpoint, and how: the authority matrix of CONTRACT section 3 for an endpoint
+ * Who is refused an endpoint, and how: the authority matrix of docs/api.md#authentication for an endpoint
  * needing `level`, with or without X-Admin-Key (a wrong key is 401 where accepted; elsewhere a key
  * is no credential at all).
  */

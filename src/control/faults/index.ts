@@ -5,3 +5,4 @@ export type { RequestFacts } from './match.js';
 export { validFault } from './validate.js';
 export { operationOf } from './operation-of.js';
 export { applyTransport } from './transport/index.js';
+export { FAULT_LIMITS, faultBoundText, type FaultLimits } from './limits.js';

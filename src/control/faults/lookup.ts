@@ -34,6 +34,15 @@ const segmentCount = (path: string): number => {
   return n;
 };
 
+/** What a request no fault could match gets: one frozen empty list, not a new one each time. */
+const NONE: readonly never[] = Object.freeze([]);
+
+/** Whether the path's segments hold each literal at its position. */
+function holds(parts: readonly string[], literals: readonly [number, string][]): boolean {
+  for (const [i, lit] of literals) if (parts[i] !== lit) return false;
+  return true;
+}
+
 const push = <K, T>(map: Map<K, T[]>, key: K, value: T) => {
   const list = map.get(key);
   if (list) list.push(value);
@@ -61,23 +70,41 @@ export class FaultIndex<T extends Indexed> {
   }
 
   /** The faults that could match a request, in the order they were added (most often none). */
-  candidates(method: string, path: string): T[] {
-    if (!this.buckets) return [];
-    let lists: T[][] | undefined;
+  candidates(method: string, path: string): readonly T[] {
+    const buckets = this.buckets;
+    if (!buckets) return NONE;
+    // Built without a closure or an array per bucket: with faults for other routes only, a request allocates nothing.
+    let found: T[] | undefined;
+    let lists = 0;
     let parts: string[] | undefined;
     let operation: string | null | undefined;
-    for (const b of [this.buckets.get(method), this.buckets.get('*')]) {
+    for (let k = 0; k < 2; k++) {
+      const b = buckets.get(k === 0 ? method : '*');
       if (!b) continue;
-      const add = (list: T[] | undefined) => list && list.length > 0 && (lists ??= []).push(list);
-      if (b.byOperation.size > 0) add(b.byOperation.get((operation ??= operationOf(method, path)) ?? ''));
-      if (b.bySize.size > 0) {
-        const fixed = b.bySize.get(segmentCount(path));
-        // Only the globs whose literal segments the path holds: those for other routes of the same width cost a compare.
-        if (fixed) add(fixed.filter((x) => x.literals.every(([i, lit]) => (parts ??= path.split('/'))[i] === lit)).map((x) => x.fault));
+      if (b.byOperation.size > 0) {
+        const list = b.byOperation.get((operation ??= operationOf(method, path)) ?? '');
+        if (list && list.length > 0) {
+          found = found ? found.concat(list) : list;
+          lists++;
+        }
       }
-      add(b.variable);
+      const fixed = b.bySize.size > 0 ? b.bySize.get(segmentCount(path)) : undefined;
+      if (fixed) {
+        // Only the globs whose literal segments the path holds: those for other routes of the same width cost a compare.
+        let hits: T[] | undefined;
+        for (const x of fixed) if (holds((parts ??= path.split('/')), x.literals)) (hits ??= []).push(x.fault);
+        if (hits) {
+          found = found ? found.concat(hits) : hits;
+          lists++;
+        }
+      }
+      if (b.variable.length > 0) {
+        found = found ? found.concat(b.variable) : b.variable;
+        lists++;
+      }
     }
-    if (!lists) return [];
-    return lists.length === 1 ? lists[0] : lists.flat().sort((a, b) => a.seq - b.seq);
+    if (!found) return NONE;
+    // Several lists were joined into a new array (never one the index holds): back in the order the faults were added.
+    return lists === 1 ? found : found.sort((a, b) => a.seq - b.seq);
   }
 }

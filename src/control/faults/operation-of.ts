@@ -21,15 +21,20 @@ for (const op of OPERATIONS) {
 
 /** The operation a request would reach (as the route table matches: literals ignoring case, one trailing slash), or null. */
 export function operationOf(method: string, path: string): string | null {
-  const parts = path.split('/').slice(1);
-  if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
+  const parts = path.split('/');
+  // parts[0] is the empty text before the leading slash; one trailing slash is ignored.
+  const count = parts.length > 2 && parts[parts.length - 1] === '' ? parts.length - 2 : parts.length - 1;
+  const templates = BY_SIZE.get(count);
+  if (!templates) return null;
   const m = method.toUpperCase();
-  for (const t of BY_SIZE.get(parts.length) ?? []) {
+  for (const t of templates) {
     if (t.method !== m) continue;
     let ok = true;
-    for (let i = 0; i < parts.length && ok; i++) {
+    for (let i = 0; i < count && ok; i++) {
       const lit = t.segments[i];
-      ok = lit === null ? parts[i] !== '' : parts[i].toLowerCase() === lit;
+      const part = parts[i + 1];
+      // Lower-cased only when it differs: the common request already spells its literals as declared.
+      ok = lit === null ? part !== '' : part === lit || part.toLowerCase() === lit;
     }
     if (ok) return t.operation;
   }

@@ -7,6 +7,7 @@ import { FaultIndex } from './lookup.js';
 import { compileMatch, type MatchTest, type RequestFacts } from './match.js';
 import { RateWindow, retryAfterSeconds, type RateWindowState } from './rate-limit.js';
 import { FaultDraws, pastAfter } from './timing.js';
+import { FAULT_LIMITS, checkFaultRoom, faultBytes, type FaultLimits } from './limits.js';
 
 /** What POST /_mock/faults takes (see the schema for each field). */
 export type FaultSpec = FaultRequest;
@@ -54,6 +55,8 @@ interface Entry {
   test: MatchTest | null;
   window: RateWindow | null;
   removed: boolean;
+  /** What it counts against the byte bound (limits.ts). */
+  bytes: number;
 }
 
 const NO_FAULTS: FaultState = Object.freeze({ next_id: 1, faults: Object.freeze([]) as unknown as FaultState['faults'] });
@@ -64,12 +67,16 @@ export class FaultRegistry {
   private counter = 0;
   private added = 0;
   private made: FaultDraws | undefined;
+  /** The bytes of the faults held, as limits.ts counts them. */
+  private bytes = 0;
 
   constructor(
     /** Seeds the draws of `probability` and delay distributions (from createApp's seed; undefined: a random one). */
     private readonly seed: string | undefined,
     /** The mock clock (rate limits count on it). */
     private readonly clock: { nowMs(): number },
+    /** Its count and byte bound (limits.ts). */
+    readonly limits: FaultLimits = FAULT_LIMITS,
   ) {}
 
   /**
@@ -80,12 +87,30 @@ export class FaultRegistry {
     return (this.made ??= new FaultDraws(this.seed ?? randomUUID()));
   }
 
-  /** Adds a validated fault (validate.ts); it applies from the next request on. */
+  /**
+   * Adds a validated fault (validate.ts); it applies from the next request on. 409 `fault_limit` past the count or
+   * byte bound (limits.ts), and nothing changes: not even the id counter.
+   */
   add(spec: FaultBody): Fault {
-    const fault: Fault = { ...spec, method: spec.method.toUpperCase(), id: `flt_${++this.counter}`, remaining: spec.times ?? null, hits: 0, matched: 0 };
-    this.entries.push(this.entry(fault));
+    const fault: Fault = { ...spec, method: spec.method.toUpperCase(), id: `flt_${this.counter + 1}`, remaining: spec.times ?? null, hits: 0, matched: 0 };
+    const entry = this.entry(fault);
+    checkFaultRoom(this.limits, this.entries.length + 1, this.bytes + entry.bytes);
+    this.counter++;
+    this.hold(entry);
     this.index.rebuild(this.entries);
     return { ...fault };
+  }
+
+  private hold(e: Entry): void {
+    this.entries.push(e);
+    this.bytes += e.bytes;
+  }
+
+  /** Whether a snapshot's faults fit the bounds (a bundle is checked before anything of it is restored). */
+  fits(state: FaultState): boolean {
+    let bytes = 0;
+    for (const f of state.faults) bytes += faultBytes(f);
+    return state.faults.length <= this.limits.count && bytes <= this.limits.bytes;
   }
 
   private entry(fault: FaultSnapshot): Entry {
@@ -101,6 +126,7 @@ export class FaultRegistry {
       test: compileMatch(rest.match),
       window: rl ? new RateWindow(rl.requests, rl.per_ms, window) : null,
       removed: false,
+      bytes: faultBytes(rest),
     };
   }
 
@@ -115,10 +141,19 @@ export class FaultRegistry {
     return { next_id: this.counter + 1, faults: this.entries.map((e) => (e.window ? { ...e.fault, window: e.window.state() } : { ...e.fault })) };
   }
 
-  /** Replaces every fault with those of a snapshot, remaining counts and windows included; new ids continue from its `next_id`. */
+  /**
+   * Replaces every fault with those of a snapshot, remaining counts and windows included; new ids continue from its
+   * `next_id`. 409 `fault_limit` when they pass the bounds, and nothing changes.
+   */
   restore(state: FaultState): void {
+    const entries = state.faults.map((f) => this.entry({ ...f }));
+    checkFaultRoom(
+      this.limits,
+      entries.length,
+      entries.reduce((n, e) => n + e.bytes, 0),
+    );
     this.clear();
-    for (const f of state.faults) this.entries.push(this.entry({ ...f }));
+    for (const e of entries) this.hold(e);
     this.counter = state.next_id - 1;
     this.index.rebuild(this.entries);
   }
@@ -127,6 +162,7 @@ export class FaultRegistry {
     const n = this.entries.length;
     for (const e of this.entries) e.removed = true;
     this.entries = [];
+    this.bytes = 0;
     this.index.rebuild(this.entries);
     return n;
   }
@@ -174,6 +210,7 @@ export class FaultRegistry {
 
   private remove(e: Entry): void {
     e.removed = true;
+    this.bytes -= e.bytes;
     this.entries = this.entries.filter((x) => x !== e);
     this.index.rebuild(this.entries);
   }

@@ -18,7 +18,8 @@ export class Verifier {
 
   /** The outcome without throwing: what POST /_mock/verify, /sequence and /only answer (200 or 417). Bad input: 422. */
   check(kind: VerificationKind, input: unknown): Outcome {
-    const view = { entries: this.journal.list(), evicted: this.journal.evicted };
+    // What the client sent: the simulation's own traffic (its synthetic chat messages) is no request of the client's.
+    const view = { entries: this.journal.list({ simulated: false }), evicted: this.journal.evicted };
     if (kind === 'verify') {
       const body = parse(VerifyRequestSchema, input, 'body');
       return verifyCount(view, body.request, body.count);

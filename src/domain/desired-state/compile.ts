@@ -1,4 +1,4 @@
-// Compiles a normalized desired state into the immutable release document (CONTRACT section 6).
+// Compiles a normalized desired state into the immutable release document (docs/desired-state.md).
 import type { Agent, DesiredState, ExecutionPlan, ReleaseDocument, ReleaseResource } from '../../schemas/desired-state.js';
 import { CATALOG, cmp } from './catalog.js';
 import { fingerprint } from './fingerprint.js';

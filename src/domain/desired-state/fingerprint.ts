@@ -1,4 +1,4 @@
-// Content fingerprints: lowercase hex SHA-256 of the RFC 8785 (JCS) canonical JSON, as CONTRACT section 6 defines.
+// Content fingerprints: lowercase hex SHA-256 of the RFC 8785 (JCS) canonical JSON, as docs/desired-state.md defines.
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 

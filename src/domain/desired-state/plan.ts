@@ -8,7 +8,7 @@ import { applyMutation } from './mutations.js';
 
 export const PLAN_API_VERSION = 'svc.desired-state-plan/v3';
 
-/** CONTRACT 5.9: exactly one of `bundle` and `mutation` (422 otherwise). */
+/** Endpoint 9 (docs/api.md): exactly one of `bundle` and `mutation` (422 otherwise). */
 export function assertOneSource(request: PlanRequest): void {
   const given = Number(request.bundle !== undefined) + Number(request.mutation !== undefined);
   if (given !== 1) {

@@ -1,10 +1,11 @@
 // The fault form's fields and the POST /_mock/faults document they make (the server validates it), and one line per fault.
 
 export type FaultKind = 'status' | 'delay' | 'rate_limit' | 'transport';
+/** Short enough to read whole in the Kind list at 800 px (tested); the form's fields say the rest. */
 export const FAULT_KINDS: [FaultKind, string][] = [
-  ['status', 'Answer instead of the handler'],
+  ['status', 'Answer instead'],
   ['delay', 'Only wait'],
-  ['rate_limit', 'Rate limit (429, mock clock)'],
+  ['rate_limit', 'Rate limit (429)'],
   ['transport', 'Break the connection'],
 ];
 export const TRANSPORTS = ['reset', 'hang', 'truncate', 'malformed_json', 'slow_body'];

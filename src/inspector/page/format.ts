@@ -1,5 +1,4 @@
-// Pure helpers of the page (no DOM, no Preact): the clock offset and traffic as words, a journal row's time, and which
-// project the State view opens on. Unit-tested in Node (test/inspector-format.test.ts).
+// Pure helpers of the page (no DOM, no Preact): the clock offset and traffic as words, and a journal row's time. Unit-tested in Node (test/inspector-format.test.ts).
 
 const UNITS: [string, number][] = [
   ['d', 86_400_000],
@@ -33,15 +32,3 @@ export function trafficText(traffic: readonly { messages_per_hour: number }[]): 
 
 /** A journal row's time: date and time to the second (UTC, the mock clock), so rows across days read in order. */
 export const rowTime = (iso: string): string => iso.replace('T', ' ').slice(0, 19);
-
-/** How many projects the State view asks about when it picks one to open on. */
-export const PROBE_PROJECTS = 10;
-
-/**
- * The project the State view opens on: the first of the list (newest first) with runs, among the first
- * PROBE_PROJECTS, else the first. `hasRuns` asks the mock (one small page each), in list order.
- */
-export async function openingProject(ids: readonly string[], hasRuns: (id: string) => Promise<boolean>): Promise<string | undefined> {
-  for (const id of ids.slice(0, PROBE_PROJECTS)) if (await hasRuns(id)) return id;
-  return ids[0];
-}

@@ -6,6 +6,7 @@ import { html, pretty, when } from './html.js';
 import { usePoll } from './hooks.js';
 import { rowTime } from './format.js';
 import { DriftItems, type DriftItem } from './drift.js';
+import { inSpan, onOpen, setSpan, spanText, take, useSpan } from './span.js';
 
 interface Summary {
   id: number;
@@ -16,7 +17,14 @@ interface Summary {
   duration_ms: number;
   operation: string | null;
   fault?: { id: string; status?: number; delay_ms?: number };
+  /** The simulation's own traffic (a synthetic chat message). */
+  simulated?: true;
+  principal?: string;
+  test?: string;
 }
+
+/** Which traffic the list shows: all of it, the clients' requests, or the simulation's own. */
+const TRAFFIC = { all: () => true, clients: (r: Summary) => !r.simulated, simulated: (r: Summary) => r.simulated === true } as const;
 
 /** How often the journal is polled: new requests show within a second. */
 export const JOURNAL_POLL_MS = 500;
@@ -40,6 +48,14 @@ export function JournalView({ active }: { active: boolean }) {
   const [filter, setFilter] = useState('');
   const [open, setOpen] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [traffic, setTraffic] = useState<keyof typeof TRAFFIC>('all');
+  const span = useSpan();
+  // A click on the Timeline opens a request here (taken once if this section mounted for it).
+  useEffect(() => {
+    const first = take('requests');
+    if (first) setOpen(first.request);
+    return onOpen((o) => o.section === 'requests' && setOpen(o.request));
+  }, []);
 
   usePoll(
     async () => {
@@ -68,7 +84,14 @@ export function JournalView({ active }: { active: boolean }) {
   };
 
   const needle = filter.trim().toLowerCase();
-  const shown = (needle ? rows.filter((r) => `${r.method} ${r.path} ${r.status} ${r.operation ?? ''}`.toLowerCase().includes(needle)) : rows).slice().reverse();
+  const shown = rows
+    .filter(
+      (r) =>
+        TRAFFIC[traffic](r) &&
+        inSpan(span, r.at) &&
+        (!needle || `${r.method} ${r.path} ${r.status} ${r.operation ?? ''}${r.simulated ? ' simulated' : ''}`.toLowerCase().includes(needle)),
+    )
+    .reverse();
 
   return html`
     <section aria-labelledby="journal-title">
@@ -82,10 +105,24 @@ export function JournalView({ active }: { active: boolean }) {
             onInput=${(e: Event) => setFilter((e.target as HTMLInputElement).value)}
             placeholder="method, path, status, operation"
         /></label>
+        <label
+          >Traffic
+          <select value=${traffic} onChange=${(e: Event) => setTraffic((e.target as HTMLSelectElement).value as keyof typeof TRAFFIC)}>
+            <option value="all">all</option>
+            <option value="clients">clients only</option>
+            <option value="simulated">simulated only</option>
+          </select></label
+        >
         <button type="button" aria-pressed=${paused} onClick=${() => setPaused(!paused)}>${paused ? 'Resume' : 'Pause'}</button>
         <button type="button" onClick=${clear}>Clear journal</button>
-        <span class="muted" aria-live="polite">${paused ? 'paused' : 'live'} · ${rows.length} shown</span>
+        <span class="muted" aria-live="polite">${paused ? 'paused' : 'live'} · ${shown.length} shown of ${rows.length}</span>
       </div>
+      ${
+        span &&
+        html`<p class="span-banner" data-span-from=${span.from}>
+          Showing the Timeline's span, ${spanText(span)}. <button type="button" onClick=${() => setSpan(null)}>Clear span</button>
+        </p>`
+      }
       ${error && html`<p class="error" role="alert">${error}</p>`}
       <div class="split">
         <div class="scroll">
@@ -123,7 +160,7 @@ export function JournalView({ active }: { active: boolean }) {
                     </td>
                     <td>
                       <span class=${`status ${statusClass(r.status)}`}>${r.status}</span
-                      >${r.fault && html` <span class="badge" title="answered or delayed by fault ${r.fault.id}">fault</span>`}
+                      >${r.fault && html` <span class="badge" title="answered or delayed by fault ${r.fault.id}">fault</span>`}${r.simulated && html` <span class="badge sim" title="sent by the simulation (synthetic chat traffic), not by a client">simulated</span>`}
                     </td>
                     <td class="wide num">${r.duration_ms.toFixed(1)} ms</td>
                     <td class="wide">${r.operation ?? '—'}</td>

@@ -15,10 +15,13 @@ import { ClientReportView } from './client-report.js';
 import { DriftView } from './drift.js';
 import { AdminView } from './admin.js';
 import { SandboxPicker } from './sandboxes.js';
+import { TimelineView } from './timeline.js';
+import { onOpen } from './span.js';
 import './style.css';
 
 const SECTIONS = [
   ['requests', 'Requests'],
+  ['timeline', 'Timeline'],
   ['state', 'State'],
   ['clock', 'Clock & simulation'],
   ['faults', 'Faults'],
@@ -77,6 +80,8 @@ function App() {
     setSandbox(pickedSandbox());
   };
   useEffect(() => onTokenNeeded(() => setTokenWanted(needsToken())), []);
+  // A click on the Timeline opens a request or a run: its section shows (and mounts, if it had not been shown).
+  useEffect(() => onOpen((o) => go(o.section)), []);
   useEffect(() => {
     const onHash = () => go(fromHash());
     addEventListener('hashchange', onHash);
@@ -92,6 +97,8 @@ function App() {
     switch (id) {
       case 'requests':
         return html`<${JournalView} key=${journalKey} active=${section === 'requests'} />`;
+      case 'timeline':
+        return html`<${TimelineView} active=${section === 'timeline'} />`;
       case 'state':
         return html`<${StateView} />`;
       case 'clock':

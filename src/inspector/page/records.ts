@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { call, qs } from './api.js';
 import { html, pretty, when } from './html.js';
 import { useLoad } from './hooks.js';
+import { inSpan, spanText, type Span } from './span.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a record as the control surface sent it: shown, never computed with
 type Row = Record<string, any>;
@@ -20,6 +21,8 @@ export interface Kind {
   columns: { label: string; value: (r: Row) => unknown; wide?: boolean }[];
   /** A row opens in full (runs). */
   opens?: boolean;
+  /** When the record happened, for the Timeline's span (records without one are always shown). */
+  at?: (r: Row) => string;
 }
 
 const id8 = (id: string | null | undefined) => (id ? html`<code title=${id}>${id.slice(0, 8)}</code>` : '—');
@@ -32,6 +35,7 @@ export const KINDS: Record<string, Kind> = {
     label: 'Runs',
     statuses: ['queued', 'running', 'waiting_approval', 'succeeded', 'failed', 'cancelled'],
     opens: true,
+    at: (r) => r.created_at,
     columns: [
       { label: 'Run', value: (r) => id8(r.id) },
       { label: 'Status', value: (r) => status(r.status) },
@@ -45,6 +49,7 @@ export const KINDS: Record<string, Kind> = {
     path: 'approvals',
     label: 'Approvals',
     statuses: ['pending', 'approved', 'denied', 'expired', 'cancelled'],
+    at: (r) => r.requested_at,
     columns: [
       { label: 'Approval', value: (r) => html`<code>${r.approval_id}</code>` },
       { label: 'Status', value: (r) => status(r.status) },
@@ -87,21 +92,34 @@ export const KINDS: Record<string, Kind> = {
 };
 
 /** One kind of record of a project, a page at a time (Previous goes back through the cursors seen). */
-export function Records({ project, kind, initialStatus }: { project: string; kind: Kind; initialStatus?: string }) {
+export function Records({
+  project,
+  kind,
+  initialStatus,
+  openRun,
+  span,
+}: {
+  project: string;
+  kind: Kind;
+  initialStatus?: string;
+  openRun?: string;
+  span?: Span | null;
+}) {
   const [statusFilter, setStatus] = useState(initialStatus ?? '');
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const [open, setOpen] = useState<string | null>(null);
+  const [open, setOpen] = useState<string | null>(openRun ?? null);
   useEffect(() => {
     setStatus(initialStatus ?? '');
     setCursors([undefined]);
-    setOpen(null);
-  }, [project, kind.path, initialStatus]);
+    setOpen(openRun ?? null);
+  }, [project, kind.path, initialStatus, openRun]);
   const cursor = cursors[cursors.length - 1];
   const page = useLoad(
     () => call<Page>('GET', `/_mock/projects/${project}/${kind.path}${qs({ status: statusFilter || undefined, cursor, limit: 20 })}`),
     [project, kind.path, statusFilter, cursor],
   );
   const filterId = `filter-${kind.path}`;
+  const items = (page.data?.items ?? []).filter((r) => !kind.at || !span || inSpan(span, kind.at(r)));
   return html`
     <div class="records">
       <div class="toolbar">
@@ -119,6 +137,13 @@ export function Records({ project, kind, initialStatus }: { project: string; kin
         <span class="muted">page ${cursors.length}</span>
       </div>
       ${page.error && html`<p class="error" role="alert">${page.error}</p>`}
+      ${
+        span &&
+        kind.at &&
+        html`<p class="span-banner" data-span-rows=${items.length}>
+          The Timeline's span, ${spanText(span)}: ${items.length} of this page's ${page.data?.items.length ?? 0} ${kind.label.toLowerCase()}.
+        </p>`
+      }
       <div class="scroll">
         <table data-kind=${kind.path}>
           <caption class="sr-only">
@@ -130,7 +155,7 @@ export function Records({ project, kind, initialStatus }: { project: string; kin
             </tr>
           </thead>
           <tbody>
-            ${(page.data?.items ?? []).map(
+            ${items.map(
               (r) =>
                 html`<tr key=${r.id} data-id=${r.approval_id ?? r.id}>
                   ${kind.columns.map((c) => html`<td class=${c.wide ? 'wide' : ''}>${c.value(r)}</td>`)}

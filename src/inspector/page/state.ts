@@ -5,7 +5,7 @@ import { call, onStateChanged, qs, type S } from './api.js';
 import { html } from './html.js';
 import { useLoad } from './hooks.js';
 import { KINDS, Records } from './records.js';
-import { openingProject } from './format.js';
+import { onOpen, take, useSpan } from './span.js';
 
 type Project = S['ControlProjectPage']['items'][number];
 type Overview = S['ControlProjectOverview'];
@@ -28,23 +28,32 @@ export function StateView() {
       setProjects((old) => (cursor ? [...old, ...page.items] : page.items));
       setNext(page.next_cursor);
       setError(null);
-      // No choice yet (or it is gone): open on a project with runs to show, not on an empty one.
+      // No choice yet (or it is gone): open on the first project in the order the state holds them (the fixture's).
       if (!cursor && !page.items.some((p) => p.id === chosen.current)) {
-        const hasRuns = async (id: string) => (await call<S['ControlRunPage']>('GET', `/_mock/projects/${id}/runs${qs({ limit: 1 })}`)).items.length > 0;
-        const id = await openingProject(
-          page.items.map((p) => p.id),
-          hasRuns,
-        );
-        if (id && !page.items.some((p) => p.id === chosen.current)) choose(id);
+        const first = (await call<S['ControlProjectPage']>('GET', `/_mock/projects${qs({ limit: 1, order: 'stored' })}`)).items[0]?.id ?? page.items[0]?.id;
+        if (first && !page.items.some((p) => p.id === chosen.current)) choose(first);
       }
     } catch (e) {
       setError((e as Error).message);
     }
   };
+  const [openRun, setOpenRun] = useState<string | undefined>(undefined);
+  const span = useSpan();
   // A fixture load or a reset may bring other projects.
   useEffect(() => {
     void more();
     return onStateChanged(() => void more());
+  }, []);
+  // A click on the Timeline opens a run here: its project, the runs, the run in full.
+  useEffect(() => {
+    const show = (o: { project: string; run: string }) => {
+      choose(o.project);
+      setTab('runs');
+      setOpenRun(o.run);
+    };
+    const first = take('state');
+    if (first) show(first);
+    return onOpen((o) => o.section === 'state' && show(o));
   }, []);
 
   const choose = (id: string) => {
@@ -52,6 +61,7 @@ export function StateView() {
     setSelected(id);
     sessionStorage.setItem(PROJECT_KEY, id);
     setRunStatus(undefined);
+    setOpenRun(undefined);
   };
 
   return html`
@@ -77,7 +87,13 @@ export function StateView() {
                 </button>`,
             )}
           </div>
-          <${Records} project=${selected} kind=${KINDS[tab]} initialStatus=${tab === 'runs' ? runStatus : undefined} />
+          <${Records}
+            project=${selected}
+            kind=${KINDS[tab]}
+            initialStatus=${tab === 'runs' ? runStatus : undefined}
+            openRun=${tab === 'runs' ? openRun : undefined}
+            span=${span}
+          />
         `
       }
     </section>

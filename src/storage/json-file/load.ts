@@ -11,7 +11,7 @@ import {
 } from '../../schemas/state.js';
 import type { ChangeSet } from '../change-sets.js';
 import { checkHeader, DataFileError, DATA_FILE_MAX_DEPTH, finishState, RecordChecker } from '../data-file.js';
-import { JsonStreamError, readJsonStreaming } from '../json-document.js';
+import { JsonStreamError, readJsonStreaming } from './json-document.js';
 import type { FileSystem } from './fs.js';
 import { replayLog } from './log.js';
 import type { StorageReporter } from './options.js';
@@ -83,6 +83,16 @@ export async function loadDataFile(file: string, logFile: string, fs: FileSystem
     logBytes: replay.stale ? 0 : replay.validLength,
     snapshotBytes: size,
   };
+}
+
+/** The line a compaction that took long or moved much ends with (its figures: the log folded, the snapshot written). */
+export function compactedSummary(report: StorageReporter, c: { logFile: string; file: string; logBytes: number; snapshotBytes: number; t0: number }): void {
+  const seconds = (performance.now() - c.t0) / 1000;
+  if (c.snapshotBytes >= BIG_BYTES || c.logBytes >= BIG_BYTES || seconds >= 1) {
+    report.summary?.(
+      `compacted ${c.logFile} (${(c.logBytes / MB).toFixed(1)} MB) into ${c.file} (${(c.snapshotBytes / MB).toFixed(1)} MB) in ${seconds.toFixed(1)} s`,
+    );
+  }
 }
 
 /** Applies a logged change set to the loaded state (collections it touches become maps until the end of the load). */

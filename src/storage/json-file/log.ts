@@ -4,7 +4,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ClockStateSchema, COLLECTION_NAMES, PRIMARY_KEYS, SettingsSchema, type CollectionName } from '../../schemas/state.js';
 import type { Change, ChangeSet } from '../change-sets.js';
 import { DataFileError, DATA_FILE_MAX_DEPTH, type RecordChecker } from '../data-file.js';
-import { nestedDeeperThan } from '../json-document.js';
+import { nestedDeeperThan } from './json-document.js';
 import { removeIfPresent, writeAt, type FileSystem, type Handle } from './fs.js';
 
 export const LOG_FORMAT = 'project-runtime-mock-log';
@@ -72,8 +72,8 @@ export interface Replay {
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /**
- * Reads `file` and hands each whole change set after `afterSeq` to `apply`, in order. Damage
- * anywhere but the last line is refused (DataFileError naming the file and line).
+ * Reads `file` and hands each whole change set after `afterSeq` to `apply`, in order. Damage anywhere but the last
+ * line, and a line out of the writer's order, is refused (DataFileError naming the file and line).
  */
 export async function replayLog(
   file: string,
@@ -96,6 +96,7 @@ export async function replayLog(
   let validLength = 0;
   let lastSeq = afterSeq;
   let lineNo = 0;
+  let previous: number | null = null; // the seq of the last whole change set read
   let parts: { seq: number; changes: Change[]; start: number } | null = null;
   let carry: Buffer[] = [];
   let carryBytes = 0;
@@ -135,6 +136,17 @@ export async function replayLog(
     const settings = entry.settings === undefined ? undefined : checker.check(`line ${lineNo}: settings`, SettingsSchema, entry.settings);
     if (checker.problems.length) throw new DataFileError(file, `invalid content: ${checker.problems.slice(0, 5).join('; ')}`);
     parts = null;
+    // One writer numbers its change sets one after another: a seq out of that order anywhere (twice, back, a gap) is a
+    // line this log's writer did not write (another process appended to it), refused before anything is written.
+    if (previous !== null && entry.seq !== previous + 1) {
+      refuse(
+        lineNo,
+        entry.seq <= previous
+          ? `change set ${entry.seq} follows ${previous}: a line another process wrote`
+          : `change set ${entry.seq} follows ${previous}: a change set is missing`,
+      );
+    }
+    previous = entry.seq;
     if (entry.seq <= afterSeq) {
       // Already in the snapshot (a compaction stopped before it could shorten the log).
       validLength = end;

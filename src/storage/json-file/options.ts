@@ -22,4 +22,10 @@ export interface JsonFileOptions {
    * the CLI moves its identity lock onto it. It must not throw.
    */
   onReplaced?(file: string): void;
+  /**
+   * Hold the data file's lock (the snapshot's and the log's, by path and identity) from the first read or write until
+   * close (see `jsonFile`); a string is the path as the user gave it (a refusal names it). Off by default for
+   * `new JsonFileAdapter` (with an injected `fs` there is no real file to lock).
+   */
+  lock?: boolean | string;
 }

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { DATA_FILE_FORMAT, DATA_FILE_VERSION, type DataFile, type StateData } from '../../schemas/state.js';
 import { ChangeSetConflict, type CaughtUp, type ChangeSet, type ChangeSetAdapter, type CommittedState, type Rebase, type RebaseWhole } from '../change-sets.js';
 import { documentAfter } from '../lowdb-adapter.js';
+import { SandboxGone } from '../sandbox-gone.js';
 import { decodeSet, encodeSet } from './codec.js';
 import { inTransaction, withClient } from './pool.js';
 import type { Bases } from './bases.js';
@@ -29,13 +30,7 @@ export interface SandboxDb {
 /** The advisory lock of a sandbox's leader: the instance holding it fires the sandbox's simulated events. */
 export const leaderKey = (t: Tables, id: string) => `project-runtime-mock sandbox leader ${t.tag} ${id}`;
 
-/** The sandbox is no longer registered (deleted, or expired and swept, through some instance). */
-export class SandboxGone extends Error {
-  constructor(id: string) {
-    super(`sandbox ${id} was deleted or expired`);
-    this.name = 'SandboxGone';
-  }
-}
+export { SandboxGone };
 
 export class SandboxAdapter implements ChangeSetAdapter {
   #baseSeq: number;

@@ -5,7 +5,7 @@ import type { StateData } from '../../schemas/state.js';
 import type { NewSandbox, OpenedSandbox, SandboxRow, SharedSandboxStorage } from '../change-sets.js';
 import { withClient } from './pool.js';
 import { isMissingBase } from './bases.js';
-import { SandboxAdapter, type SandboxDb } from './sandbox-adapter.js';
+import { SandboxAdapter, SandboxGone, type SandboxDb } from './sandbox-adapter.js';
 
 interface Row {
   id: string;
@@ -149,7 +149,7 @@ export class PgSandboxes implements SharedSandboxStorage {
     if (created) return { adapter: new SandboxAdapter(this.db, id, 0), state: created, seq: 0 };
     return withClient(this.db.pool, async (c) => {
       const { rows } = await c.query<{ base: string; base_seq: string }>(`SELECT base, base_seq FROM ${this.db.t.sandboxes} WHERE id = $1`, [id]);
-      if (!rows[0]) throw new Error(`sandbox ${id} was deleted or expired`);
+      if (!rows[0]) throw new SandboxGone(id);
       const seq = Number(rows[0].base_seq);
       return { adapter: new SandboxAdapter(this.db, id, seq), state: await this.db.bases.get(c, rows[0].base), seq };
     });

@@ -1,24 +1,33 @@
 // transport "hang": no answer is sent until the client gives up (its socket closes, or in process its AbortSignal fires).
 import type { Context } from 'koa';
 import { MAX_DELAY_MS } from '../../../schemas/control-faults.js';
+import { endOf } from '../../../request-waits.js';
 
-/** Waits for the client to leave; after MAX_DELAY_MS the connection is closed anyway, so nothing is held for ever. */
+/**
+ * Waits for the client to leave; after MAX_DELAY_MS, or when the sandbox it addresses ends, the connection is closed
+ * anyway, so nothing is held for ever.
+ */
 export function hang(ctx: Context): Promise<void> {
   ctx.respond = false;
   ctx.state.unanswered = true;
   return new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
+    const ended = endOf(ctx);
+    const close = () => {
       ctx.res.destroy();
       done();
-    }, MAX_DELAY_MS);
+    };
+    const done = () => {
+      clearTimeout(timer);
+      ended?.removeEventListener('abort', close);
+      resolve();
+    };
+    const timer = setTimeout(close, MAX_DELAY_MS);
     timer.unref();
+    ended?.addEventListener('abort', close, { once: true });
     // A socket's close reaches the response; an in-process caller's AbortSignal destroys the request with an error.
     ctx.res.once('close', done);
     ctx.req.once('error', done);
     if (ctx.res.destroyed || ctx.req.destroyed) done();
+    else if (ended?.aborted) close();
   });
 }
