@@ -2,13 +2,13 @@
 // closes a circle (type-only imports count), and reaches into another folder only through its index.ts.
 const UNITS = [
   // 1. The command line, and conformance (it starts mocks of its own, so it stands above the app).
-  ['cli', '^src/(cli|cli-output|conformance-command|coverage-command)\\.ts$'],
+  ['cli', '^src/(cli|cli-flags|cli-output|conformance-command|coverage-command)\\.ts$'],
   ['conformance', '^src/conformance/'],
   // 2. The package's face and the assembly.
   ['index', '^src/index\\.ts$'],
   ['app', '^src/app\\.ts$'],
   ['server', '^src/server\\.ts$'],
-  ['mock', '^src/mock\\.ts$'],
+  ['mock', '^src/(mock|app-options)\\.ts$'],
   // 3. The request path: the sandbox registry, the middleware, the routes (and the pipeline), the declarations.
   ['sandboxes', '^src/sandboxes/'],
   ['middleware', '^src/middleware/'],
@@ -27,21 +27,24 @@ const UNITS = [
   // 5. The engine, then the service's rules.
   ['fixtures', '^src/(fixtures|fixture-references|client-helpers)\\.ts$'],
   ['simulation', '^src/simulation/'],
-  ['domain', '^src/(domain/|deps\\.ts$)'],
-  // 6. Storage and the schemas.
+  ['deps', '^src/deps\\.ts$'],
+  ['domain', '^src/domain/'],
+  // 6. The HTTP error layer (it answers storage's failure as a 503), storage and the schemas.
+  ['body', '^src/body/'],
+  ['errors', '^src/errors\\.ts$'],
   ['openapi', '^src/openapi/'],
   ['storage', '^src/storage/'],
   ['schemas', '^src/schemas/'],
   // 7. Leaves.
-  ['body', '^src/body/'],
-  ['errors', '^src/errors\\.ts$'],
+  ['metrics', '^src/metrics/'],
   ['validation', '^src/validation\\.ts$'],
   ['pydantic', '^src/pydantic/'],
-  // What the server counts (cells the request path adds to, the Prometheus text): prom-client only.
-  ['metrics', '^src/metrics/'],
-  ['leaves', '^src/(reason-codes|json|json-depth|glob|answer-compare|host-name|verification-error)\\.ts$'],
+  // The answer comparator shadow mode and the conformance command share.
+  ['compare', '^src/compare/'],
   // The shipped typed client stands beside the order too: it may use leaves only.
+  ['testcontainers', '^src/testcontainers/'],
   ['client', '^src/client/'],
+  ['leaves', '^src/(reason-codes|json|json-depth|json-length|glob|host-name|verification-error|request-waits|shared-identity)\\.ts$'],
 ];
 
 const floorRules = UNITS.slice(1).map(([name, path], i) => ({

@@ -18,7 +18,7 @@ import { ClientObserver, type Fingerprints } from './judge/index.js';
 import { Simulation, type SimulationSettings, type StartSettings } from './simulation/index.js';
 import type { Sandboxes } from './sandboxes/index.js';
 import type { Deps, RuntimeConfig } from './deps.js';
-import type { CreateAppOptions } from './app.js';
+import type { CreateAppOptions } from './app-options.js';
 import { driftLog, type MockShadow, type ShadowServer } from './shadow/index.js';
 import { heldSecrets } from './control/held-secrets.js';
 import type { ScopeCells, ServerMetrics } from './metrics/index.js';

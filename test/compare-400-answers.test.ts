@@ -2,7 +2,8 @@
 // range): its envelope kind, reason code and next_action, not its schema as a success; the same 400 is no difference.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compareAnswers, type Answer } from '../src/conformance/compare.js';
+import { compareAnswers } from '../src/conformance/compare.js';
+import type { Answer } from '../src/compare/index.js';
 import { createApp } from '../src/app.js';
 import { demoFixture } from '../src/fixtures.js';
 

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { demoFixture } from '../src/fixtures.js';
 import { runConformance, type ConformanceOptions, type ConformanceReport } from '../src/conformance/index.js';
 import { conformanceCommand } from '../src/conformance-command.js';
-import { MAX_SHOWN } from '../src/conformance/shape.js';
+import { MAX_SHOWN } from '../src/compare/index.js';
 import { MAX_ANSWER_BYTES } from '../src/conformance/probe.js';
 import { driftingTarget, onGet, type Perturbation } from './helpers/drifting-target.js';
 import { DEMO } from './helpers/demo.js';

@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
 import { FaultIndex, type Indexed } from '../src/control/faults/lookup.js';
-import { compileGlob } from '../src/control/glob.js';
+import { compileGlob } from '../src/glob.js';
 import { propertyRuns } from './runner/config.mjs';
 
 const RUN_PATH = '/api/v3/projects/p1/runs/r1';

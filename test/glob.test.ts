@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
-import { compileGlob, GLOB_MAX_LENGTH, type StepCounter } from '../src/control/glob.js';
+import { compileGlob, GLOB_MAX_LENGTH, type StepCounter } from '../src/glob.js';
 import { freshMock } from './helpers/app.js';
 import { DEMO, bearer } from './helpers/demo.js';
 

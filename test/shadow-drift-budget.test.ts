@@ -43,7 +43,11 @@ test('a record without a budget of its own gets the default bound', () => {
 });
 
 test("one server's records share its budget: driftLog gives every mock of a shadow server the server's", () => {
-  const server = shadowServer({ url: 'http://target.test', token: 't0k3n-for-the-test' }, () => {});
+  const server = shadowServer(
+    { url: 'http://target.test', token: 't0k3n-for-the-test' },
+    () => {},
+    () => ({ differences: [], compatible: [], warnings: [] }),
+  );
   const [a, b] = [driftLog(server), driftLog(server)];
   a.compared('getRun', 1, DEMO.now, [{ field: 'status', mock: 200, target: 418 }], 0);
   b.compared('getRun', 1, DEMO.now, [{ field: 'status', mock: 200, target: 418 }], 0);

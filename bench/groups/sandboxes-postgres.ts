@@ -3,7 +3,21 @@
 import { fmt, median, report } from '../lib/report.js';
 import { mockServer } from '../lib/servers.js';
 import { database } from './postgres.js';
-import { createOverHttp } from './sandboxes.js';
+import { performance } from 'node:perf_hooks';
+import { JSON_POST } from '../lib/load.js';
+
+/** Per sandbox created over HTTP at `url` (one connection, one after another), its time in ms. */
+export async function createOverHttp(url: string, n: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    const res = await fetch(`${url}/_mock/sandboxes`, { method: 'POST', headers: JSON_POST, body: '{}' });
+    await res.arrayBuffer();
+    times.push(performance.now() - t0);
+    if (res.status !== 201) throw new Error(`create ${res.status}`);
+  }
+  return times;
+}
 
 export async function sandboxesOnPostgres(): Promise<void> {
   const db = await database();

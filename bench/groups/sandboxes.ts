@@ -7,19 +7,7 @@ import { AUTH, JSON_POST, compare, rps, runPath } from '../lib/load.js';
 import { bad, fmt, median, report } from '../lib/report.js';
 import { ROOT, mockServer } from '../lib/servers.js';
 import { createApp, demoFixture } from '../../src/index.js';
-import { sandboxesOnPostgres } from './sandboxes-postgres.js';
-
-export async function createOverHttp(url: string, n: number): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    const res = await fetch(`${url}/_mock/sandboxes`, { method: 'POST', headers: JSON_POST, body: '{}' });
-    await res.arrayBuffer();
-    times.push(performance.now() - t0);
-    if (res.status !== 201) throw new Error(`create ${res.status}`);
-  }
-  return times;
-}
+import { createOverHttp, sandboxesOnPostgres } from './sandboxes-postgres.js';
 
 /** RSS added, in MB: `nowMb` right after the load (forced GCs), `settledMb` once V8 gave back the young generation it grew for it. */
 function rss(...mode: string[]): Promise<{ settledMb: number; nowMb: number }> {

@@ -3,7 +3,7 @@
 import type { Client } from 'openapi-fetch';
 import type { components, operations, paths } from './generated.js';
 import type { CallOptions } from './v3.js';
-import { verificationError } from '../control/verify/assertion.js';
+import { verificationError } from '../verification-error.js';
 
 type S = components['schemas'];
 type Query<K extends keyof operations> = NonNullable<operations[K]['parameters']['query']>;

@@ -3,7 +3,7 @@
 import { malformedBodyValues, malformedParamValues } from './malformed.js';
 import { CHANGES_PROJECT, fill, isManagement, pathValues, takesAdminKey, validBody, v3Operations, type Operation } from './operations.js';
 import { bearer, type Probe, type ProbeRequest, type Side } from './probe.js';
-import { resolve, type Schema } from './shape.js';
+import { resolve, type Schema } from '../compare/index.js';
 
 export const WRONG_TOKEN = 'conformance-wrong-token';
 export const WRONG_ADMIN_KEY = 'conformance-wrong-admin-key';

@@ -1,6 +1,6 @@
 // Values no pydantic v2 field of a given JSON Schema type accepts (lax mode included): one per type, so a probe can
 // send a malformed parameter or body field of each type and compare the validation items both sides answer.
-import { resolve, type Schema } from './shape.js';
+import { resolve, type Schema } from '../compare/index.js';
 
 export interface Malformed {
   /** What the value is, for the probe's name: `int_parsing`, `uuid_parsing`, ... (the pydantic error type expected). */

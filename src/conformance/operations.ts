@@ -1,7 +1,7 @@
 // The v3 operations as the served OpenAPI document declares them (method, path, parameters, body, credentials), and
 // how a probe fills a path: the probes are derived from the document, so a new operation is probed without a new table.
-import type { Schema } from './shape.js';
-import { resolve } from './shape.js';
+import type { Schema } from '../compare/index.js';
+import { resolve } from '../compare/index.js';
 
 export interface Param {
   name: string;

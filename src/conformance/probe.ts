@@ -1,6 +1,6 @@
 // The shapes every probe shares: one side (the target or the in-process mock) with its own credentials and ids, a
 // request, a probe's outcome, and the helpers that send a request to a side and read its answer.
-import type { Answer, Difference } from './compare.js';
+import type { Answer, Difference } from '../compare/index.js';
 import { textTooDeepAt } from '../json-depth.js';
 
 /** What one side knows: its own credentials and projects, and the records found on them before the probes ran. */

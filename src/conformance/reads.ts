@@ -1,10 +1,11 @@
 // Probes that read --project: the lists (with each filter value), one record of each kind found on each side, cursor
 // walks (no repeats, `limit` bounds) and the release diff with and without a baseline (fingerprint recomputed).
-import { compareAnswers, type Answer, type Difference } from './compare.js';
+import { compareAnswers } from './compare.js';
+import type { Answer, Difference } from '../compare/index.js';
 import { bearer, type Found, type Probe, type ProbeVerdict, type Side } from './probe.js';
 import { concrete } from './malformed.js';
 import { v3Operations } from './operations.js';
-import type { Schema } from './shape.js';
+import type { Schema } from '../compare/index.js';
 
 const NO_PROJECT = 'no --project given';
 const base = (side: Side) => `/api/v3/projects/${encodeURIComponent(side.project ?? '')}`;

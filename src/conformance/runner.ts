@@ -1,13 +1,14 @@
 // Runs the catalogue against the target and the in-process mock, compares each probe's answers, and folds a
 // difference met again by a later probe into a reference to the first (a drift is reported once, where first seen).
 import { randomUUID } from 'node:crypto';
-import { compareAnswers, type Difference } from './compare.js';
+import { compareAnswers } from './compare.js';
+import type { Difference } from '../compare/index.js';
 import { readOnlyCatalogue } from './catalogue.js';
 import { discover, readCatalogue } from './reads.js';
 import { writeCatalogue } from './writes.js';
 import { mockSide, targetSide, type SideOptions } from './sides.js';
 import type { DriftFinding, Probe, ProbeResult, ProbeVerdict, Side } from './probe.js';
-import type { Schema } from './shape.js';
+import type { Schema } from '../compare/index.js';
 import { scrubber } from './secrets.js';
 
 export interface ConformanceOptions extends SideOptions {

@@ -16,7 +16,7 @@ function write(
   operation: string,
   says: string,
   find: (side: Side) => Promise<string | undefined>,
-  act: (side: Side, id: string) => Promise<import('./compare.js').Answer>,
+  act: (side: Side, id: string) => Promise<import('../compare/index.js').Answer>,
 ): Probe {
   return {
     name: `${operation}: ${name}`,

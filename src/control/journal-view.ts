@@ -1,7 +1,7 @@
 // How journal entries are shown when read: every part redacted (by name, where echoed, known credentials), bodies parsed or marked as cut.
 import { Redactor, type SecretIndex } from './redact.js';
 import { bodyParts, truncationMarker, type KeptBody } from './journal-text.js';
-import type { JournalEntry, JournalSummary, Stored } from './journal.js';
+import type { JournalEntry, JournalSummary, Stored } from './journal-types.js';
 import { TEST_NAME_HEADER, TEST_NAME_LENGTH } from './journal-types.js';
 
 /** The test a request named (`X-Test-Name`), cut to its bound; undefined when it named none. */

@@ -1,5 +1,5 @@
 // The request journal: a bounded, per-instance record of the v3 traffic; entries are redacted whenever they are read.
-import { compileGlob, isGlob } from './glob.js';
+import { compileGlob, isGlob } from '../glob.js';
 import { keptText, textPrefix } from './journal-text.js';
 import { shown, summary, testOf } from './journal-view.js';
 import type { SecretIndex } from './redact.js';

@@ -1,5 +1,5 @@
 // Denying a tool-call approval (endpoint 11): the checks, the approval's decision and the run's return to the queue, in one transaction.
-import type { WriteDeps } from '../deps.js';
+import type { WriteDeps } from './write-deps.js';
 import type { Transaction } from '../storage/index.js';
 import { ApiError } from '../errors.js';
 import type { RecordOf } from '../schemas/state.js';

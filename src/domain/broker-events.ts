@@ -1,7 +1,7 @@
 // Endpoint 19: verifies the broker's HMAC over the exact raw bytes, then reconciles one connection lifecycle event.
 import { createHmac } from 'node:crypto';
 import * as v from 'valibot';
-import type { WriteDeps } from '../deps.js';
+import type { WriteDeps } from './write-deps.js';
 import { ApiError } from '../errors.js';
 import { FreeObject, NonEmptyString, Timestamp, Uuid, model } from '../schemas/common.js';
 import type { RecordOf } from '../schemas/state.js';

@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { Int, NonEmptyString, model } from '../schemas/common.js';
 import { union } from '../pydantic/index.js';
-import type { WriteDeps } from '../deps.js';
+import type { WriteDeps } from './write-deps.js';
 import { ApiError } from '../errors.js';
 import type { RecordReader, Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/state.js';

@@ -2,7 +2,7 @@
 //
 // The pure engine lives in ./desired-state/; this file only loads its inputs from the store and writes
 // its outputs back, each write in ONE transaction (one persisted write). Plans and diffs never write.
-import type { WriteDeps } from '../deps.js';
+import type { WriteDeps } from './write-deps.js';
 import { ApiError } from '../errors.js';
 import type { ReadView, RecordReader, Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/state.js';

@@ -1,5 +1,5 @@
 // Archiving (endpoint 12) and transferring (endpoint 13) a project: the confirmation, emptiness and authority checks, then one write.
-import type { WriteDeps } from '../deps.js';
+import type { WriteDeps } from './write-deps.js';
 import { ApiError } from '../errors.js';
 import type { RecordOf } from '../schemas/state.js';
 import { LEVELS, type Actor } from './auth.js';

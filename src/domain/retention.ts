@@ -1,6 +1,6 @@
 // Retention of the tables that only grow (tokens, codes, webhook dedupe keys): what is kept how long by the mock clock, pruned in amortized sweeps.
-import type { WriteDeps } from '../deps.js';
-import type { Transaction } from '../storage/index.js';
+import type { Transaction, Writer } from '../storage/index.js';
+import type { MockClock } from './clock.js';
 import { PRIMARY_KEYS } from '../schemas/state.js';
 
 /**
@@ -27,6 +27,13 @@ export class RetentionTracker {
   sweeps = 0;
 }
 
+/** What a sweep needs of a mock's collaborators (its write deps hold them). */
+interface RetentionDeps {
+  store: Writer;
+  clock: MockClock;
+  retention: RetentionTracker;
+}
+
 export interface SweepResult {
   pruned: Record<Retained, number>;
 }
@@ -36,7 +43,7 @@ export interface SweepResult {
  * A sweep reads every retained record, but only after at least a quarter as many new ones arrived: each
  * insert pays for at most four records read, whatever the size of the tables.
  */
-export async function noteRetainedInserts(deps: WriteDeps, n: number): Promise<SweepResult | undefined> {
+export async function noteRetainedInserts(deps: RetentionDeps, n: number): Promise<SweepResult | undefined> {
   const t = deps.retention;
   t.inserts += n;
   if (t.running || t.inserts < Math.max(SWEEP_MIN_INSERTS, t.keptAtLastSweep / 4)) return undefined;
@@ -49,7 +56,7 @@ export async function noteRetainedInserts(deps: WriteDeps, n: number): Promise<S
 }
 
 /** Prunes every retained record past its retention; answers how many of each went. */
-export async function sweepRetained(deps: WriteDeps): Promise<SweepResult> {
+export async function sweepRetained(deps: RetentionDeps): Promise<SweepResult> {
   const t = deps.retention;
   const nowMs = deps.clock.nowMs();
   t.running = true;

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import canonicalize from 'canonicalize';
-import type { WriteDeps } from '../deps.js';
+import type { WriteDeps } from './write-deps.js';
 import { ApiError, invalid } from '../errors.js';
 import { parse } from '../validation.js';
 import type { Transaction } from '../storage/index.js';

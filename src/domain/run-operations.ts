@@ -1,5 +1,5 @@
 // Cancel and retry of runs (endpoints 4 and 6): state checks and every resulting write inside one transaction each.
-import type { WriteDeps } from '../deps.js';
+import type { WriteDeps } from './write-deps.js';
 import { ApiError } from '../errors.js';
 import type { Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/state.js';

@@ -1,6 +1,6 @@
 // Endpoint 1 and code minting: PKCE S256 code exchange, rotating refresh tokens with family revocation (docs/auth-and-webhooks.md).
 import { createHash } from 'node:crypto';
-import type { WriteDeps } from '../deps.js';
+import type { WriteDeps } from './write-deps.js';
 import { ApiError, ValidationError, invalid, type ValidationItem } from '../errors.js';
 import type { Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/state.js';

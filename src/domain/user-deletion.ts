@@ -1,5 +1,5 @@
 // Deleting an app user (endpoint 20): the user, their memories and full-content traces go; their runs keep only trace identity.
-import type { WriteDeps } from '../deps.js';
+import type { WriteDeps } from './write-deps.js';
 import { ApiError } from '../errors.js';
 import { writableProject } from './write-guard.js';
 

@@ -1,6 +1,8 @@
 // The Response of mock.fetch: a real Response (instanceof, status, headers, every body method) whose bytes are already in
 // memory, so text(), json() and arrayBuffer() read them directly instead of through a web stream.
-import type { InjectResponse } from './fetch.js';
+import type * as LightMyRequest from 'light-my-request';
+
+type InjectResponse = LightMyRequest.Response;
 
 /** Statuses whose Response must have a null body (Fetch standard). */
 export const NULL_BODY = new Set([101, 103, 204, 205, 304]);

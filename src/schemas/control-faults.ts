@@ -1,7 +1,7 @@
 // The body of POST /_mock/faults: what a fault matches, when it fires, and what it answers (status, delay, rate limit, transport).
 import * as v from 'valibot';
 import { AnyJson, Float, Int, NonNegInt } from './common.js';
-import { GLOB_MAX_LENGTH } from '../control/glob.js';
+import { GLOB_MAX_LENGTH } from '../glob.js';
 
 /** The longest wait a fault may impose, fixed or drawn (five minutes). */
 export const MAX_DELAY_MS = 300_000;

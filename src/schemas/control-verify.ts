@@ -1,7 +1,7 @@
 // Bodies of POST /_mock/verify, /_mock/verify/sequence and /_mock/verify/only: request patterns and count forms.
 import * as v from 'valibot';
 import { AnyJson, NonNegInt } from './common.js';
-import { GLOB_MAX_LENGTH } from '../control/glob.js';
+import { GLOB_MAX_LENGTH } from '../glob.js';
 
 /** Patterns per sequence or only-list: a test names a handful, and each is matched against the whole journal. */
 export const MAX_PATTERNS = 100;

@@ -1,7 +1,7 @@
 // Request bodies of the /_mock control surface (docs/control-surface.md), validated like the v3 bodies.
 import * as v from 'valibot';
 import { AnyJson, Bool, FreeObject, Int, NonEmptyString, NonNegFloat, NonNegInt, RuntimeMode, Timestamp, Uuid, forbidExtra, model } from './common.js';
-import { GLOB_MAX_LENGTH } from '../control/glob.js';
+import { GLOB_MAX_LENGTH } from '../glob.js';
 import { RunStatus, RunStepSchema, RunSurface, RunTimingSchema, StepStatus } from './runs.js';
 
 /** Path patterns are capped, so matching one costs at most (path length x this). */

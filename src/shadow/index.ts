@@ -5,12 +5,11 @@ import type { SecretIndex } from '../control/redact.js';
 import { shadowSettings, shownUrl, type ShadowOptions, type ShadowSettings } from './options.js';
 import { ShadowSender } from './sender.js';
 import { DriftBudget, DriftLog } from './drift-log.js';
-import { shadowMiddleware as middleware, type ShadowRecord } from './middleware.js';
-import { compareAnswers } from './compare.js';
+import { shadowMiddleware as middleware, type Compare, type ShadowRecord } from './middleware.js';
 
 export { WRITES_RULE, type ShadowOptions } from './options.js';
 export { DRIFT_MAX_BYTES, EXAMPLES_PER_GROUP, DriftBudget, DriftLog } from './drift-log.js';
-export { DRIFT_PER_REQUEST, DRIFT_VALUE_CHARS, type ShadowRecord } from './middleware.js';
+export { DRIFT_PER_REQUEST, DRIFT_VALUE_CHARS, type Compare, type ShadowRecord } from './middleware.js';
 export { MAX_ANSWER_BYTES } from './transport.js';
 export { NOTICE_INTERVAL_MS } from './target-health.js';
 export { shadowFlags, SHADOW_USAGE } from './flags.js';
@@ -23,13 +22,15 @@ export interface ShadowServer {
   url: string;
   /** The bytes the drift records of all the server's mocks hold together. */
   driftBudget: DriftBudget;
+  /** The answer comparator (the conformance command's, held to the mock's /openapi.json). */
+  compare: Compare;
 }
 
-/** Checks createApp's `shadow` (a TypeError names the rule it breaks) and builds the server's sender. */
-export function shadowServer(options: ShadowOptions, log: (line: string) => void): ShadowServer {
+/** Checks createApp's `shadow` (a TypeError names the rule it breaks) and builds the server's sender around `compare`. */
+export function shadowServer(options: ShadowOptions, log: (line: string) => void, compare: Compare): ShadowServer {
   const settings = shadowSettings(options);
   const url = shownUrl(settings.url);
-  return { settings, url, sender: new ShadowSender(settings, log, url), driftBudget: new DriftBudget() };
+  return { settings, url, sender: new ShadowSender(settings, log, url), driftBudget: new DriftBudget(), compare };
 }
 
 /** One mock's drift record (empty and disabled without a shadow server). */
@@ -44,6 +45,6 @@ export interface MockShadow {
 
 /** The server's shadow middleware: `recordOf` gives the record of the mock a request was answered from. */
 export function shadowMiddleware(server: ShadowServer, recordOf: (ctx: Context) => ShadowRecord | null, report: ErrorReporter): Middleware {
-  const parts = { settings: server.settings, sender: server.sender, compare: compareAnswers, report: (err: unknown) => report(err, undefined as never) };
+  const parts = { settings: server.settings, sender: server.sender, compare: server.compare, report: (err: unknown) => report(err, undefined as never) };
   return middleware(parts, recordOf);
 }

@@ -1,20 +1,30 @@
 // What fires by itself: jobs by cron (and their retries), synthetic chat traffic, and the day and month resets of spend.
 import type { Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/state.js';
-import type { SimEventRecord } from '../schemas/simulation.js';
+import type { SimEventRecord, SimulationRecord } from '../schemas/simulation.js';
 import { ApiError } from '../errors.js';
 import { retryRunTx } from '../domain/run-operations.js';
-import type { Engine } from './engine.js';
-import { runKey } from './runs.js';
+import type { Deps } from '../deps.js';
+import { runKey, type NewEvent } from './runs.js';
 import { fireJob, nextRunAfter, retryPolicy } from './jobs.js';
-import { gapMs, sendMessage } from './traffic.js';
+import { gapMs, sendMessage, type SentMessage } from './traffic.js';
 import { nextRollover, rollOver } from './spend.js';
 
 type Run = RecordOf<'runs'>;
+
+/** What the sources need of the engine: its collaborators, its settings, and scheduling (the engine is one). */
+export interface Scheduler {
+  readonly deps: Deps;
+  settings(tx: Transaction): SimulationRecord;
+  schedule(tx: Transaction, ev: NewEvent): void;
+  queued(tx: Transaction, run: Run, nowMs: number): void;
+  /** A synthetic chat message was sent (the timeline shows it). */
+  messageSent(m: SentMessage): void;
+}
 const EVENTS = 'simulation_events' as const;
 
 /** job.fire: a background run for the job, and the job's next firing by its schedule. */
-export function fireJobEvent(engine: Engine, tx: Transaction, ev: SimEventRecord, ms: number): void {
+export function fireJobEvent(engine: Scheduler, tx: Transaction, ev: SimEventRecord, ms: number): void {
   const job = tx.get('jobs', ev.job_id!);
   if (!job || job.status !== 'active') return;
   const next = nextRunAfter(job.schedule, ms);
@@ -24,7 +34,7 @@ export function fireJobEvent(engine: Engine, tx: Transaction, ev: SimEventRecord
 }
 
 /** A failed job run: its retry after the backoff, while the policy allows another attempt. */
-export function scheduleJobRetry(engine: Engine, tx: Transaction, run: Run, ms: number): void {
+export function scheduleJobRetry(engine: Scheduler, tx: Transaction, run: Run, ms: number): void {
   const jobId = run.request_metadata.job_id;
   if (run.surface !== 'background' || typeof jobId !== 'string') return;
   const job = tx.get('jobs', jobId);
@@ -43,7 +53,7 @@ export function scheduleJobRetry(engine: Engine, tx: Transaction, run: Run, ms: 
 }
 
 /** job.retry: the retry, through endpoint 6's transaction. */
-export function retryJobRun(engine: Engine, tx: Transaction, ev: SimEventRecord, ms: number): void {
+export function retryJobRun(engine: Scheduler, tx: Transaction, ev: SimEventRecord, ms: number): void {
   try {
     retryRunTx(engine.deps, tx, { projectId: ev.project_id!, runId: ev.run_id!, metadata: { attempt: (ev.count ?? 1) + 1 }, reason: 'retry_policy' }, ms);
   } catch (err) {
@@ -53,7 +63,7 @@ export function retryJobRun(engine: Engine, tx: Transaction, ev: SimEventRecord,
 }
 
 /** traffic.message: one synthetic chat message, and the next one of its source. */
-export function trafficMessage(engine: Engine, tx: Transaction, ev: SimEventRecord, ms: number): void {
+export function trafficMessage(engine: Scheduler, tx: Transaction, ev: SimEventRecord, ms: number): void {
   const r = engine.settings(tx);
   const index = ev.traffic ?? 0;
   const t = r.traffic[index];
@@ -72,7 +82,7 @@ export function trafficMessage(engine: Engine, tx: Transaction, ev: SimEventReco
 }
 
 /** Keeps the project's reset event at the earliest boundary its totals need (a day's spend needs the next midnight). */
-export function ensureRollover(engine: Engine, tx: Transaction, projectId: string, ms: number): void {
+export function ensureRollover(engine: Scheduler, tx: Transaction, projectId: string, ms: number): void {
   const key = `budget:${projectId}`;
   const next = nextRollover(tx.get('budgets', projectId), ms);
   if (next === null) return;
@@ -82,7 +92,7 @@ export function ensureRollover(engine: Engine, tx: Transaction, projectId: strin
 }
 
 /** What runs by itself: each active job at its next_run_at (a past one at once), each traffic source, each budget with spend. */
-export function ensureSources(engine: Engine, tx: Transaction, ms: number): void {
+export function ensureSources(engine: Scheduler, tx: Transaction, ms: number): void {
   const r = engine.settings(tx);
   for (const job of tx.where('jobs', 'status', 'active')) {
     const key = `job:${job.id}`;
@@ -105,7 +115,7 @@ export function ensureSources(engine: Engine, tx: Transaction, ms: number): void
 }
 
 /** budget.rollover: the day's totals reset (and on the 1st the month's); the next reset if spend remains. */
-export function rollOverEvent(engine: Engine, tx: Transaction, ev: SimEventRecord, ms: number): void {
+export function rollOverEvent(engine: Scheduler, tx: Transaction, ev: SimEventRecord, ms: number): void {
   const next = nextRollover(rollOver(tx, ev.project_id!, ms), ms);
   if (next !== null) engine.schedule(tx, { key: ev.key, kind: 'budget.rollover', at: next, project_id: ev.project_id });
 }

@@ -2,7 +2,7 @@
 import { COLLECTION_NAMES, DATA_FILE_FORMAT, DATA_FILE_VERSION, type CollectionName, type DataFile, type StateData } from '../schemas/state.js';
 import { ChangeSetConflict, type CaughtUp, type ChangeSet, type ChangeSetAdapter } from './change-sets.js';
 import { PendingLayer, type Replacement } from './pending.js';
-import type { Writer } from './reader.js';
+import type { Writer } from './transaction.js';
 import { NotADiff } from './replace.js';
 import { StoredState } from './state.js';
 import { Transaction, type StateView } from './transaction.js';

@@ -5,5 +5,5 @@ export { Store, Transaction, emptyMaps, mapsFromData, StaleView, type StoreOptio
 export type { ReadView, RecordReader, Writer, Optimism, WriteScope, WriteObserver, CaughtUpListener } from './store.js';
 export { StorageUnavailable, storageUnavailable } from './unavailable.js';
 export { SandboxGone } from './sandbox-gone.js';
-export type { NewSandbox, OpenedSandbox, SandboxRow, SharedSandboxStorage } from './shared-sandboxes.js';
+export type { NewSandbox, OpenedSandbox, SandboxRow, SharedSandboxStorage } from './change-sets.js';
 export { redactUrl } from './postgres/index.js';

@@ -1,7 +1,6 @@
-// The faces of stored state: a record reader (what a transaction and the stored state both answer), the read-only
-// view routes and the control surface read, and the write face the domain gets, which reads nothing.
+// The faces of stored state: a record reader (what a transaction and the stored state both answer), and the read-only
+// view routes and the control surface read.
 import type { ClockState, CollectionName, RecordOf, Settings } from '../schemas/state.js';
-import type { Transaction } from './transaction.js';
 
 /** Records by key and by an indexed field: what query helpers need, answered by a transaction and by the stored state alike. */
 export interface RecordReader {
@@ -26,13 +25,4 @@ export interface ReadView extends RecordReader {
   readonly seq: number;
   /** A value derived from some collections, rebuilt only after one of them changed (see Store.derive). */
   derive<T>(name: string, deps: readonly CollectionName[], build: () => T): T;
-}
-
-/**
- * What the domain's writes get: transactions, and no way to read stored state around them. Inside a write, every
- * read goes through its transaction, which sees the newest state (writes still being stored included); the stored
- * state alone may be older, and a write that read it would lose others' acknowledged updates.
- */
-export interface Writer {
-  transact<T>(fn: (tx: Transaction) => T): Promise<T>;
 }

@@ -11,7 +11,8 @@ import { storageUnavailable } from './unavailable.js';
 
 export { Transaction } from './transaction.js';
 export { emptyMaps, type Maps } from './pending.js';
-export type { ReadView, RecordReader, Writer } from './reader.js';
+export type { ReadView, RecordReader } from './reader.js';
+export type { Writer } from './transaction.js';
 export { mapsFromData, type Snapshot } from './state.js';
 export { StaleView, type Optimism, type WriteScope, type WriteObserver } from './commit.js';
 export type { CaughtUpListener } from './sync.js';

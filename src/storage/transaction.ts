@@ -120,3 +120,12 @@ export class Transaction implements RecordReader {
     return m;
   }
 }
+
+/**
+ * What the domain's writes get: transactions, and no way to read stored state around them. Inside a write, every
+ * read goes through its transaction, which sees the newest state (writes still being stored included); the stored
+ * state alone may be older, and a write that read it would lose others' acknowledged updates.
+ */
+export interface Writer {
+  transact<T>(fn: (tx: Transaction) => T): Promise<T>;
+}

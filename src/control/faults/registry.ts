@@ -1,7 +1,7 @@
 // Fault injection: per-instance rules that answer matching v3 requests with a status, a wait, a 429 or a broken
 // connection; matched through an index, fired by `after`, `probability` and `times`, N times or until cleared.
 import { randomUUID } from 'node:crypto';
-import { compileGlob, type GlobMatcher } from '../glob.js';
+import { compileGlob, type GlobMatcher } from '../../glob.js';
 import type { FaultBody, FaultRequest, TransportKind } from '../../schemas/control-faults.js';
 import { FaultIndex } from './lookup.js';
 import { compileMatch, type MatchTest, type RequestFacts } from './match.js';

@@ -4,9 +4,9 @@ import { unknownOperation } from '../faults/operation-of.js';
 import type { Journal } from '../journal.js';
 import { VerifyOnlySchema, VerifyRequestSchema, VerifySequenceSchema, type VerifyListRequest, type VerifyRequest } from '../../schemas/control-verify.js';
 import { verifyCount, verifyOnly, verifySequence, type Outcome, type VerifyAnswer } from './check.js';
-import { verificationError } from './assertion.js';
+import { AssertionError } from 'node:assert';
+import { verificationError } from '../../verification-error.js';
 
-export { verificationError } from './assertion.js';
 export type { CountFailure, NearMiss, OnlyFailure, Outcome, SequenceFailure, UnexpectedEntry, VerifyAnswer, VerifyFailure } from './check.js';
 export type { Difference } from './pattern.js';
 export type { RequestPattern, Count, VerifyRequest, VerifyListRequest } from '../../schemas/control-verify.js';
@@ -41,6 +41,6 @@ export class Verifier {
   assert(kind: VerificationKind, input: VerifyRequest | VerifyListRequest): VerifyAnswer {
     const outcome = this.check(kind, input);
     if (outcome.ok) return outcome.answer;
-    throw verificationError(outcome.failure as Parameters<typeof verificationError>[0], kind);
+    throw verificationError(outcome.failure as Parameters<typeof verificationError>[0], kind, AssertionError);
   }
 }

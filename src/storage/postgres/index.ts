@@ -12,7 +12,7 @@ import { Session } from './session.js';
 import { inTransaction, withClient } from './pool.js';
 import { Bases } from './bases.js';
 import { PgSandboxes } from './sandboxes.js';
-import type { SharedSandboxStorage } from '../shared-sandboxes.js';
+import type { SharedSandboxStorage } from '../change-sets.js';
 
 export { DatabaseSchemaError, SCHEMA_VERSION } from './schema-version.js';
 

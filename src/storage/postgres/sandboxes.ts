@@ -2,7 +2,7 @@
 // with `max` counted over all instances (creates are serialized by an advisory lock) and expiry on the stored last request.
 import type pg from 'pg';
 import type { StateData } from '../../schemas/state.js';
-import type { NewSandbox, OpenedSandbox, SandboxRow, SharedSandboxStorage } from '../shared-sandboxes.js';
+import type { NewSandbox, OpenedSandbox, SandboxRow, SharedSandboxStorage } from '../change-sets.js';
 import { withClient } from './pool.js';
 import { isMissingBase } from './bases.js';
 import { SandboxAdapter, SandboxGone, type SandboxDb } from './sandbox-adapter.js';

@@ -1,6 +1,35 @@
 // A failed verification as node's AssertionError: the answer's message, and `expected`/`actual` that test runners diff.
-import { AssertionError } from 'node:assert';
-import type { NearMiss } from './check.js';
+// A leaf shared by the in-process control surface and the shipped typed client, so it names nothing from `node:`.
+
+/** What a near miss shows: the entry and its fields that differ. */
+interface NearMiss {
+  id: number;
+  differences: { field: string; expected: unknown; actual: unknown }[];
+}
+
+/** The constructor of an assertion error (node's AssertionError has this shape). */
+export type AssertionErrorClass = new (options: { message: string; expected: unknown; actual: unknown; operator: string }) => Error;
+
+/** Node's AssertionError where the runtime offers it (Node 20.16 and later: no import needed), else an Error of the same shape. */
+function runtimeAssertionError(): AssertionErrorClass {
+  const node = (globalThis as { process?: { getBuiltinModule?: (id: string) => { AssertionError?: AssertionErrorClass } | undefined } }).process;
+  const found = node?.getBuiltinModule?.('node:assert')?.AssertionError;
+  if (found) return found;
+  return class extends Error {
+    readonly code = 'ERR_ASSERTION';
+    readonly generatedMessage = false;
+    readonly expected: unknown;
+    readonly actual: unknown;
+    readonly operator: string;
+    constructor(options: { message: string; expected: unknown; actual: unknown; operator: string }) {
+      super(options.message);
+      this.name = 'AssertionError';
+      this.expected = options.expected;
+      this.actual = options.actual;
+      this.operator = options.operator;
+    }
+  };
+}
 
 type Failure = {
   detail: { message: string };
@@ -30,7 +59,11 @@ function sides(misses: NearMiss[] | undefined): [Record<string, unknown>, Record
  * The AssertionError of a 417 body (in process and in the typed client alike). `expected` and `actual` are small
  * objects: the count (or order) asked for against what was found, and the closest near miss's differing fields.
  */
-export function verificationError(body: Failure, operator: 'verify' | 'verifySequence' | 'verifyOnly'): AssertionError {
+export function verificationError(
+  body: Failure,
+  operator: 'verify' | 'verifySequence' | 'verifyOnly',
+  AssertionError: AssertionErrorClass = runtimeAssertionError(),
+): Error {
   let expected: Record<string, unknown>;
   let actual: Record<string, unknown>;
   if (body.unexpected) {
