@@ -53,6 +53,7 @@ const OPTION_NAMES = Object.keys({
   ids: true,
   tokens: true,
   seed: true,
+  sealKey: true,
   bundle: true,
   adminKey: true,
   brokerSecret: true,
