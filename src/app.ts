@@ -138,6 +138,7 @@ const OPTION_NAMES = Object.keys({
   ids: true,
   tokens: true,
   seed: true,
+  sealKey: true,
   bundle: true,
   adminKey: true,
   brokerSecret: true,
