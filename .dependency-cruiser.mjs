@@ -2,7 +2,7 @@
 // closes a circle (type-only imports count), and reaches into another folder only through its index.ts.
 const UNITS = [
   // 1. The command line, and conformance (it starts mocks of its own, so it stands above the app).
-  ['cli', '^src/(cli|cli-output|conformance-command|coverage-command)\\.ts$'],
+  ['cli', '^src/(cli|cli-flags|cli-output|conformance-command|coverage-command)\\.ts$'],
   ['conformance', '^src/conformance/'],
   // 2. The package's face and the assembly.
   ['index', '^src/index\\.ts$'],
@@ -38,6 +38,8 @@ const UNITS = [
   ['validation', '^src/validation\\.ts$'],
   ['pydantic', '^src/pydantic/'],
   ['leaves', '^src/(reason-codes|json|json-depth|glob|answer-compare|host-name|verification-error)\\.ts$'],
+  // The Testcontainers module stands on the typed client alone.
+  ['testcontainers', '^src/testcontainers/'],
   // The shipped typed client stands beside the order too: it may use leaves only.
   ['client', '^src/client/'],
 ];

@@ -60,7 +60,11 @@ test('testcontainers: start() gives a base URL and a typed client (v3 read, sand
 });
 
 test('testcontainers: the recipe the docs show (examples/testcontainers.test.mjs) passes under node --test', () => {
-  const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', 'examples/testcontainers.test.mjs'], { cwd: ROOT, encoding: 'utf8', env: process.env });
+  const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', 'examples/testcontainers.test.mjs'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: process.env,
+  });
   assert.is(r.status, 0, `${r.stdout}${r.stderr}`);
   assert.match(r.stdout, /pass 1\b/);
   assert.match(r.stdout, /mock at http:\/\/[\w.:[\]-]+:\d+/);
