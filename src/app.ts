@@ -68,7 +68,6 @@ const OPTION_NAMES = Object.keys({
   log: true,
   shadow: true,
   simulation: true,
-  sealKey: true,
 } satisfies Record<keyof CreateAppOptions, true>);
 
 export async function createApp(options: CreateAppOptions = {}): Promise<MockApp> {
