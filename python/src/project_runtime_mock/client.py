@@ -103,7 +103,7 @@ class MockClient:
     token: Optional[str] = field(default=None, repr=False)
     #: Sent as X-Mock-Control-Token on /_mock requests when set.
     control_token: Optional[str] = field(default=None, repr=False)
-    timeout: float = 10.0
+    timeout: float = 30.0
     #: What the create answered, for a client bound to a sandbox (None for the default mock).
     sandbox: Optional[Dict[str, Json]] = field(default=None, repr=False)
 
