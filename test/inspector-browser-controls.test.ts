@@ -141,16 +141,15 @@ test('keyboard: real buttons in order, labelled controls, a visible focus ring',
   }
   assert.equal(order.slice(0, 8), [
     'BUTTON Requests',
+    'BUTTON Timeline',
     'BUTTON State',
     'BUTTON Clock & simulation',
     'BUTTON Faults',
     'BUTTON Coverage',
     'BUTTON Client report',
     'BUTTON Drift',
-    'BUTTON Reset & fixtures',
   ]);
   // Back to "Faults" and activate it with the keyboard.
-  await page.keyboard.press('Shift+Tab');
   await page.keyboard.press('Shift+Tab');
   await page.keyboard.press('Shift+Tab');
   await page.keyboard.press('Shift+Tab');
