@@ -135,12 +135,13 @@ test('keyboard: real buttons in order, labelled controls, a visible focus ring',
   await page.goto(`${cli.url}/_mock/ui#requests`);
   await page.getByRole('heading', { name: 'Requests' }).waitFor();
   const order: string[] = [];
-  for (let i = 0; i < 9; i++) {
+  for (let i = 0; i < 10; i++) {
     await page.keyboard.press('Tab');
     order.push(await page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent?.trim()}`));
   }
-  assert.equal(order.slice(0, 9), [
+  assert.equal(order.slice(0, 10), [
     'BUTTON Requests',
+    'BUTTON Timeline',
     'BUTTON State',
     'BUTTON Clock & simulation',
     'BUTTON Faults',

@@ -108,6 +108,8 @@ test('picking a sandbox: the URL names it, and the journal, clock, faults, state
   assert.match(await card.innerText(), 'of $77.00');
 
   await section('Coverage');
+  // The full report is folded under what to do next.
+  await page.getByText('The full report').click();
   await page.locator('tr[data-operation="getRun"]').waitFor();
   assert.is(await page.locator('tr[data-operation="getRun"] td.num').innerText(), '1');
   assert.match(await page.locator('tr[data-operation="listUsers"]').innerText(), 'never called');
@@ -126,6 +128,7 @@ test('a reload keeps the pick (and the section); picking another sandbox, then t
   assert.is(await page.evaluate(() => location.hash), '#coverage');
   await page.locator('#mock-picker option', { hasText: 'alpha' }).waitFor({ state: 'attached' });
   assert.is(await picker().inputValue(), alpha.sandbox.id);
+  // Opened once, the full report stays open in this tab.
   assert.is(await page.locator('tr[data-operation="getRun"] td.num').innerText(), '1');
 
   await picker().selectOption(beta.sandbox.id);

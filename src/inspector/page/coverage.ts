@@ -6,6 +6,8 @@ import { useLoad } from './hooks.js';
 
 type Report = S['ControlCoverageReport'];
 type Next = S['ControlCoverageNext'];
+/** Once opened, the full report stays open in this tab (another sandbox, a reload). */
+const FULL_KEY = 'project-runtime-mock.coverage-full';
 
 const list = (xs: (string | number)[], cls: string) =>
   xs.length
@@ -53,7 +55,11 @@ export function CoverageView() {
       ${
         r &&
         html`
-          <details class="full-report">
+          <details
+            class="full-report"
+            open=${sessionStorage.getItem(FULL_KEY) === 'open'}
+            onToggle=${(e: Event) => sessionStorage.setItem(FULL_KEY, (e.target as HTMLDetailsElement).open ? 'open' : '')}
+          >
             <summary>The full report: every operation, what it answered and what is missing</summary>
             <ul class="summary" data-percent=${r.summary.percent}>
               <li>Overall: <strong>${r.summary.percent}%</strong></li>

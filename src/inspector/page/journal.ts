@@ -8,7 +8,8 @@ import { rowTime } from './format.js';
 import { DriftItems, type DriftItem } from './drift.js';
 import { inSpan, onOpen, setSpan, spanText, take, useSpan } from './span.js';
 
-interface Summary {
+/** A journal entry as the summaries list it (what the Requests list and the waterfall show). */
+export interface Summary {
   id: number;
   at: string;
   method: string;

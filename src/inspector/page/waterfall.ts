@@ -5,19 +5,9 @@ import { useState } from 'preact/hooks';
 import { call, qs } from './api.js';
 import { html } from './html.js';
 import { useLoad } from './hooks.js';
+import type { Summary } from './journal.js';
 
-interface Row {
-  id: number;
-  at: string;
-  method: string;
-  path: string;
-  status: number;
-  duration_ms: number;
-  operation: string | null;
-  fault?: { id: string };
-  principal?: string;
-  test?: string;
-}
+type Row = Summary;
 interface Report {
   findings: { rule: string; severity: string; entries: number[] }[];
 }
