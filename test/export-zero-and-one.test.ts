@@ -23,17 +23,17 @@ test('zero requests: the export holds no step, and the file runs and passes', as
   }
 });
 
-test('one request: the export holds exactly that step with its status, and the file passes one test', async () => {
+test('one request: the export holds exactly that step with its status, and the file passes one test (a 404, so a status written as 200 shows)', async () => {
   const mock = await seeded();
   try {
-    const path = `/api/v3/projects/${DEMO.projects.support}/runs/${DEMO.runs.failedApi}`;
+    const path = `/api/v3/projects/${DEMO.projects.support}/runs/00000000-0000-4000-8000-000000000000`;
     const answered = await mock.fetch(path, { headers: bearer(DEMO.tokens.owner) });
-    assert.is(answered.status, 200);
+    assert.is(answered.status, 404);
     const text = await mock.control.exportTest();
     const steps = stepsOf(text) as (ReplayStep & { method: string; url: string; headers: Record<string, unknown> })[];
     assert.equal(
       steps.map((s) => [s.id, s.method, s.url, s.status, s.body]),
-      [[1, 'GET', path, 200, null]],
+      [[1, 'GET', path, 404, null]],
     );
     // The credential it carried is in the file sealed, never as sent.
     const auth = steps[0].headers.authorization as { $sealed: string };
