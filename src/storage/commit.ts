@@ -1,36 +1,17 @@
 // The commit pipeline: transactions run on the newest state, their change sets queue and are stored in groups (group commit).
 import { COLLECTION_NAMES, DATA_FILE_FORMAT, DATA_FILE_VERSION, type CollectionName, type DataFile, type StateData } from '../schemas/state.js';
 import { ChangeSetConflict, type CaughtUp, type ChangeSet, type ChangeSetAdapter } from './change-sets.js';
-import { PendingLayer, type Replacement } from './pending.js';
+import { PendingLayer } from './pending.js';
 import type { Writer } from './transaction.js';
 import { NotADiff } from './replace.js';
 import { StoredState } from './state.js';
 import { Transaction, type StateView } from './transaction.js';
 import { storageUnavailable } from './unavailable.js';
 import { StaleView, type CommitMeter, type WriteObserver, type WriteScope } from './write-scope.js';
+import type { Pending } from './pending-write.js';
 
 export { StaleView, type CommitMeter, type Optimism, type WriteObserver, type WriteScope } from './write-scope.js';
-
-/** A transaction (or a replacement) on its way to storage. */
-export interface Pending {
-  fn?: (tx: Transaction) => unknown;
-  replacement?: Replacement;
-  /** A whole-state replace tried as a change set: what it stores instead when, run again, it is no longer one. */
-  whole?: () => Replacement;
-  /** The first save of a seeded state: when shared storage already holds state, that state is kept instead. */
-  ifEmpty?: boolean;
-  observe: boolean;
-  scope: WriteScope | undefined;
-  seq: number;
-  set?: ChangeSet;
-  result?: unknown;
-  attempts: number;
-  state: 'pending' | 'stored' | 'failed';
-  error?: unknown;
-  /** An `ifEmpty` save that found state already stored. */
-  dropped?: boolean;
-  waiters?: (() => void)[];
-}
+export type { Pending } from './pending-write.js';
 
 export abstract class CommitPipeline extends StoredState implements StateView, Writer {
   protected lastSeq: number;
