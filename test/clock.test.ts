@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { freshMock } from './helpers/app.js';
 import { DEMO, bearer } from './helpers/demo.js';
+import { SEAL_KEY } from './helpers/replay-run.js';
 import { createApp } from '../src/app.js';
 import { demoFixture } from '../src/fixtures.js';
 
@@ -96,9 +97,10 @@ test('clock: snapshot and restore bring the clock back too', async () => {
   assert.is(mock.control.now(), DEMO.now);
 });
 
-/** The same request sequence against a fresh instance; answers every response body as text. */
+/** The same request sequence against a fresh instance; answers every response body as text. One seal key for all: the
+ * state's sealed settings are byte-identical only under the same key (the seed never gives the key). */
 async function scenario(seed: string): Promise<string[]> {
-  const mock = await createApp({ storage: 'memory', fixtures: demoFixture(), seed });
+  const mock = await createApp({ storage: 'memory', fixtures: demoFixture(), seed, sealKey: SEAL_KEY });
   const http = request(mock.callback());
   const out: string[] = [];
   const keep = (res: { status: number; text: string }) => out.push(`${res.status} ${res.text}`);

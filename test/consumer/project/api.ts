@@ -147,6 +147,8 @@ export async function everyControlMethod(mock: MockApp): Promise<unknown[]> {
     principal_id: 'p',
   } as never);
   const report = c.coverage();
+  const next: number = c.coverageNext().gaps.length;
+  const series = c.timeline();
   const verified = [
     c.verify({ request: { method: 'POST', operation: 'cancelRun', status: 200 }, count: { exactly: 1 } }),
     c.verifySequence({ requests: [{ path: '/api/v3/**' }] }),
@@ -179,6 +181,8 @@ export async function everyControlMethod(mock: MockApp): Promise<unknown[]> {
     moved,
     code,
     report.operations.length,
+    next,
+    series,
     reads,
     status,
     c.applyDesiredState,
