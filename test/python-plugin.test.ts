@@ -25,6 +25,13 @@ const run = (cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd = PY)
 const pytest = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   run(PYTHON, ['-m', 'pytest', '-p', 'project_runtime_mock.pytest_plugin', '-p', 'no:cacheprovider', ...args], { PYTHONPATH: join(PY, 'src'), ...env });
 
+/** A failed pytest run told by its summary first (the runner shows a failure's first line, and pytest's tail opens with a
+ * row of underscores), then its last 40 lines. */
+function pytestFailure(done: { code: number | null; out: string }): string {
+  const lines = done.out.trimEnd().split('\n');
+  return `pytest exit ${done.code}: ${lines.at(-1) ?? ''}\n${lines.slice(-40).join('\n')}`;
+}
+
 /** What each isolation test wrote down: its xdist worker, the server it used, its sandbox. */
 function records(dir: string): { worker: string; server: string; sandbox: string }[] {
   return readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { worker: string; server: string; sandbox: string });
@@ -68,7 +75,7 @@ if (available) {
     const dir = recordDir('given');
     try {
       const done = await pytest(['-n', '4', 'tests'], { RUNTIME_MOCK_URL: cli.url, RUNTIME_MOCK_RECORD: dir });
-      assert.is(done.code, 0, done.out.slice(-4000));
+      assert.is(done.code, 0, pytestFailure(done));
       assert.match(done.out, /\b38 passed\b/);
       const seen = records(dir);
       assert.is(seen.length, 25);
@@ -90,7 +97,7 @@ if (available) {
     chmodSync(join(bin, 'project-runtime-mock'), 0o755);
     const dir = recordDir('started');
     const done = await pytest(['-n', '4', 'tests/test_sandbox_isolation.py'], { PATH: `${bin}:${process.env.PATH}`, RUNTIME_MOCK_RECORD: dir });
-    assert.is(done.code, 0, done.out.slice(-4000));
+    assert.is(done.code, 0, pytestFailure(done));
     assert.match(done.out, /\b25 passed\b/);
     const seen = records(dir);
     const servers = [...new Set(seen.map((r) => r.server))];
@@ -103,7 +110,7 @@ if (available) {
   test('start mode npx runs the package installed in the project (here: this repository)', async () => {
     const dir = recordDir('npx');
     const done = await pytest(['--runtime-mock-start', 'npx', 'tests/test_sandbox_isolation.py'], { RUNTIME_MOCK_RECORD: dir });
-    assert.is(done.code, 0, done.out.slice(-4000));
+    assert.is(done.code, 0, pytestFailure(done));
     const servers = [...new Set(records(dir).map((r) => r.server))];
     assert.is(servers.length, 1);
     assert.ok(await refused(servers[0]), 'stopped after the run');
