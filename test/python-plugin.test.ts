@@ -109,7 +109,11 @@ if (available) {
 
   test('start mode npx runs the package installed in the project (here: this repository)', async () => {
     const dir = recordDir('npx');
-    const done = await pytest(['--runtime-mock-start', 'npx', 'tests/test_sandbox_isolation.py'], { RUNTIME_MOCK_RECORD: dir });
+    // npm's own cache of npx runs is shared by every process on the machine, and two npx runs of one package at once
+    // can leave it half written (ENOENT on its package.json): this run has a cache of its own.
+    const cache = mkdtempSync(join(tmpdir(), 'prm-npx-cache-'));
+    const done = await pytest(['--runtime-mock-start', 'npx', 'tests/test_sandbox_isolation.py'], { RUNTIME_MOCK_RECORD: dir, npm_config_cache: cache });
+    rmSync(cache, { recursive: true, force: true });
     assert.is(done.code, 0, pytestFailure(done));
     const servers = [...new Set(records(dir).map((r) => r.server))];
     assert.is(servers.length, 1);
