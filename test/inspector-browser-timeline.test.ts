@@ -127,18 +127,34 @@ test('a click on a bucket opens its first run in State, or its first request in 
   const bucket = answer.first.run.findIndex((r: Json | null, i: number) => r && i > 10);
   await page.locator('[data-chart="runs"] .u-over').scrollIntoViewIfNeeded();
   const runsOver = (await page.locator('[data-chart="runs"] .u-over').boundingBox())!;
-  await page.mouse.click(runsOver.x + ((bucket + 0.5) / 96) * runsOver.width, runsOver.y + runsOver.height / 2);
   const run = answer.first.run[bucket];
-  await page.locator('#run-title', { hasText: run.id }).waitFor();
+  await clickUntil(runsOver.x + ((bucket + 0.5) / 96) * runsOver.width, runsOver.y + runsOver.height / 2, page.locator('#run-title', { hasText: run.id }));
   assert.is(await page.getByLabel('Project', { exact: true }).inputValue(), run.project_id);
 
   await section('Timeline');
   const withRequest = answer.first.request.findIndex((id: number | null, i: number) => id !== null && i > 10);
   await page.locator('[data-chart="requests"] .u-over').scrollIntoViewIfNeeded();
   const reqOver = (await page.locator('[data-chart="requests"] .u-over').boundingBox())!;
-  await page.mouse.click(reqOver.x + ((withRequest + 0.5) / 96) * reqOver.width, reqOver.y + reqOver.height / 2);
-  await page.locator('#entry-title', { hasText: `Request #${answer.first.request[withRequest]}` }).waitFor();
+  await clickUntil(
+    reqOver.x + ((withRequest + 0.5) / 96) * reqOver.width,
+    reqOver.y + reqOver.height / 2,
+    page.locator('#entry-title', { hasText: `Request #${answer.first.request[withRequest]}` }),
+  );
 });
+
+/** Clicks a point of a chart until what it opens shows: a click that lands while the chart is still being laid out
+ * (a busy machine) opens nothing, and a second one must then open the same thing. */
+async function clickUntil(x: number, y: number, shown: ReturnType<typeof page.locator>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await page.mouse.click(x, y);
+    try {
+      await shown.waitFor({ timeout: 8_000 });
+      return;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
+}
 
 test('the session waterfall: one test’s requests in order, the fault and the broken rule marked, downloadable as SVG and PNG', async () => {
   const name = { 'X-Test-Name': 'retries a final error' };
