@@ -34,6 +34,9 @@ export const RUN_TRANSITIONS: Readonly<Record<RunStatus, readonly RunStatus[]>> 
   cancelled: [],
 };
 
+/** The statuses a run can be cancelled from (endpoint 4, the conformance probe): those with an edge to `cancelled`. */
+export const CANCELLABLE: readonly RunStatus[] = (Object.keys(RUN_TRANSITIONS) as RunStatus[]).filter((s) => RUN_TRANSITIONS[s].includes('cancelled'));
+
 /** What leaving waiting_approval does to the run's pending approvals (so approval and run never disagree). */
 const APPROVAL_OUTCOME: Partial<Record<RunStatus, RecordOf<'approvals'>['status']>> = {
   running: 'approved',

@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import type { LevelName } from '../domain/auth.js';
 import type { EndpointSpec, ReadBody, Request } from '../routes/endpoint.js';
 import type { AnySchema, ErrorStatus, ObjectSchema, OperationSpec } from '../openapi/operation-spec.js';
+import type { ClientMethod } from './client-method.js';
 
 /**
  * A handler, built once per server (it may keep caches of immutable records, which every mock shares), then called per
@@ -38,6 +39,8 @@ export interface Operation<P extends Params = Params, Q extends Params = Params,
   /** The reason codes it can answer, and the transitions its writes can make (`entity: from -> to`): the coverage yardstick. */
   reasonCodes?: string[];
   transitions?: string[];
+  /** The typed client's method(s) for it: every operation has one. */
+  client: ClientMethod | ClientMethod[];
   handler: HandlerFactory<P, Q, B>;
 }
 
@@ -104,7 +107,19 @@ export const routePattern = (path: string): string => path.replace(/\{(\w+)\}/g,
 
 /** The OpenAPI part of a declaration (what build.ts reads). */
 export function openApiSpec(op: Operation): OperationSpec {
-  const { level: _l, project: _p, allowArchived: _a, ownBody: _o, rawBody: _b, largeBody: _g, reasonCodes: _r, transitions: _t, handler: _h, ...spec } = op;
+  const {
+    level: _l,
+    project: _p,
+    allowArchived: _a,
+    ownBody: _o,
+    rawBody: _b,
+    largeBody: _g,
+    reasonCodes: _r,
+    transitions: _t,
+    client: _c,
+    handler: _h,
+    ...spec
+  } = op;
   return spec as OperationSpec;
 }
 

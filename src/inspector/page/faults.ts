@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { call, type S } from './api.js';
 import { html, pretty } from './html.js';
 import { useLoad, useNotice, usePoll } from './hooks.js';
-import { DELAYS, EMPTY_FORM, FAULT_KINDS, TRANSPORTS, describeFault, faultSpec, type FaultForm } from './fault-form.js';
+import { DELAYS, EMPTY_FORM, FAULT_KINDS, PACED_TRANSPORT, TRANSPORTS, describeFault, faultSpec, type FaultForm } from './fault-form.js';
 
 type Fault = S['ControlFault'];
 
@@ -138,7 +138,7 @@ export function FaultsView({ active }: { active: boolean }) {
                 ${TRANSPORTS.map((t) => html`<option value=${t}>${t}</option>`)}
               </select></label
             >
-            ${form.transport === 'slow_body' && input('bytes_per_s', 'Bytes per second', { min: '1' })}`
+            ${form.transport === PACED_TRANSPORT && input('bytes_per_s', 'Bytes per second', { min: '1' })}`
         }
         <label
           >Delay
