@@ -1,13 +1,13 @@
 // The mock clock: real time by default, frozen or offset on request; every timestamp the mock writes comes from it.
 import type { ClockState } from '../schemas/state.js';
 import { invalid } from '../validation.js';
+import { ClockReading, MAX_CLOCK_MS, MIN_TIMESTAMP_MS, type TimeSource } from '../storage/clock.js';
+import type { Transaction } from '../storage/transaction.js';
 
-/** The first instant a datetime holds (pydantic refuses year 0). */
-export const MIN_TIMESTAMP_MS = Date.parse('0001-01-01T00:00:00.000Z');
+export { MAX_CLOCK_MS, MIN_TIMESTAMP_MS, type TimeSource } from '../storage/clock.js';
+
 /** The last instant a datetime holds: later ones are not four-digit ISO 8601 years, and the data file would refuse them. */
 export const MAX_TIMESTAMP_MS = Date.parse('9999-12-31T23:59:59.999Z');
-/** The mock clock stops a year short of MAX_TIMESTAMP_MS, so the mock's own lifetimes (30 days at most) stay in range. */
-export const MAX_CLOCK_MS = Date.parse('9999-01-01T00:00:00.000Z');
 
 /**
  * `ms` after `fromMs` as epoch ms, for a lifetime a client gave (`expires_in_ms`): past the last datetime it is a
@@ -19,50 +19,40 @@ export function msAfter(fromMs: number, ms: number, loc: (string | number)[]): n
   return fromMs + ms;
 }
 
-export type TimeSource = () => number;
-
-const NOT_FORMATTED: { readonly ms: number; readonly iso: string } = { ms: NaN, iso: '' };
-
-/** Reads "now" from a base time source and the stored clock state (frozen point or offset). */
+/**
+ * The mock clock: its reading (see ClockReading) and the states a control move leads to. Over the stored state it
+ * answers reads; a write reads and moves the clock of its own transaction (`MockClock.of(tx)`, `tx.now()`).
+ */
 export class MockClock {
+  private readonly reading: ClockReading;
   constructor(
     private readonly source: TimeSource,
-    /** Where the clock state is stored (the store). */
-    private readonly stored: { readonly clock: ClockState },
-  ) {}
-
-  private state(): ClockState {
-    return this.stored.clock;
+    /** Where the clock state is held: the store (reads), or a transaction (writes). */
+    holder: { readonly clock: ClockState },
+  ) {
+    this.reading = new ClockReading(source, holder);
   }
 
-  private parsed: { iso: string; ms: number } | null = null;
+  /** The same clock read through a transaction: what a write reads and moves (a rerun sees others' moves). */
+  static of(tx: Transaction): MockClock {
+    return new MockClock(tx.time.source, tx);
+  }
+
+  private state(): ClockState {
+    return this.reading.state;
+  }
 
   nowMs(): number {
-    return this.nowMsOf(this.state());
+    return this.reading.nowMs();
   }
 
   /** What the clock would read in state `s` (the simulation computes where a clock move lands before it is stored). */
   nowMsOf(s: ClockState): number {
-    if (!s.frozen_at) {
-      // A sped-up clock: simulated time runs `rate` times as fast as real time since its anchor.
-      const anchor = s.anchor_ms ?? 0;
-      const ms = s.rate === undefined || s.rate === 1 ? this.source() + s.offset_ms : Math.floor(anchor + s.offset_ms + (this.source() - anchor) * s.rate);
-      // A running clock keeps moving: it stops at the end of the range instead of leaving it.
-      return Math.max(MIN_TIMESTAMP_MS, Math.min(MAX_CLOCK_MS, ms));
-    }
-    // Every request reads the clock; parse a frozen point once, not per call.
-    if (this.parsed?.iso !== s.frozen_at) this.parsed = { iso: s.frozen_at, ms: Date.parse(s.frozen_at) };
-    return this.parsed.ms;
+    return this.reading.nowMsOf(s);
   }
 
-  /** Replaced, never changed: every clock starts on the one shared "nothing formatted yet". */
-  private formatted = NOT_FORMATTED;
-
   nowIso(): string {
-    const ms = this.nowMs();
-    // A request formats "now" several times (each timestamp it writes), a frozen clock always the same one: format once per ms.
-    if (ms !== this.formatted.ms) this.formatted = { ms, iso: new Date(ms).toISOString() };
-    return this.formatted.iso;
+    return this.reading.nowIso();
   }
 
   /**
