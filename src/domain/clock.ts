@@ -20,22 +20,22 @@ export function msAfter(fromMs: number, ms: number, loc: (string | number)[]): n
 }
 
 /**
- * The mock clock: its reading (see ClockReading) and the states a control move leads to. Over the stored state it
- * answers reads; a write reads and moves the clock of its own transaction (`MockClock.of(tx)`, `tx.now()`).
+ * The mock clock over the stored state: what answers and reads report as "now". It cannot move the clock: a move is
+ * a write, made on the clock of its transaction (`MockClock.of(tx)`, `clockMove`).
  */
 export class MockClock {
   private readonly reading: ClockReading;
   constructor(
-    private readonly source: TimeSource,
-    /** Where the clock state is held: the store (reads), or a transaction (writes). */
+    source: TimeSource,
+    /** Where the clock state is held: the store, or a transaction. */
     holder: { readonly clock: ClockState },
   ) {
     this.reading = new ClockReading(source, holder);
   }
 
-  /** The same clock read through a transaction: what a write reads and moves (a rerun sees others' moves). */
-  static of(tx: Transaction): MockClock {
-    return new MockClock(tx.time.source, tx);
+  /** The clock as transaction `tx` sees it: what a write reads and moves (run again, it sees others' moves). */
+  static of(tx: Transaction): ClockInTransaction {
+    return new ClockInTransaction(tx);
   }
 
   private state(): ClockState {
@@ -55,42 +55,9 @@ export class MockClock {
     return this.reading.nowIso();
   }
 
-  /**
-   * The state after `advance_ms`: a frozen clock moves its frozen point, a running one its offset. The clock never
-   * leaves 0001-01-01 .. 9999-01-01: a larger step is a 422 at ["body", "advance_ms"] naming the bound.
-   */
-  advanced(ms: number): ClockState {
-    const now = this.nowMs();
-    if (ms > MAX_CLOCK_MS - now) throw invalid(['body', 'advance_ms'], '', 'less_than_equal', ms, { le: MAX_CLOCK_MS - now });
-    if (ms < MIN_TIMESTAMP_MS - now) throw invalid(['body', 'advance_ms'], '', 'greater_than_equal', ms, { ge: MIN_TIMESTAMP_MS - now });
-    const s = this.state();
-    return s.frozen_at
-      ? { ...s, frozen_at: new Date(Date.parse(s.frozen_at) + ms).toISOString(), offset_ms: s.offset_ms }
-      : { ...s, frozen_at: null, offset_ms: s.offset_ms + ms };
-  }
-
-  /** The state that freezes the clock at `iso` (a valid datetime; past 9999-01-01 is a 422 at ["body", "now"]); a rate is kept for when it runs again. */
-  frozenAt(iso: string): ClockState {
-    const ms = Date.parse(iso);
-    if (ms > MAX_CLOCK_MS) throw invalid(['body', 'now'], 'The mock clock stops at 9999-01-01T00:00:00.000Z', 'value_error', iso);
-    const s = this.state();
-    return { frozen_at: new Date(ms).toISOString(), offset_ms: 0, ...(s.rate !== undefined ? { rate: s.rate } : {}) };
-  }
-
-  /** The same clock at another rate; a running clock goes on from the present instant, without a jump. */
-  withRate(rate: number): ClockState {
-    const s = this.state();
-    if (s.frozen_at) return { ...s, rate };
-    const now = this.nowMs();
-    const anchor = this.source();
-    return { frozen_at: null, offset_ms: Math.round(now - anchor), rate, anchor_ms: anchor };
-  }
-
-  /** A clock that runs from `ms` on, at the current rate. */
-  runningFrom(ms: number): ClockState {
-    const anchor = this.source();
-    const rate = this.state().rate;
-    return { frozen_at: null, offset_ms: Math.round(ms - anchor), ...(rate !== undefined ? { rate, anchor_ms: anchor } : {}) };
+  /** Simulated ms per real ms (undefined: 1). */
+  get rate(): number | undefined {
+    return this.state().rate;
   }
 
   get frozen(): boolean {
@@ -103,6 +70,77 @@ export class MockClock {
     if (s.frozen_at) return Infinity;
     return Math.max(0, (ms - this.nowMs()) / (s.rate ?? 1));
   }
+}
+
+/** The mock clock as one transaction sees it: its reads, and the states a move leads to (stored with `tx.setClock`). */
+export class ClockInTransaction {
+  private readonly read: MockClock;
+  constructor(private readonly tx: Transaction) {
+    this.read = new MockClock(tx.time.source, tx);
+  }
+
+  nowMs(): number {
+    return this.read.nowMs();
+  }
+  nowIso(): string {
+    return this.read.nowIso();
+  }
+  get frozen(): boolean {
+    return this.read.frozen;
+  }
+  get rate(): number | undefined {
+    return this.read.rate;
+  }
+
+  /**
+   * The state after `advance_ms`: a frozen clock moves its frozen point, a running one its offset. The clock never
+   * leaves 0001-01-01 .. 9999-01-01: a larger step is a 422 at ["body", "advance_ms"] naming the bound.
+   */
+  advanced(ms: number): ClockState {
+    const now = this.read.nowMs();
+    if (ms > MAX_CLOCK_MS - now) throw invalid(['body', 'advance_ms'], '', 'less_than_equal', ms, { le: MAX_CLOCK_MS - now });
+    if (ms < MIN_TIMESTAMP_MS - now) throw invalid(['body', 'advance_ms'], '', 'greater_than_equal', ms, { ge: MIN_TIMESTAMP_MS - now });
+    const s = this.tx.clock;
+    return s.frozen_at
+      ? { ...s, frozen_at: new Date(Date.parse(s.frozen_at) + ms).toISOString(), offset_ms: s.offset_ms }
+      : { ...s, frozen_at: null, offset_ms: s.offset_ms + ms };
+  }
+
+  /** The state that freezes the clock at `iso` (a valid datetime; past 9999-01-01 is a 422 at ["body", "now"]); a rate is kept for when it runs again. */
+  frozenAt(iso: string): ClockState {
+    const ms = Date.parse(iso);
+    if (ms > MAX_CLOCK_MS) throw invalid(['body', 'now'], 'The mock clock stops at 9999-01-01T00:00:00.000Z', 'value_error', iso);
+    const s = this.tx.clock;
+    return { frozen_at: new Date(ms).toISOString(), offset_ms: 0, ...(s.rate !== undefined ? { rate: s.rate } : {}) };
+  }
+
+  /** The same clock at another rate; a running clock goes on from the present instant, without a jump. */
+  withRate(rate: number): ClockState {
+    const s = this.tx.clock;
+    if (s.frozen_at) return { ...s, rate };
+    const now = this.read.nowMs();
+    const anchor = this.tx.time.source();
+    return { frozen_at: null, offset_ms: Math.round(now - anchor), rate, anchor_ms: anchor };
+  }
+
+  /** A clock that runs from `ms` on, at the current rate. */
+  runningFrom(ms: number): ClockState {
+    const anchor = this.tx.time.source();
+    const rate = this.tx.clock.rate;
+    return { frozen_at: null, offset_ms: Math.round(ms - anchor), ...(rate !== undefined ? { rate, anchor_ms: anchor } : {}) };
+  }
+}
+
+/**
+ * A transaction that moves the mock clock to what `move` answers for the clock as the transaction sees it (nothing
+ * when it answers undefined): run again after others moved the clock, it moves on from where they left it.
+ */
+export function clockMove(move: (clock: ClockInTransaction) => ClockState | undefined): (tx: Transaction) => ClockState | undefined {
+  return (tx) => {
+    const next = move(MockClock.of(tx));
+    if (next !== undefined) tx.setClock(next);
+    return next;
+  };
 }
 
 export const isoAfter = (iso: string, ms: number): string => new Date(Date.parse(iso) + ms).toISOString();
