@@ -124,9 +124,9 @@ const usageOf = (b: { cost_usd?: number; input_tokens?: number; output_tokens?: 
 export async function createRun(deps: WriteDeps, projectId: string, input: CreateRunInput) {
   const body = parse(CreateRunSchema, input, 'body');
   if (body.simulate && body.status !== 'queued') throw invalid(['body', 'simulate'], 'Only a queued run can be simulated', 'value_error', true);
-  const nowMs = deps.clock.nowMs();
-  const now = new Date(nowMs).toISOString();
   return deps.store.transact((tx: Transaction) => {
+    const nowMs = tx.nowMs();
+    const now = new Date(nowMs).toISOString();
     if (!tx.get('projects', projectId)) throw new ApiError('project_not_found', { affected_resource: `project:${projectId}` });
     if (body.id && tx.get('runs', body.id))
       throw new ApiError('duplicate_reference', { message: `Run ${body.id} already exists.`, affected_resource: `run:${body.id}` });
@@ -165,9 +165,9 @@ export async function createRun(deps: WriteDeps, projectId: string, input: Creat
 
 export async function transitionRun(deps: WriteDeps, projectId: string, runId: string, input: TransitionInput) {
   const body = parse(TransitionSchema, input, 'body');
-  const nowMs = deps.clock.nowMs();
-  const now = new Date(nowMs).toISOString();
   return deps.store.transact((tx: Transaction) => {
+    const nowMs = tx.nowMs();
+    const now = new Date(nowMs).toISOString();
     if (!tx.get('projects', projectId)) throw new ApiError('project_not_found', { affected_resource: `project:${projectId}` });
     const run = inProject(tx, 'runs', runId, projectId);
     if (!run) throw new ApiError('run_not_found', { affected_resource: `run:${runId}` });

@@ -30,9 +30,9 @@ export interface CancelInput {
  * they are: the contract cancels only pending checkpoints.
  */
 export async function cancelRun(deps: WriteDeps, input: CancelInput): Promise<Run> {
-  const now = deps.clock.nowIso();
-  const nowMs = deps.clock.nowMs();
   return deps.store.transact((tx) => {
+    const now = tx.now();
+    const nowMs = tx.nowMs();
     writableProject(tx, input.projectId);
     const run = runInProject(tx, input.projectId, input.runId);
     if (!cancellable.has(run.status)) {
@@ -68,8 +68,7 @@ export interface RetryInput {
 
 /** Creates a new queued run pinned to the failed run's release; the old run is left untouched. */
 export async function retryRun(deps: WriteDeps, input: RetryInput): Promise<Run> {
-  const nowMs = deps.clock.nowMs();
-  return deps.store.transact((tx) => retryRunTx(deps, tx, input, nowMs));
+  return deps.store.transact((tx) => retryRunTx(deps, tx, input, tx.nowMs()));
 }
 
 /** The retry's transaction at `nowMs` (the simulation's retry policy uses it at the retry's due time). */
