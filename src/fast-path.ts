@@ -44,7 +44,16 @@ const isPlainBody = (b: unknown): b is object =>
 /** The answer of a handler's result, or null for a result only Koa renders (an empty status, a body that is no JSON object). */
 function resultSent(result: unknown): Sent | null {
   if (result instanceof JsonText) {
-    return { status: 200, headers: [['Content-Type', JSON_TYPE], ['Content-Length', Buffer.byteLength(result.text)]], text: result.text, answer: result.text, wasText: true };
+    return {
+      status: 200,
+      headers: [
+        ['Content-Type', JSON_TYPE],
+        ['Content-Length', Buffer.byteLength(result.text)],
+      ],
+      text: result.text,
+      answer: result.text,
+      wasText: true,
+    };
   }
   if (result instanceof Reply) {
     const own = Object.entries(result.headers);

@@ -69,6 +69,23 @@ function lastValues(query: Record<string, string | string[] | undefined>): Recor
   return out ?? (query as Record<string, string | undefined>);
 }
 
+/** A handler's request: its Koa context is read only when the handler asks for it (the fast path then makes one). */
+class PipelineRequest {
+  constructor(
+    readonly actor: Actor,
+    readonly path: unknown,
+    readonly query: unknown,
+    readonly body: unknown,
+    readonly project: RecordOf<'projects'>,
+    private readonly call: Call,
+    readonly deps: Deps,
+    readonly control: MockControl,
+  ) {}
+  get ctx(): Context {
+    return this.call.ctx;
+  }
+}
+
 /** What the pipeline reads of a request: a Koa context's parts, or what the fast path (src/fast-path.ts) read itself. */
 export interface Call {
   method: string;
@@ -152,7 +169,8 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
   // Commits made while the handler runs synchronously (every transaction callback is) belong to this request.
   const answer = (call: Call, p: ReturnType<typeof prepared>, body: unknown) => {
     const { deps, control } = call.mock;
-    return deps.store.attributeTo(call.state, () => handler({ ...p, body, ctx: call.ctx, deps, control } as Request<P, Q, B>));
+    const req = new PipelineRequest(p.actor, p.path, p.query, body, p.project, call, deps, control) as unknown as Request<P, Q, B>;
+    return deps.store.attributeTo(call.state, () => handler(req));
   };
   const middleware: EndpointMiddleware = async (ctx) => {
     ctx.state.operation = spec.operation;
