@@ -116,7 +116,7 @@ export class MockControl extends ReproControl {
   /** Freezes the clock at `now` (a datetime, validated like POST /_mock/clock's body); in simulation mode auto, what falls due by then happens first. */
   async setClock(now: string): Promise<string> {
     const body = parseInput(ClockRequestSchema, { now }, 'body');
-    await this.sim.moveClock(this.deps.clock.frozenAt(body.now!), ['body', 'now']);
+    await this.sim.moveClock((c) => c.frozenAt(body.now!), ['body', 'now']);
     return this.now();
   }
 
@@ -126,7 +126,7 @@ export class MockControl extends ReproControl {
    */
   async advanceClock(ms: number): Promise<string> {
     const body = parseInput(ClockRequestSchema, { advance_ms: ms }, 'body');
-    await this.sim.moveClock(this.deps.clock.advanced(body.advance_ms!), ['body', 'advance_ms']);
+    await this.sim.moveClock((c) => c.advanced(body.advance_ms!), ['body', 'advance_ms']);
     return this.now();
   }
 

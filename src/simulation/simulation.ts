@@ -7,6 +7,7 @@ import { drain, TooManyEvents } from './drain.js';
 import { startInput } from './start.js';
 import { isWholeState, type CaughtUp, type ChangeSet } from '../storage/index.js';
 import { eventView } from './options.js';
+import { clockMove, type ClockInTransaction } from '../domain/clock.js';
 import { SimulationParts } from './parts.js';
 
 export { MAX_EVENTS_PER_RUN, eventView, type OwnSimulation, type SimulationObserver, type SimulationSettings } from './options.js';
@@ -25,9 +26,9 @@ export class Simulation extends SimulationParts {
     else if (this.mode() !== 'off' || store.count('simulation_events') > 0) void this.engine;
     const mode = this.mode();
     if (fromFixture && mode === 'auto' && this.record()?.clock === 'running' && clock.frozen) {
-      await store.setClock(clock.runningFrom(clock.nowMs()));
+      await store.transact(clockMove((c) => (c.frozen ? c.runningFrom(c.nowMs()) : undefined)));
     }
-    if (mode !== 'off') store.apply((tx) => this.engine.ensureSources(tx, clock.nowMs()));
+    if (mode !== 'off') store.apply((tx) => this.engine.ensureSources(tx, tx.nowMs()));
     await store.flush();
     this.arm();
   }
@@ -40,8 +41,8 @@ export class Simulation extends SimulationParts {
     this.closed = true;
     this.realTime?.close();
     const { store, clock } = this.deps;
-    const rate = store.clock.rate;
-    if (!clock.frozen && rate !== undefined && rate !== 1) await store.setClock(clock.frozenAt(clock.nowIso()));
+    const sped = (c: { frozen: boolean; rate?: number }) => !c.frozen && c.rate !== undefined && c.rate !== 1;
+    if (sped(clock)) await store.transact(clockMove((c) => (sped(c) ? c.frozenAt(c.nowIso()) : undefined)));
   }
 
   status() {
@@ -73,7 +74,7 @@ export class Simulation extends SimulationParts {
     traffic?: SimulationRecord['traffic'];
     retention_days?: number;
   }) {
-    const { store, clock } = this.deps;
+    const { store } = this.deps;
     const before = this.mode();
     store.apply((tx) => {
       if (input.mode === undefined && input.traffic === undefined && input.retention_days === undefined) return;
@@ -86,12 +87,13 @@ export class Simulation extends SimulationParts {
         ...(traffic !== undefined ? { traffic } : {}),
         ...(retention_days !== undefined ? { retention_days } : {}),
       });
-      if (this.engine.mode(tx) !== 'off' && (before === 'off' || input.traffic !== undefined)) this.engine.ensureSources(tx, clock.nowMs());
+      if (this.engine.mode(tx) !== 'off' && (before === 'off' || input.traffic !== undefined)) this.engine.ensureSources(tx, tx.nowMs());
     });
-    if (input.speed !== undefined) await store.setClock(clock.withRate(input.speed));
+    const speed = input.speed;
+    if (speed !== undefined) await store.transact(clockMove((c) => c.withRate(speed)));
     // A frozen clock starts running from where it stands (at the speed), a running one stops where it is.
-    if (input.clock === 'running' && clock.frozen) await store.setClock(clock.runningFrom(clock.nowMs()));
-    if (input.clock === 'frozen' && !clock.frozen) await store.setClock(clock.frozenAt(clock.nowIso()));
+    if (input.clock === 'running') await store.transact(clockMove((c) => (c.frozen ? c.runningFrom(c.nowMs()) : undefined)));
+    if (input.clock === 'frozen') await store.transact(clockMove((c) => (c.frozen ? undefined : c.frozenAt(c.nowIso()))));
     await this.settle();
     this.arm();
     return this.status();
@@ -110,7 +112,7 @@ export class Simulation extends SimulationParts {
     const next = this.engine.peek();
     if (!next) return { executed: null, now: clock.nowIso(), pending_count: 0 };
     const at = Date.parse(next.at);
-    if (at > clock.nowMs()) await store.setClock(clock.advanced(at - clock.nowMs()));
+    await store.transact(clockMove((c) => (at > c.nowMs() ? c.advanced(at - c.nowMs()) : undefined)));
     this.engine.executeNext();
     await this.settle();
     this.arm();
@@ -129,7 +131,7 @@ export class Simulation extends SimulationParts {
     const started = performance.now();
     const counts = await this.bounded(loc, () => this.drain(until, until === null, input.until ?? null));
     const target = until ?? Math.max(from, counts.lastAt);
-    if (target > clock.nowMs()) await store.setClock(clock.advanced(target - clock.nowMs()));
+    await store.transact(clockMove((c) => (target > c.nowMs() ? c.advanced(target - c.nowMs()) : undefined)));
     await this.settle();
     this.arm();
     return {
@@ -142,19 +144,25 @@ export class Simulation extends SimulationParts {
     };
   }
 
-  /** A clock move (POST /_mock/clock): in auto mode every event due by the new time runs before it answers. */
-  async moveClock(next: ClockState, loc: (string | number)[]): Promise<void> {
+  /**
+   * A clock move (POST /_mock/clock): `move` answers the new state for the clock as the move's transaction sees it
+   * (run again after others moved the clock, it moves on from theirs). In auto mode every event due by the new time
+   * runs before it answers.
+   */
+  async moveClock(move: (clock: ClockInTransaction) => ClockState, loc: (string | number)[]): Promise<void> {
     const { store, clock } = this.deps;
     if (this.mode() !== 'auto') {
-      await store.setClock(next);
+      await store.transact(clockMove(move));
       this.arm();
       return;
     }
     await this.bounded(loc, async () => {
       // The clock move is stored with the events it lets happen; until then the clock still reads the old time.
-      const saved = store.setClock(next);
+      let next: ClockState | undefined;
+      const saved = store.transact((tx) => (next = clockMove(move)(tx)));
+      if (next === undefined) await saved; // the move was refused (a 422): nothing to drain
       try {
-        this.drain(clock.nowMsOf(next), false, null);
+        this.drain(clock.nowMsOf(next!), false, null);
       } finally {
         await saved.catch(() => {});
       }
