@@ -1,4 +1,5 @@
 // createApp: assembles storage, clock, ids and routes into one Koa app; no listen, no env, no globals.
+import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
 import type { ErrorReporter } from './errors.js';
 import { Store, MemoryAdapter, jsonFile, type StorageAdapter } from './storage/index.js';
@@ -28,8 +29,8 @@ export type { CreateAppOptions };
 export interface MockApp {
   /** The Koa application (mount it, or use callback()). */
   readonly app: Koa;
-  /** A Node request listener, for http.createServer or supertest. */
-  callback(): ReturnType<Koa['callback']>;
+  /** A Node request listener, for http.createServer or supertest (the same one fetch, inject and interception use). */
+  callback(): RequestListener;
   /** WHATWG fetch answered in process, without a socket (a path like '/api/v3/...' is enough). */
   fetch: InProcess['fetch'];
   /** The raw in-process request (light-my-request's options and response). */
@@ -166,12 +167,12 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   );
   // One app serves the default mock and every sandbox; one request listener serves fetch, inject and interception alike
   // (Koa builds it per callback() call).
-  const app = serverApp(root, sandboxes, server);
-  const local = inProcess(app.callback());
+  const { app, listener } = serverApp(root, sandboxes, server);
+  const local = inProcess(listener);
 
   return {
     app,
-    callback: () => app.callback(),
+    callback: () => listener,
     fetch: local.fetch,
     inject: local.inject,
     intercept: local.intercept,

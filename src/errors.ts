@@ -63,16 +63,33 @@ export function errorMiddleware(report: ErrorReporter = (err) => console.error(e
         if (ctx.status === 405 || ctx.status === 501) throw new ApiError('method_not_allowed');
       }
     } catch (raw) {
-      const err = normalizeError(raw);
-      // Storage that is down is an operating condition, not a defect: the adapter reports it once, not per request.
-      if (err.status >= 500 && err.reason_code !== undefined && err.reason_code !== 'storage_unavailable') report(raw, ctx);
-      ctx.status = err.status;
-      ctx.body = err.body();
-      if (err.status === 401) ctx.set('WWW-Authenticate', 'Bearer');
-      if (err.reason_code === 'storage_unavailable') ctx.set('Retry-After', String(STORAGE_RETRY_AFTER_S));
-      if (err instanceof ApiError && err.extras.retry_after !== undefined) ctx.set('Retry-After', String(err.extras.retry_after));
+      const answer = errorAnswer(raw);
+      if (answer.report) report(raw, ctx);
+      ctx.status = answer.status;
+      ctx.body = answer.body;
+      for (const [name, value] of answer.headers) ctx.set(name, value);
     }
   };
+}
+
+/** What a thrown error answers: its status, its body and the headers it adds (in that order), and whether it is a defect to report. */
+export interface ErrorAnswer {
+  status: number;
+  body: unknown;
+  headers: [string, string][];
+  report: boolean;
+}
+
+/** The answer to `raw` in the contract's shapes (the error renderer's, and the fast path's). */
+export function errorAnswer(raw: unknown): ErrorAnswer {
+  const err = normalizeError(raw);
+  const headers: [string, string][] = [];
+  if (err.status === 401) headers.push(['WWW-Authenticate', 'Bearer']);
+  if (err.reason_code === 'storage_unavailable') headers.push(['Retry-After', String(STORAGE_RETRY_AFTER_S)]);
+  if (err instanceof ApiError && err.extras.retry_after !== undefined) headers.push(['Retry-After', String(err.extras.retry_after)]);
+  // Storage that is down is an operating condition, not a defect: the adapter reports it once, not per request.
+  const report = err.status >= 500 && err.reason_code !== undefined && err.reason_code !== 'storage_unavailable';
+  return { status: err.status, body: err.body(), headers, report };
 }
 
 /** Socket-level failures that are the client's doing: a slow or vanished client, not a defect of the mock. */

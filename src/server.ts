@@ -1,5 +1,6 @@
 // The server's one Koa app: the middleware chain and the route table are built once, and each request is answered from
 // the mock it addresses (the default mock, or a sandbox), so a sandbox costs its own state and nothing of the pipeline.
+import type { RequestListener } from 'node:http';
 import Koa from 'koa';
 import { appErrorListener, errorMiddleware } from './errors.js';
 import { CONTROL_ROUTES, V3_ROUTES, controlMetricsRoutes } from './routes/index.js';
@@ -13,6 +14,7 @@ import { controlGuard, hostCheck } from './middleware/control-guard.js';
 import { sharedStorage } from './middleware/shared-storage.js';
 import type { Sandboxes } from './sandboxes/index.js';
 import type { Mock, ServerParts } from './mock.js';
+import { fastListener } from './fast-path.js';
 
 /** The mock's shadow record with what the middleware needs of the mock itself (its journal, clock and auth mode), built once per mock. */
 const records = new WeakMap<AddressedMock, ShadowRecord | null>();
@@ -26,7 +28,13 @@ function shadowOf(mock: AddressedMock): ShadowRecord | null {
   return r;
 }
 
-export function serverApp(root: Mock, sandboxes: Sandboxes | null, server: ServerParts): Koa {
+/** The server's Koa app, and the request listener that serves it (the fast path first, then the app's whole chain). */
+export interface ServerApp {
+  app: Koa;
+  listener: RequestListener;
+}
+
+export function serverApp(root: Mock, sandboxes: Sandboxes | null, server: ServerParts): ServerApp {
   const { options } = server;
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   const control = options.control ?? true;
@@ -64,5 +72,8 @@ export function serverApp(root: Mock, sandboxes: Sandboxes | null, server: Serve
   const table = routeTable(modules.map((routes) => routes(server.readBody, bodyLimit)));
   // Shared storage: a request sees every write acknowledged (by any instance) before it began.
   app.use(sharedStorage(table));
-  return app;
+  // Shadow mode compares every v3 answer: with a shadow target every request takes the whole chain.
+  const full = app.callback();
+  const listener = server.shadow ? full : fastListener({ app, root, table, sandboxes: sandboxes?.local, report: server.report }, full);
+  return { app, listener };
 }

@@ -1,7 +1,7 @@
 // What the client report needs to know of each request, noted as it happens: who sent it, which credentials (as keyed
 // fingerprints, never the values), how many of that principal's requests were in flight, and the reason it got.
 import { createHmac, randomBytes } from 'node:crypto';
-import type { Context } from 'koa';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { ReadView } from '../storage/index.js';
 import type { ClientFacts } from '../control/journal.js';
 import { slipsOf } from './slips.js';
@@ -43,6 +43,20 @@ export class Fingerprints {
   }
 }
 
+/** What depart() reads of a request and its answer (a Koa context's, or the fast path's). */
+export interface Departure {
+  headers: IncomingHttpHeaders;
+  path: string;
+  /** The operation that answered (undefined: none). */
+  operation: unknown;
+  /** The answer's body before it is written out (an object for JSON). */
+  answer: unknown;
+  /** The raw request body a signature check kept, if any. */
+  rawBody: Buffer | string | undefined;
+  /** The parsed request body, if read. */
+  requestBody: unknown;
+}
+
 /** What a request without a bearer token arrives as (shared: depart only reads it). */
 const NO_ARRIVAL: Arrival = Object.freeze({ principal: null, inFlight: 0, key: null });
 
@@ -56,10 +70,8 @@ export class ClientObserver {
     private readonly fingerprints: Fingerprints,
   ) {}
 
-  /** At arrival: the bearer token's principal, and one more in flight for it. */
-  arrive(ctx: Context): Arrival {
-    // Read from Node's headers directly (Koa's ctx.get goes through two delegates and a switch on the name).
-    const auth = ctx.req.headers.authorization;
+  /** At arrival (`auth`: the Authorization header): the bearer token's principal, and one more in flight for it. */
+  arrive(auth: string | undefined): Arrival {
     const token = auth === undefined ? undefined : /^bearer\s+(\S+)$/i.exec(auth)?.[1];
     if (!token) return NO_ARRIVAL;
     const access = this.fingerprints.of(token);
@@ -72,7 +84,27 @@ export class ClientObserver {
   }
 
   /** When the answer is ready (before the journal writes it out): the grant presented and the reason answered. */
-  depart(ctx: Context, a: Arrival): ClientFacts {
+  depart(d: Departure, a: Arrival): ClientFacts {
+    this.leave(a);
+    const facts: ClientFacts = { principal: a.principal, inFlight: a.inFlight };
+    if (a.access) facts.access = a.access;
+    const body = d.answer as { detail?: { reason_code?: unknown }; error?: unknown } | undefined;
+    const reason = body && typeof body === 'object' ? (body.detail?.reason_code ?? body.error) : undefined;
+    if (typeof reason === 'string') facts.reason = reason;
+    if (d.operation === 'exchangeToken') this.grant(d.requestBody, facts);
+    const raw = d.rawBody;
+    const slips = slipsOf({
+      v3: typeof d.operation === 'string' && d.path.startsWith('/api/v3/'),
+      contentType: d.headers['content-type'] || undefined,
+      authorization: d.headers.authorization || undefined,
+      body: raw === undefined || raw.length === 0 ? null : raw.toString(),
+    });
+    if (slips.length > 0) facts.slips = slips;
+    return facts;
+  }
+
+  /** The request is no longer in flight (depart does this; a request handed on to be answered elsewhere calls it alone). */
+  leave(a: Arrival): void {
     if (a.key !== null && this.inFlight) {
       // Kept at zero rather than deleted: a client's next request finds its slot (a Map that deletes and adds a key
       // per request keeps rehashing). Bounded: past RECENT keys the idle ones go.
@@ -80,25 +112,10 @@ export class ClientObserver {
       this.inFlight.set(a.key, n > 0 ? n : 0);
       if (n <= 0 && this.inFlight.size > RECENT) for (const [k, v] of this.inFlight) if (v === 0) this.inFlight.delete(k);
     }
-    const facts: ClientFacts = { principal: a.principal, inFlight: a.inFlight };
-    if (a.access) facts.access = a.access;
-    const body = ctx.body as { detail?: { reason_code?: unknown }; error?: unknown } | undefined;
-    const reason = body && typeof body === 'object' ? (body.detail?.reason_code ?? body.error) : undefined;
-    if (typeof reason === 'string') facts.reason = reason;
-    if (ctx.state.operation === 'exchangeToken') this.grant(ctx, facts);
-    const raw = ctx.state.rawBody as Buffer | string | undefined;
-    const slips = slipsOf({
-      v3: typeof ctx.state.operation === 'string' && ctx.path.startsWith('/api/v3/'),
-      contentType: ctx.get('content-type') || undefined,
-      authorization: ctx.get('authorization') || undefined,
-      body: raw === undefined || raw.length === 0 ? null : raw.toString(),
-    });
-    if (slips.length > 0) facts.slips = slips;
-    return facts;
   }
 
-  private grant(ctx: Context, facts: ClientFacts): void {
-    const b = (ctx.request as { body?: unknown }).body as Record<string, unknown> | undefined;
+  private grant(requestBody: unknown, facts: ClientFacts): void {
+    const b = requestBody as Record<string, unknown> | undefined;
     if (!b || typeof b !== 'object') return;
     if (typeof b.grant_type === 'string') facts.grant = b.grant_type;
     if (typeof b.refresh_token === 'string') {

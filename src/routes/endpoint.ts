@@ -1,4 +1,5 @@
 // The request pipeline shared by every v3 handler: authenticate, validate path/query, authorize, read and validate the body.
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import type * as v from 'valibot';
 import type { Deps } from '../deps.js';
@@ -11,7 +12,7 @@ import { JsonText } from './json-text.js';
 import { authorityGuard, type AuthorityNeeded } from '../domain/write-guard.js';
 import type { WriteScope } from '../storage/index.js';
 import type { MockControl } from '../control/api.js';
-import { addressed } from '../middleware/addressed.js';
+import { addressed, type AddressedMock } from '../middleware/addressed.js';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
 type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
@@ -68,6 +69,46 @@ function lastValues(query: Record<string, string | string[] | undefined>): Recor
   return out ?? (query as Record<string, string | undefined>);
 }
 
+/** A handler's request: its Koa context is read only when the handler asks for it (the fast path then makes one). */
+class PipelineRequest {
+  constructor(
+    readonly actor: Actor,
+    readonly path: unknown,
+    readonly query: unknown,
+    readonly body: unknown,
+    readonly project: RecordOf<'projects'>,
+    private readonly call: Call,
+    readonly deps: Deps,
+    readonly control: MockControl,
+  ) {}
+  get ctx(): Context {
+    return this.call.ctx;
+  }
+}
+
+/** What the pipeline reads of a request: a Koa context's parts, or what the fast path (src/fast-path.ts) read itself. */
+export interface Call {
+  method: string;
+  headers: IncomingHttpHeaders;
+  params: Record<string, string>;
+  query: Record<string, string | string[] | undefined>;
+  /** Where the request's scope lives (its write guard, the commits attributed to it). */
+  state: Record<string, unknown>;
+  /** The mock the request addresses. */
+  mock: AddressedMock;
+  /** The Koa context (the fast path makes one only when a handler reads it). */
+  readonly ctx: Context;
+}
+
+/** A route's pipeline without Koa: what a body-less v3 read needs, so the fast path can answer it from the same code. */
+export interface FastEndpoint {
+  readonly operation: string;
+  run(call: Call): unknown;
+}
+
+/** A route handler that also offers its pipeline to the fast path (body-less, authenticated operations only). */
+export type EndpointMiddleware = Middleware & { fast?: FastEndpoint };
+
 /**
  * The handler of one route, built once per server: each request is answered from the mock it addresses (its deps and
  * control surface come with the request), so a sandbox holds only its own state, never a copy of the handlers.
@@ -76,18 +117,17 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
   readBody: ReadBody,
   spec: EndpointSpec<P, Q, B>,
   handler: (req: Request<P, Q, B>) => unknown | Promise<unknown>,
-): Middleware {
-  return async (ctx) => {
-    ctx.state.operation = spec.operation;
-    const { deps, control } = addressed(ctx);
+): EndpointMiddleware {
+  const prepared = (call: Call): { actor: Actor; path: unknown; query: unknown; project: RecordOf<'projects'> } => {
+    const { deps } = call.mock;
     const actor =
       spec.level === 'public'
         ? (undefined as unknown as Actor)
         : authenticate(
             deps.view,
             {
-              authorization: ctx.get('authorization') || undefined,
-              adminKey: ctx.headers['x-admin-key'] as string | undefined,
+              authorization: (call.headers.authorization as string | undefined) || undefined,
+              adminKey: call.headers['x-admin-key'] as string | undefined,
               adminKeyAccepted: !!spec.adminKey,
             },
             { mode: deps.config.auth, adminKey: deps.config.adminKey(), nowMs: deps.clock.nowMs() },
@@ -98,7 +138,7 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
     let query: unknown;
     if (spec.path) {
       try {
-        path = parse(spec.path, ctx.params, 'path');
+        path = parse(spec.path, call.params, 'path');
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
         problems = err.items;
@@ -106,7 +146,7 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
     }
     if (spec.query) {
       try {
-        query = parse(spec.query, lastValues(ctx.query), 'query');
+        query = parse(spec.query, lastValues(call.query), 'query');
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
         problems = [...(problems ?? []), ...err.items];
@@ -119,11 +159,23 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
       if (spec.project) {
         const id = (path as { project_id: string }).project_id;
         project = authorizeProject(actor, deps.view.get('projects', id), spec.level);
-        needed.project = { id, level: spec.level, refuseArchived: !spec.allowArchived && ctx.method !== 'GET' };
+        needed.project = { id, level: spec.level, refuseArchived: !spec.allowArchived && call.method !== 'GET' };
       }
       // Checked again inside each write the handler makes, on what that write reads (see authorityGuard).
-      (ctx.state as WriteScope).guard = authorityGuard(needed);
+      (call.state as WriteScope).guard = authorityGuard(needed);
     }
+    return { actor, path, query, project };
+  };
+  // Commits made while the handler runs synchronously (every transaction callback is) belong to this request.
+  const answer = (call: Call, p: ReturnType<typeof prepared>, body: unknown) => {
+    const { deps, control } = call.mock;
+    const req = new PipelineRequest(p.actor, p.path, p.query, body, p.project, call, deps, control) as unknown as Request<P, Q, B>;
+    return deps.store.attributeTo(call.state, () => handler(req));
+  };
+  const middleware: EndpointMiddleware = async (ctx) => {
+    ctx.state.operation = spec.operation;
+    const call: Call = { method: ctx.method, headers: ctx.headers, params: ctx.params, query: ctx.query, state: ctx.state, mock: addressed(ctx), ctx };
+    const p = prepared(call);
     let body: unknown;
     if (spec.body) {
       // No bytes (or JSON null) is "no body": a required body is missing, an optional one takes its default.
@@ -131,11 +183,10 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
       if ((raw === undefined || raw === null) && spec.bodyRequired) throw invalid(['body'], 'Field required', 'missing', null);
       body = parse(spec.body, raw ?? undefined, 'body');
     }
-    if (spec.project && !spec.allowArchived && ctx.method !== 'GET' && project?.status === 'archived') {
-      throw new ApiError('project_archived', { affected_resource: `project:${project.id}` });
+    if (spec.project && !spec.allowArchived && ctx.method !== 'GET' && p.project?.status === 'archived') {
+      throw new ApiError('project_archived', { affected_resource: `project:${p.project.id}` });
     }
-    // Commits made while the handler runs synchronously (every transaction callback is) belong to this request.
-    const result = await deps.store.attributeTo(ctx.state, () => handler({ actor, path, query, body, project, ctx, deps, control } as Request<P, Q, B>));
+    const result = await answer(call, p, body);
     if (result instanceof JsonText) {
       ctx.status = 200;
       ctx.set('Content-Type', 'application/json; charset=utf-8');
@@ -149,4 +200,7 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
       ctx.body = result;
     }
   };
+  // A body-less authenticated operation offers its pipeline as is (a GET never meets the archived-project refusal).
+  if (!spec.body && spec.level !== 'public') middleware.fast = { operation: spec.operation, run: (call) => answer(call, prepared(call), undefined) };
+  return middleware;
 }

@@ -15,7 +15,8 @@ import { SandboxRegistry, notFound, type SandboxCore } from './registry.js';
 import { LiveAdapter } from './life.js';
 import { sandboxIds } from './ids.js';
 import { sharedSandboxes } from './shared.js';
-import { handOver, within } from './refusals.js';
+import { handOver, within, type Served } from './refusals.js';
+import type { SandboxEntry } from './registry.js';
 
 /** Sandboxes go this long (real time) after their last request unless created with another `ttl_ms`. */
 export const SANDBOX_TTL_MS = 60 * 60 * 1000;
@@ -51,6 +52,11 @@ export type SandboxOpen = (hooks: StoreOptions) => Promise<{ store: Store; fresh
 export interface Sandboxes extends SandboxDirectory {
   /** Readdresses a request that names a sandbox to that sandbox's mock (its prefix taken off), before anything else sees it. */
   select: Middleware;
+  /**
+   * Sandboxes kept in this process, found at once (absent on shared storage, where a lookup may wait): the fast path
+   * serves their reads as `select` would, touching the sandbox on arrival and calling `answered` once it is answered.
+   */
+  local?: { touch(id: string): Served | undefined; answered(s: Served): void };
   close(): Promise<void>;
 }
 
@@ -121,6 +127,7 @@ export function createSandboxes(options: SandboxesOptions): Sandboxes {
     delete: (id) => registry.delete(id),
     control: (id) => registry.get(id).core.control,
     close: () => registry.close(),
+    local: { touch: (id) => registry.touch(id), answered: (s) => registry.answered(s as SandboxEntry<SandboxMock>) },
     select: (ctx, next) =>
       handOver(
         ctx,
