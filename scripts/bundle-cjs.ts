@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lazyMime } from './lazy-mime.js';
 import { BUNDLE_EXTERNALS } from './bundle-externals.js';
+import { peerRequire } from './peer-require.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -89,14 +90,15 @@ for (const e of cjsEntries()) {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: [...BUNDLE_EXTERNALS, ...Object.keys(pkg.peerDependencies ?? {})],
+    // Peer dependencies stay outside too, through peerRequire: a missing one is named in the error.
+    external: BUNDLE_EXTERNALS,
     banner: { js: META_URL },
     define: { 'import.meta.url': '__import_meta_url' },
     sourcemap: true,
     sourcesContent: true,
     logLevel: 'warning',
     outfile: e.outfile,
-    plugins: [lazyMime()],
+    plugins: [lazyMime(), peerRequire(Object.keys(pkg.peerDependencies ?? {}), `project-runtime-mock${e.subpath.slice(1)}`)],
   });
   copyDeclarations(e.esmTypes, written);
 }

@@ -4,7 +4,7 @@
 // ones (a plain require() script, jest's default babel-jest setup, ts-jest), through the package's CommonJS build.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { CJS_RECIPE, OLDEST_NODE, ROOT, SANDBOX_RECIPE, TS_JEST_RECIPE, makeScratch, run, typecheck, type Run } from './consumer/scratch.js';
 import { installedTree, satisfies } from './consumer/engines.js';
@@ -196,6 +196,71 @@ for (const [version, node] of nodes) {
     assert.match(r.out, /Tests:\s+2 passed, 2 total/);
   });
 }
+
+/** `require('project-runtime-mock/testcontainers')` beside testcontainers: its class, built on the one testcontainers copy. */
+const TESTCONTAINERS_SCRIPT = `const { GenericContainer } = require('testcontainers');
+const { RuntimeMockContainer, RUNTIME_MOCK_IMAGE, RUNTIME_MOCK_PORT } = require('project-runtime-mock/testcontainers');
+const container = new RuntimeMockContainer().withControlToken('t').withAllowedHosts('mock');
+console.log(JSON.stringify({ generic: container instanceof GenericContainer, image: RUNTIME_MOCK_IMAGE, port: RUNTIME_MOCK_PORT, start: typeof container.start }));`;
+
+for (const [version, node] of nodes) {
+  test(`consumer: require('project-runtime-mock/testcontainers') gives RuntimeMockContainer on testcontainers on Node ${version}`, async () => {
+    if (typeof node !== 'string') return assert.unreachable(`no Node ${version} binary: ${node.missing}`);
+    const r = await timed(`require testcontainers on ${version}`, run(node, ['-e', TESTCONTAINERS_SCRIPT], scratch.peerDir));
+    assert.is(r.code, 0, r.out);
+    const { version: ours } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    assert.equal(JSON.parse(r.out), { generic: true, image: `localhost/project-runtime-mock:${ours}`, port: 4010, start: 'function' });
+  });
+
+  test(`consumer: require('project-runtime-mock/testcontainers') without testcontainers installed names it on Node ${version}`, async () => {
+    if (typeof node !== 'string') return assert.unreachable(`no Node ${version} binary: ${node.missing}`);
+    const r = await run(node, ['-e', "require('project-runtime-mock/testcontainers')"], join(dir, CJS_RECIPE));
+    assert.is(r.code, 1, r.out);
+    assert.match(
+      r.out,
+      'Error: project-runtime-mock/testcontainers needs the testcontainers package, an optional peer dependency of project-runtime-mock: install it beside it (npm install --save-dev testcontainers)',
+    );
+    // The main entry does not need it.
+    assert.is((await run(node, ['-e', "require('project-runtime-mock')"], join(dir, CJS_RECIPE))).code, 0);
+  });
+}
+
+// The CommonJS declarations of the subpath, as TypeScript reads them for a .cts file (module node16) beside testcontainers.
+test('consumer: the CommonJS declarations of project-runtime-mock/testcontainers type-check', async () => {
+  const file = join(scratch.peerDir, 'check.cts');
+  writeFileSync(
+    file,
+    `import { RuntimeMockContainer, type StartedRuntimeMockContainer } from 'project-runtime-mock/testcontainers';
+export async function started(): Promise<string> {
+  const mock: StartedRuntimeMockContainer = await new RuntimeMockContainer().withControlToken('t').withAllowedHosts('mock').start();
+  const client = mock.client({ token: 'demo-owner-token' });
+  return \`\${mock.baseUrl} \${typeof client.control.health}\`;
+}
+`,
+  );
+  const r = await timed(
+    'tsc testcontainers .cts',
+    run(
+      process.execPath,
+      [
+        bin('typescript', 'bin/tsc'),
+        '--noEmit',
+        '--strict',
+        '--module',
+        'node16',
+        '--moduleResolution',
+        'node16',
+        '--target',
+        'ES2022',
+        '--skipLibCheck',
+        file,
+      ],
+      scratch.peerDir,
+    ),
+  );
+  assert.is(r.out.trim(), '', 'no diagnostics');
+  assert.is(r.code, 0);
+});
 
 test.after(() => console.log(`consumer (${dir}): ${timings.join(', ')}`));
 

@@ -1,15 +1,17 @@
 // The container image under podman, built here without a registry: health, a v3 read, a sandbox per worker made from
 // the host, host names and the token on a network, data kept across a restart, a non-root process, a clean stop, and
-// a bad flag, variable or fixture refused naming it.
+// a bad flag, variable or fixture refused naming it; and the pytest plugin starting the image for its workers.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createClient } from 'project-runtime-mock/client';
 import { PODMAN, buildImage, podman } from '../scripts/container-image.js';
 import { runToExit, startContainer, type RunOptions } from '../scripts/container-run.js';
 import { needs } from './helpers/needs.js';
 import { DEMO } from './helpers/demo.js';
 import { get } from './helpers/host-get.js';
+import { PYTHON, hasPytest, pytest, pytestFailure, recordDir, records } from './helpers/pytest.js';
 
 const P = DEMO.projects.support;
 const RUN = DEMO.runs.waitingApproval;
@@ -19,6 +21,9 @@ const available = needs('podman', tools.length === 0, `install ${tools.join(', '
 
 // Building takes longer than one test may: it runs while the file loads (a failure fails the file).
 const built = available ? await buildImage() : undefined;
+const withPytest =
+  available &&
+  needs('python3-pytest and python3-pytest-xdist', existsSync(PYTHON) && (await hasPytest()), 'apt-get install python3-pytest python3-pytest-xdist');
 const image = built?.tag ?? '';
 const names = new Set<string>();
 /** A container name of this run (removed at the end, with its volume). */
@@ -154,5 +159,44 @@ test('container: an unknown flag, variable or fixture, or a bad value, exits non
     assert.is(r.stdout, '');
   }
 });
+
+// The pytest plugin's start mode container: one container of the image for every xdist worker, removed after the run.
+if (withPytest)
+  test('container: the pytest plugin starts the image once for 4 xdist workers (start mode container), each test its own sandbox, and removes it', async () => {
+    const dir = recordDir();
+    const done = await pytest(
+      [
+        '--runtime-mock-start',
+        'container',
+        '--runtime-mock-engine',
+        PODMAN.join(' '),
+        '--runtime-mock-image',
+        image,
+        '-n',
+        '4',
+        'tests/test_sandbox_isolation.py',
+      ],
+      { RUNTIME_MOCK_RECORD: dir },
+    );
+    assert.is(done.code, 0, pytestFailure(done));
+    assert.match(done.out, /^=+ 25 passed in [\d.]+s =+$/m);
+    const seen = records(dir);
+    assert.is(seen.length, 25);
+    assert.is(new Set(seen.map((r) => r.sandbox)).size, 25);
+    assert.equal([...new Set(seen.map((r) => r.worker))].sort(), ['gw0', 'gw1', 'gw2', 'gw3']);
+    // One server, the container's published loopback port, gone after the run (stopped and removed).
+    const servers = [...new Set(seen.map((r) => r.server))];
+    assert.is(servers.length, 1, servers.join(', '));
+    const port = /^http:\/\/127\.0\.0\.1:(\d+)$/.exec(servers[0])?.[1];
+    assert.ok(port, servers[0]);
+    assert.not.match(podman(['ps', '--all', '--format', '{{.Ports}}']), `127.0.0.1:${port}->4010/tcp`);
+    assert.ok(
+      await fetch(`${servers[0]}/_mock/health`).then(
+        () => false,
+        () => true,
+      ),
+      `${servers[0]} still answers after the run`,
+    );
+  });
 
 test.run();

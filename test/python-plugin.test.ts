@@ -4,38 +4,16 @@
 // modes, the failures a user meets (no server, a failed verify), and the pytest11 entry point of an installed copy.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, ROOT, startCli } from './helpers/cli.js';
 import { needs } from './helpers/needs.js';
-import { run as runCommand } from './consumer/scratch.js';
+import { PY, PYTHON, pytest, pytestFailure, records, run } from './helpers/pytest.js';
 import { parse } from 'yaml';
 
-const PYTHON = '/usr/bin/python3';
-const PY = join(ROOT, 'python');
 const work = mkdtempSync(join(tmpdir(), 'prm-python-'));
-
-/** A command's exit and output; no bytecode or cache files written into the repository, no colour in reports. */
-const run = (cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd = PY) =>
-  runCommand(cmd, args, cwd, { PYTHONDONTWRITEBYTECODE: '1', PY_COLORS: '0', RUNTIME_MOCK_URL: undefined, ...env });
-
-/** pytest from the source tree, the plugin named with -p (the entry point is tested on an installed copy below). */
-const pytest = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  run(PYTHON, ['-m', 'pytest', '-p', 'project_runtime_mock.pytest_plugin', '-p', 'no:cacheprovider', ...args], { PYTHONPATH: join(PY, 'src'), ...env });
-
-/** A failed pytest run told by its summary first (the runner shows a failure's first line, and pytest's tail opens with a
- * row of underscores), then its last 40 lines. */
-function pytestFailure(done: { code: number | null; out: string }): string {
-  const lines = done.out.trimEnd().split('\n');
-  return `pytest exit ${done.code}: ${lines.at(-1) ?? ''}\n${lines.slice(-40).join('\n')}`;
-}
-
-/** What each isolation test wrote down: its xdist worker, the server it used, its sandbox. */
-function records(dir: string): { worker: string; server: string; sandbox: string }[] {
-  return readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { worker: string; server: string; sandbox: string });
-}
 
 function recordDir(name: string): string {
   const dir = join(work, name);

@@ -3,16 +3,19 @@ import { performance } from 'node:perf_hooks';
 import { RUN } from '../lib/data.js';
 import { AUTH, runPath } from '../lib/load.js';
 import { fmt, median, report } from '../lib/report.js';
-import { mockServer } from '../lib/servers.js';
+import { freePort, mockServer } from '../lib/servers.js';
 import { buildImage, podman } from '../../scripts/container-image.js';
 
 const ROUNDS = 9;
 
-/** ms from `podman run` to the first 200 of GET run detail (polled every 5 ms), both in memory mode; then removed. */
+/**
+ * ms from `podman run` to the first 200 of GET run detail (polled every 5 ms), both in memory mode; then removed. The
+ * command is a user's: `podman run -d -p 127.0.0.1:PORT:4010 IMAGE` on a port chosen first, the HEALTHCHECK left on.
+ */
 async function containerOnce(image: string, name: string): Promise<number> {
+  const port = await freePort();
   const t0 = performance.now();
-  podman(['run', '--detach', '--rm', '--name', name, '--no-healthcheck', '--publish', '127.0.0.1::4010', '--env', 'PRM_MEMORY=true', image]);
-  const port = podman(['port', name, '4010/tcp']).trim().split(':').at(-1);
+  podman(['run', '--detach', '--rm', '--name', name, '--publish', `127.0.0.1:${port}:4010`, '--env', 'PRM_MEMORY=true', image]);
   for (;;) {
     const res = await fetch(`http://127.0.0.1:${port}${runPath(RUN)}`, { headers: AUTH }).catch(() => undefined);
     if (res) {

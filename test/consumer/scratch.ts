@@ -64,6 +64,11 @@ export interface Scratch {
   dir: string;
   /** The node binary of OLDEST_NODE, or why there is none. */
   oldestNode: string | { missing: string };
+  /**
+   * A CommonJS project with the tarball and its optional peer testcontainers installed; the main folder has no
+   * testcontainers, as a project that does not use it.
+   */
+  peerDir: string;
   /** How long packing and installing took, in ms. */
   setupMs: number;
 }
@@ -93,9 +98,13 @@ export async function makeScratch(): Promise<Scratch> {
   const nodeDir = join(dir, 'oldest-node');
   mkdirSync(nodeDir);
   writeFileSync(join(nodeDir, 'package.json'), '{ "private": true }');
+  const peerDir = join(dir, 'testcontainers-peer');
+  mkdirSync(peerDir);
+  writeFileSync(join(peerDir, 'package.json'), JSON.stringify({ name: 'consumer-testcontainers', private: true, type: 'commonjs' }, null, 2));
   const [, nodeInstall] = await Promise.all([
     ok('npm install (the tarball, compilers and runners)', run(npm, ['install', ...quiet, ...deps], dir)),
     run(npm, ['install', ...quiet, `${nodePackage}@${OLDEST_NODE}`], nodeDir),
+    ok('npm install (the tarball and testcontainers)', run(npm, ['install', ...quiet, tarball, `testcontainers@${locked('testcontainers')}`], peerDir)),
   ]);
   const oldestNode =
     nodeInstall.code === 0
@@ -110,7 +119,7 @@ export async function makeScratch(): Promise<Scratch> {
     for (const f of readdirSync(join(ROOT, 'examples', folder), { withFileTypes: true }))
       if (f.isFile()) copyFileSync(join(ROOT, 'examples', folder, f.name), join(dir, folder, f.name));
   }
-  return { dir, oldestNode, setupMs: performance.now() - started };
+  return { dir, oldestNode, peerDir, setupMs: performance.now() - started };
 }
 
 /**
