@@ -80,4 +80,22 @@ test('bundle: default retention 0 (keep everything) is carried as 0, not left to
   assert.is((await into.http.get('/_mock/simulation')).body.retention_days, 0);
 });
 
+test('bundle: the journal it carries is cut at the journal bound (below it, at it, one past it, two past it)', async () => {
+  const bound = 3;
+  for (const sent of [bound - 1, bound, bound + 1, bound + 2]) {
+    const m = await freshMock({ seed: 'bundle-edges', sealKey: SEAL_KEY, journal: { entries: bound } });
+    for (let i = 0; i < sent; i++) await m.http.get(RUN).set(bearer(DEMO.tokens.owner)).expect(200);
+    const { journal } = (await m.http.get('/_mock/bundle').expect(200)).body;
+    // Ids count every request from 1; the newest `bound` stay and the rest are counted as left.
+    const kept = Math.min(sent, bound);
+    const ids = Array.from({ length: kept }, (_, i) => sent - kept + 1 + i);
+    assert.equal(
+      { next_id: journal.next_id, left: journal.left, ids: journal.entries.map((e: { id: number }) => e.id) },
+      { next_id: sent + 1, left: sent - kept, ids },
+      `${sent} requests`,
+    );
+    for (const e of journal.entries) assert.equal([e.method, e.path, e.status, e.operation], ['GET', RUN, 200, 'getRun']);
+  }
+});
+
 test.run();

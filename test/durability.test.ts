@@ -22,8 +22,8 @@ interface Started {
 }
 
 /** Starts the CLI on a data file and resolves once it prints its address. */
-function start(dataFile: string): Promise<Started> {
-  const child = spawn(process.execPath, [CLI, '--port', '0', '--data', dataFile, '--fixtures', join(ROOT, 'fixtures', 'demo.json')], {
+function start(dataFile: string, ...extra: string[]): Promise<Started> {
+  const child = spawn(process.execPath, [CLI, '--port', '0', '--data', dataFile, '--fixtures', join(ROOT, 'fixtures', 'demo.json'), ...extra], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -123,6 +123,49 @@ test(
       assert.is(again.limits.user_daily_usd, 2);
     } finally {
       await killHard(second);
+    }
+  }),
+);
+
+test(
+  'durability: a state import and a reset answered 200 survive kill -9 (whole states stored, not only applied)',
+  withDataFile(async (file) => {
+    // One seal key for the three processes: the exported state's sealed values open in the one that imports it.
+    const key = ['--seal-key', 'durability-seal-key-of-this-test'];
+    const budget = (s: Started, body: unknown) =>
+      fetch(`${s.base}/api/v3/projects/${P}/budget`, { method: 'PUT', headers: HEADERS, body: JSON.stringify(body) });
+    // An empty PUT changes no limit: it answers the stored ones.
+    const limit = async (s: Started) => (await json(await budget(s, {}))).limits.project_daily_usd as number;
+    const control = (s: Started, method: string, path: string, body: string) =>
+      fetch(`${s.base}${path}`, { method, headers: { 'Content-Type': 'application/json' }, body });
+    const first = await start(file, ...key);
+    let fixtureLimit: number;
+    try {
+      fixtureLimit = await limit(first);
+      assert.is((await budget(first, { project_daily_usd: fixtureLimit + 123 })).status, 200);
+      // The runs in reverse order: no change set turns one order into the other (a record would move), so the import,
+      // and the reset back to the fixture's order after it, are each stored as a whole state.
+      const state = await json(await fetch(`${first.base}/_mock/state`));
+      assert.ok(state.runs.length > 1);
+      state.runs.reverse();
+      const imported = await control(first, 'PUT', '/_mock/state', JSON.stringify(state));
+      assert.is(imported.status, 200, await imported.clone().text());
+    } finally {
+      await killHard(first);
+    }
+    const second = await start(file, ...key);
+    try {
+      assert.is(await limit(second), fixtureLimit + 123, 'the import was stored before its answer');
+      assert.is((await control(second, 'POST', '/_mock/reset', '{}')).status, 200);
+      assert.is(await limit(second), fixtureLimit);
+    } finally {
+      await killHard(second);
+    }
+    const third = await start(file, ...key);
+    try {
+      assert.is(await limit(third), fixtureLimit, 'the reset was stored before its answer');
+    } finally {
+      await killHard(third);
     }
   }),
 );

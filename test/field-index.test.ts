@@ -142,4 +142,42 @@ test('property: where agrees with a scan after any sequence of puts, moves and d
   );
 });
 
+test('where: stores on two copy-on-write bases each answer from their own base, and one field name in two collections keeps two indexes', async () => {
+  const none: ChangeSetAdapter = { read: async () => null, write: async () => {}, appendChangeSets: async () => {} };
+  const demo = stateFromFixture(demoFixture());
+  const baseA = { ...demo, approvals: [...demo.approvals, approval(1, 'run-a')] };
+  const baseB = { ...demo, approvals: [...demo.approvals, approval(2, 'run-a'), approval(3, 'run-b')] };
+  // Expected by a scan of the base's own records, not through any store.
+  const expected = (base: typeof demo, runId: string) =>
+    base.approvals
+      .filter((a) => a.run_id === runId)
+      .map((a) => a.id)
+      .sort();
+  const stores = [
+    { name: 'a', base: baseA, store: new Store(none, baseA, 1, { sharedBase: true }) },
+    { name: 'b', base: baseB, store: new Store(none, baseB, 1, { sharedBase: true }) },
+    // A second store on base a: it shares a's records (and their index), which must still answer for a.
+    { name: 'a again', base: baseA, store: new Store(none, baseA, 1, { sharedBase: true }) },
+  ];
+  for (const { name, base, store } of stores)
+    for (const runId of ['run-a', 'run-b'])
+      assert.equal(sortedIds(store.apply((tx) => tx.where('approvals', 'run_id', runId))), expected(base, runId), `${name}: ${runId}`);
+  assert.equal(expected(baseB, 'run-a'), [approval(2, '').id]);
+
+  // `project_id` is a field of approvals and of runs: a lookup in one collection never answers from the other's index.
+  const own = new Store(none, stateFromFixture(demoFixture()), 1);
+  const P = DEMO.projects.support;
+  const approvalsOfP = demo.approvals
+    .filter((a) => a.project_id === P)
+    .map((a) => a.id)
+    .sort();
+  const runsOfP = demo.runs
+    .filter((r) => r.project_id === P)
+    .map((r) => r.id)
+    .sort();
+  assert.ok(approvalsOfP.length > 0 && runsOfP.length > 0);
+  assert.equal(sortedIds(own.apply((tx) => tx.where('approvals', 'project_id', P))), approvalsOfP);
+  assert.equal(sortedIds(own.apply((tx) => tx.where('runs', 'project_id', P))), runsOfP);
+});
+
 test.run();

@@ -81,4 +81,55 @@ test('a v3 write and a /_mock write, each acknowledged, are what a fresh mock on
   }
 });
 
+test('a reset and a state import, each acknowledged, are what a fresh mock on the same storage reads', async () => {
+  const budget = `/api/v3/projects/${P}/budget`;
+  // One key for the three mocks: the exported state's sealed values open in the one that imports it.
+  const sealKey = 'reopen-seal-key-of-this-test';
+  // An empty PUT changes no limit: it answers the stored ones.
+  const limitOf = async (m: MockApp) => {
+    const r = await m.fetch(budget, { method: 'PUT', headers: { ...owner, ...json }, body: '{}' });
+    assert.is(r.status, 200);
+    return ((await r.json()) as { limits: { project_daily_usd: number } }).limits.project_daily_usd;
+  };
+  for (const place of places) {
+    const open = place.make();
+    const writer = await createApp({ storage: open(), fixtures: demoFixture(), reset: true, sealKey });
+    let fixtureLimit: number;
+    let exported: string;
+    try {
+      fixtureLimit = await limitOf(writer);
+      const put = await writer.fetch(budget, {
+        method: 'PUT',
+        headers: { ...owner, ...json },
+        body: JSON.stringify({ project_daily_usd: fixtureLimit + 123 }),
+      });
+      assert.is(put.status, 200, place.name);
+      const state = await writer.fetch('/_mock/state');
+      assert.is(state.status, 200, place.name);
+      exported = await state.text();
+      const reset = await writer.fetch('/_mock/reset', { method: 'POST', headers: json, body: '{}' });
+      assert.is(reset.status, 200, place.name);
+      assert.is(await limitOf(writer), fixtureLimit, place.name);
+    } finally {
+      await writer.close();
+    }
+    // The reset was stored: the write before it is gone for a fresh reader.
+    const importer = await createApp({ storage: open(), fixtures: demoFixture(), sealKey });
+    try {
+      assert.is(await limitOf(importer), fixtureLimit, `${place.name}: the reset is stored`);
+      const imported = await importer.fetch('/_mock/state', { method: 'PUT', headers: json, body: exported });
+      assert.is(imported.status, 200, `${place.name}: ${await imported.clone().text()}`);
+    } finally {
+      await importer.close();
+    }
+    // The import was stored: the state it carried is back for a fresh reader.
+    const reader = await createApp({ storage: open(), fixtures: demoFixture(), sealKey });
+    try {
+      assert.is(await limitOf(reader), fixtureLimit + 123, `${place.name}: the import is stored`);
+    } finally {
+      await reader.close();
+    }
+  }
+});
+
 test.run();

@@ -1,5 +1,5 @@
-// Group sb: sandboxes. Create over HTTP and in process, RSS of 1,000 sandboxes after 10 writes each, and GET run
-// detail spread round-robin over 100 sandboxes against the same GET at the default mock.
+// Group sb: sandboxes. Create over HTTP and in process, RSS of 1,000 sandboxes after 10 writes each, GET run detail
+// spread round-robin over 100 sandboxes against the same GET at the default mock, and a large snapshot's save peak.
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { RUN } from '../lib/data.js';
@@ -9,16 +9,36 @@ import { ROOT, mockServer } from '../lib/servers.js';
 import { createApp, demoFixture } from '../../src/index.js';
 import { createOverHttp, sandboxesOnPostgres } from './sandboxes-postgres.js';
 
-/** RSS added, in MB: `nowMb` right after the load (forced GCs), `settledMb` once V8 gave back the young generation it grew for it. */
-function rss(...mode: string[]): Promise<{ settledMb: number; nowMb: number }> {
+/** The one JSON line a measuring child (`bench/servers/{script}`, with forced GCs) prints. */
+function child<T>(script: string, ...args: string[]): Promise<T> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--expose-gc', 'bench/servers/sandboxes-rss.mjs', '1000', ...mode], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const proc = spawn(process.execPath, ['--expose-gc', `bench/servers/${script}`, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     proc.stdout.on('data', (d) => (out += d));
-    proc.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`sandboxes-rss exited ${code}`))));
+    proc.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as T) : reject(new Error(`${script} exited ${code}`))));
+  });
+}
+
+/** RSS added, in MB: `nowMb` right after the load (forced GCs), `settledMb` once V8 gave back the young generation it grew for it. */
+const rss = (...mode: string[]) => child<{ settledMb: number; nowMb: number }>('sandboxes-rss.mjs', '1000', ...mode);
+
+/** A named snapshot's save needs at most about twice its own size in memory: the peak over three saves of a 37 MB state. */
+async function snapshotSave() {
+  const m = await child<{ snapshotMb: number; directMb: number; httpMb: number; refusedMb: number; refusedStatus: number; directMs: number; ratio: number }>(
+    'snapshot-save-rss.mjs',
+    '37',
+  );
+  report({
+    id: 'sb6',
+    what: 'save a named snapshot of a 37 MB state: peak RSS growth while saving / the snapshot as JSON',
+    value: `${fmt(m.ratio, 2)} x`,
+    baseline: '',
+    ratio: '',
+    target: '<= 2 x',
+    met: m.ratio <= 2 && m.refusedStatus === 409,
+    note:
+      `${fmt(m.snapshotMb, 1)} MB snapshot; peak growth in process ${fmt(m.directMb, 1)} MB (${fmt(m.directMs)} ms), over HTTP ` +
+      `${fmt(m.httpMb, 1)} MB, refused at the byte bound (${m.refusedStatus}) ${fmt(m.refusedMb, 1)} MB`,
   });
 }
 
@@ -92,5 +112,6 @@ export async function sandboxesGroup() {
       `settled, once V8 gave back the young generation it grew for the burst (it does when idle, not on a forced gc()): ` +
       `${fmt(mem.settledMb, 1)} MB (the same writes at the root alone: ${fmt(traffic.settledMb, 1)} MB)`,
   });
+  await snapshotSave();
   await sandboxesOnPostgres();
 }

@@ -1,5 +1,6 @@
 // A sandbox's life on one instance: the requests in flight keep it alive, and its end is one instant after which its
 // store refuses every write, the waits of its requests stop, and whoever ended it waits until they are answered.
+import { setMaxListeners } from 'node:events';
 import { SandboxGone, type ChangeSet, type ChangeSetAdapter, type CommittedState, type Rebase } from '../storage/index.js';
 
 /** A whole stored document, as the adapter's `write` takes it. */
@@ -16,7 +17,12 @@ export class SandboxLife {
 
   /** Aborted at the end: what its requests wait for (a fault's delay or hang, a slow body either way) stops waiting. */
   get signal(): AbortSignal {
-    return (this.#controller ??= new AbortController()).signal;
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      // One listener per waiting request: as many as the requests in flight, which the server's connections bound.
+      setMaxListeners(0, this.#controller.signal);
+    }
+    return this.#controller.signal;
   }
 
   enter(): void {

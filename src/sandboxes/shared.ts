@@ -32,16 +32,29 @@ export function sharedSandboxes(options: SandboxesOptions, storage: SharedSandbo
   const ids = sandboxIds(options.seed);
   const now = () => options.now();
 
-  /** This instance lets its copy go (deleted or expired anywhere, idle here, closing): its requests in flight are answered first. */
-  const letGo = async (id: string) => {
-    const h = held.get(id);
-    if (!h) return;
-    held.delete(id);
-    await h.life.end();
-    clearInterval(h.keep);
-    await h.core.close().catch(() => {});
+  const going = new Map<string, Promise<void>>();
+  /**
+   * This instance lets its copy go (deleted or expired anywhere, idle here, closing): its requests in flight are answered
+   * first, and a copy still opening is let go once open. Every call while it goes shares the one wait, so whoever
+   * acknowledges the end to a deleting instance does so only after those answers.
+   */
+  const letGo = (id: string): Promise<void> => {
+    let p = going.get(id);
+    if (!p) {
+      p = (async () => {
+        await opening.get(id)?.catch(() => {});
+        const h = held.get(id);
+        if (!h) return;
+        held.delete(id);
+        await h.life.end();
+        clearInterval(h.keep);
+        await h.core.close().catch(() => {});
+      })().finally(() => going.delete(id));
+      going.set(id, p);
+    }
+    return p;
   };
-  storage.onDrop((id) => void letGo(id));
+  storage.onDrop(letGo);
 
   /** Opens a sandbox another instance created (or this one let go): its store catches up before it serves. */
   const open = (row: SandboxRow): Promise<Held> => {

@@ -148,12 +148,15 @@ export interface SharedSandboxStorage {
   list(nowMs: number): Promise<SandboxRow[]>;
   /** Reports requests to the sandbox up to `lastMs` (moves its expiry later, never earlier). */
   touch(id: string, lastMs: number): Promise<void>;
-  /** Removes it and its rows; false when it was not there. Every instance hears of it (`onDrop`). */
+  /**
+   * Removes it and its rows; false when it was not there. Every instance hears of it (`onDrop`), and this resolves once
+   * every other live instance's listener has settled (its requests to the sandbox answered), or a bounded wait passed.
+   */
   delete(id: string): Promise<boolean>;
   /** Removes the sandboxes expired at `nowMs` and their rows; answers their ids. */
   sweep(nowMs: number): Promise<string[]>;
   /** The sandbox's storage, for a store of its own on this instance (`created`: the state this instance just created it with). */
   open(id: string, created?: StateData): Promise<OpenedSandbox>;
-  /** Hears of sandboxes another instance (or this one) removed. */
-  onDrop(listener: (id: string) => void): void;
+  /** Hears of sandboxes another instance (or this one) removed; a delete waits for what the listener answers to settle. */
+  onDrop(listener: (id: string) => void | Promise<void>): void;
 }

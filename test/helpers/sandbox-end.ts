@@ -28,6 +28,8 @@ export interface Served {
 /** Every server's answers, in the order they were written to their sockets (one counter for all). */
 export const written: Written[] = [];
 let order = 0;
+/** The place in `written` of the answer tagged `tag` (exactly one). */
+export const answeredAt = (tag: string) => orderOf(tag).order;
 
 /** `mock` on a socket; each answer's end is logged in `written` under the request's `x-test-tag`. */
 export async function serve(mock: MockApp): Promise<Served> {
@@ -65,7 +67,7 @@ export async function create(s: Served, body: Json = {}): Promise<string> {
   return made.body!.id as string;
 }
 
-const gone = (id: string) => ({
+export const gone = (id: string) => ({
   detail: { reason_code: 'sandbox_not_found', message: 'No such sandbox: never created, deleted, or expired.', affected_resource: `sandbox:${id}` },
 });
 
@@ -126,7 +128,7 @@ export async function delayedWrite(holder: Served, deleter: Served) {
   assert.equal(del, { status: 200, body: { deleted: true, id } });
   assert.equal(await held, { status: 404, body: gone(id) });
   assert.ok(Date.now() - t0 < 4_000, 'the delay was cut short by the end');
-  if (holder === deleter) assert.ok(orderOf(`held-${id}`).order < orderOf(`delete-${id}`).order, 'the held write was answered before the delete');
+  assert.ok(orderOf(`held-${id}`).order < orderOf(`delete-${id}`).order, 'the held write was answered before the delete');
   return id;
 }
 
@@ -173,7 +175,7 @@ export async function slowBodyWrite(holder: Served, deleter: Served) {
   const del = await call(deleter, 'DELETE', `/_mock/sandboxes/${id}`, undefined, `delete-${id}`);
   assert.equal(del, { status: 200, body: { deleted: true, id } });
   assert.equal(await held, { status: 404, body: gone(id) });
-  if (holder === deleter) assert.ok(orderOf(`slow-${id}`).order < orderOf(`delete-${id}`).order, 'the slow write was answered before the delete');
+  assert.ok(orderOf(`slow-${id}`).order < orderOf(`delete-${id}`).order, 'the slow write was answered before the delete');
   return id;
 }
 
@@ -194,5 +196,33 @@ export async function inFlightPastTtl(holder: Served, reader: Served) {
   assert.is(read.body!.limits.project_daily_usd, 41);
   await wait(700);
   assert.equal(await call(reader, 'GET', `${S}${RUN}`), { status: 404, body: gone(id) });
+  return id;
+}
+
+/**
+ * Requests to one sandbox held on `a` and `c` while `b` deletes it: a budget PUT held by a delay fault on each, a run
+ * create whose body is still arriving on each. Each answers 404 `sandbox_not_found`, before the delete's 200; nothing
+ * they sent is stored (the caller counts the rows).
+ */
+export async function heldOnTwoDeletedOnThird(a: Served, b: Served, c: Served) {
+  const id = await create(a);
+  const S = `/sandboxes/${id}`;
+  for (const s of [a, c]) {
+    const fault = await call(s, 'POST', `${S}/_mock/faults`, { method: 'PUT', path: `/api/v3/projects/${P}/budget`, delay_ms: 5_000 });
+    assert.is(fault.status, 200, JSON.stringify(fault.body));
+  }
+  const t0 = Date.now();
+  const held = [a, c].flatMap((s, i) => [
+    call(s, 'PUT', `${S}/api/v3/projects/${P}/budget`, { project_daily_usd: 50 + i }, `held-${i}-${id}`),
+    slowPost(s, `${S}/_mock/projects/${P}/runs`, JSON.stringify({ status: 'queued' }), 3_000, `slow-${i}-${id}`),
+  ]);
+  await wait(200);
+  const del = await call(b, 'DELETE', `/_mock/sandboxes/${id}`, undefined, `delete-${id}`);
+  assert.equal(del, { status: 200, body: { deleted: true, id } });
+  for (const answer of await Promise.all(held)) assert.equal(answer, { status: 404, body: gone(id) });
+  assert.ok(Date.now() - t0 < 2_500, 'the waits were cut short by the end');
+  for (const tag of [`held-0-${id}`, `slow-0-${id}`, `held-1-${id}`, `slow-1-${id}`])
+    assert.ok(answeredAt(tag) < answeredAt(`delete-${id}`), `${tag} was answered before the delete`);
+  for (const s of [a, b, c]) assert.equal(await call(s, 'GET', `${S}${RUN}`), { status: 404, body: gone(id) });
   return id;
 }

@@ -12,6 +12,7 @@ import { Session } from './session.js';
 import { inTransaction, withClient } from './pool.js';
 import { Bases } from './bases.js';
 import { PgSandboxes } from './sandboxes.js';
+import { instancesKey } from './ends.js';
 import type { SharedSandboxStorage } from '../change-sets.js';
 
 export { DatabaseSchemaError, SCHEMA_VERSION } from './schema-version.js';
@@ -84,6 +85,7 @@ export class PostgresAdapter implements ChangeSetAdapter {
       onNotify: (payload) => this.#onChange?.(payload === undefined ? undefined : Number(payload)),
       sandboxChannel: `prm_sandboxes_${this.#t.tag}`,
       onSandboxNotify: (payload) => this.#sandboxes?.heard(payload),
+      instancesKey: instancesKey(this.#t),
       retryMs: 1_000,
     });
   }

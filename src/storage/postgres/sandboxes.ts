@@ -6,6 +6,7 @@ import type { NewSandbox, OpenedSandbox, SandboxRow, SharedSandboxStorage } from
 import { withClient } from './pool.js';
 import { isMissingBase } from './bases.js';
 import { SandboxAdapter, SandboxGone, type SandboxDb } from './sandbox-adapter.js';
+import { Ends } from './ends.js';
 
 interface Row {
   id: string;
@@ -32,27 +33,36 @@ const noTables = (err: unknown) => (err as { code?: string }).code === '42P01';
 const ID_TRIES = 8;
 
 export class PgSandboxes implements SharedSandboxStorage {
-  readonly #drops: ((id: string) => void)[] = [];
+  readonly #drops: ((id: string) => void | Promise<void>)[] = [];
+  readonly #ends: Ends;
 
   constructor(
     private readonly db: SandboxDb,
     /** Creates the sandbox tables when missing (the first create does). */
     private readonly init: () => Promise<void>,
-  ) {}
+  ) {
+    this.#ends = new Ends(db.pool, db.t, db.session, db.channel);
+  }
 
-  /** A notification on the sandbox channel: a commit to one (`{id} {seq}`), a drop (`-{id}`), or none (reconnected: look at all). */
+  /**
+   * A notification on the sandbox channel: a commit to one (`{id} {seq}`), a drop (`-{id}`: acknowledged once this
+   * instance's requests to it are answered), an acknowledgement (`+{id} {pid}`), or none (reconnected: look at all).
+   */
   heard(payload?: string): void {
     if (payload === undefined) {
       for (const w of this.db.watchers.values()) w();
     } else if (payload.startsWith('-')) {
-      for (const l of this.#drops) l(payload.slice(1));
+      const id = payload.slice(1);
+      void this.#ends.heardDrop(id, Promise.all(this.#drops.map((l) => l(id))));
+    } else if (payload.startsWith('+')) {
+      this.#ends.heardAck(payload.slice(1));
     } else {
       const [id, seq] = payload.split(' ');
       this.db.watchers.get(id)?.(Number(seq));
     }
   }
 
-  onDrop(listener: (id: string) => void): void {
+  onDrop(listener: (id: string) => void | Promise<void>): void {
     this.#drops.push(listener);
   }
 
@@ -121,8 +131,9 @@ export class PgSandboxes implements SharedSandboxStorage {
     await this.db.pool.query(`UPDATE ${this.db.t.sandboxes} SET last_ms = GREATEST(last_ms, $2) WHERE id = $1`, [id, lastMs]);
   }
 
-  async delete(id: string): Promise<boolean> {
-    return (await this.#remove(`id = $1`, [id])).length === 1;
+  /** Answers once every live instance has answered its requests to the sandbox (see Ends). */
+  delete(id: string): Promise<boolean> {
+    return this.#ends.delete(id, async () => (await this.#remove(`id = $1`, [id])).length === 1);
   }
 
   async sweep(nowMs: number): Promise<string[]> {

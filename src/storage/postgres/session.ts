@@ -14,6 +14,11 @@ export interface SessionOptions {
   /** A second channel (shared sandboxes' commits and drops), and what hears it (no payload: after a reconnect). */
   sandboxChannel?: string;
   onSandboxNotify?: (payload?: string) => void;
+  /**
+   * The shared advisory lock every instance's session holds while it listens: the sessions holding it are the live
+   * instances, each known by its session's backend pid (gone with the session, so a stopped instance is not counted).
+   */
+  instancesKey?: string;
   /** How long to wait before trying again (to connect, or to take the lock from a leader that may have died). */
   retryMs: number;
 }
@@ -21,6 +26,7 @@ export interface SessionOptions {
 export class Session {
   #client: pg.Client | null = null;
   #leader = false;
+  #pid: number | null = null;
   #closed = false;
   #timer: NodeJS.Timeout | null = null;
   /** Further advisory locks this instance campaigns for (a shared sandbox's leader), and whether each is held. */
@@ -60,6 +66,11 @@ export class Session {
     if (held && client) this.#query(client, 'SELECT pg_advisory_unlock(hashtext($1))', [key]).catch(() => {});
   }
 
+  /** This instance among the live ones: its session's backend pid while it listens and holds the instances' lock, else null. */
+  get pid(): number | null {
+    return this.#pid;
+  }
+
   /** Whether this instance holds the leader's lock right now (false while the database is unreachable). */
   get leader(): boolean {
     return this.#leader;
@@ -74,6 +85,7 @@ export class Session {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
     this.#leader = false;
+    this.#pid = null;
     const client = this.#client;
     this.#client = null;
     await client?.end().catch(() => {});
@@ -96,6 +108,7 @@ export class Session {
       if (this.#client !== client) return;
       this.#client = null;
       this.#leader = false;
+      this.#pid = null;
       for (const key of this.#wanted.keys()) this.#wanted.set(key, false);
       client.end().catch(() => {});
       this.#later(() => void this.#connect());
@@ -110,6 +123,12 @@ export class Session {
       (client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
       await this.#query(client, `LISTEN ${this.options.channel}`);
       if (this.options.sandboxChannel) await this.#query(client, `LISTEN ${this.options.sandboxChannel}`);
+      if (this.options.instancesKey) {
+        const { rows } = await this.#query<{ pid: number }>(client, 'SELECT pg_advisory_lock_shared(hashtext($1), 0), pg_backend_pid() AS pid', [
+          this.options.instancesKey,
+        ]);
+        if (this.#client === client) this.#pid = rows[0].pid;
+      }
       // Changes may have been committed while no one listened.
       this.options.onNotify();
       this.options.onSandboxNotify?.();
