@@ -4,8 +4,8 @@ import type { ErrorReporter } from './errors.js';
 import { Store, MemoryAdapter, jsonFile, type StorageAdapter } from './storage/index.js';
 import { bundleSeed } from './reproduce/index.js';
 import { EMPTY_FIXTURE, stateFromFixture } from './fixtures.js';
-import { bodyReader } from './routes/endpoint.js';
-import type { MockControl } from './control/api.js';
+import { bodyReader } from './pipeline/endpoint.js';
+import type { MockControl } from './mock-control/api.js';
 import { JOURNAL_LIMITS } from './control/journal.js';
 import { JournalBudget } from './control/journal-budget.js';
 import { NamedSnapshots } from './control/snapshots.js';
@@ -187,7 +187,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
 
 /** Shadow mode's comparator: the shared answer comparator held to the mock's /openapi.json (built only when shadow mode is on). */
 async function shadowComparator(): Promise<Compare> {
-  const document = (await import('./openapi/build.js')).openApiDocument(false);
+  const document = (await import('./document/build.js')).openApiDocument(false);
   const fingerprint = (changes: unknown[]) => diffFingerprint(changes as SemanticChange[]);
   return (operation, mock, target) => compareAnswers(operation, mock, target, { document, fingerprint });
 }

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { DEMO_FIXTURE_PATH } from './fixtures.js';
 import { catalogue, runConformance, scrubber, shownUrl, TargetUnreachable, type ConformanceReport } from './conformance/index.js';
 import { differenceLines, jsonReport, junitReport, markdownReport, summaryLine } from './conformance/report.js';
-import { openApiDocument } from './openapi/build.js';
+import { openApiDocument } from './document/build.js';
 
 export const CONFORMANCE_USAGE = `Usage: project-runtime-mock conformance --target URL [options]
   --target URL               the real service (its base URL; /api/v3/... is appended)

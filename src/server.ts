@@ -4,7 +4,7 @@ import Koa from 'koa';
 import { appErrorListener, errorMiddleware } from './errors.js';
 import { CONTROL_ROUTES, V3_ROUTES, controlMetricsRoutes } from './routes/index.js';
 import { routeTable } from './routes/table.js';
-import { address, addressed, type AddressedMock } from './middleware/addressed.js';
+import { address, addressed, type AddressedMock } from './pipeline/addressed.js';
 import { shadowMiddleware, type ShadowRecord } from './shadow/index.js';
 import { journalMiddleware } from './middleware/journal.js';
 import { coverageMiddleware } from './middleware/coverage.js';

@@ -6,7 +6,7 @@ import { isJsonContentType, jsonFromBytes, readRawBody } from '../body/index.js'
 import { isControlPath } from './journal.js';
 import { ApiError } from '../errors.js';
 import { principalOf } from '../domain/auth.js';
-import { addressed } from './addressed.js';
+import { addressed } from '../pipeline/addressed.js';
 import { endOf, sleep } from '../request-waits.js';
 
 export interface FaultMiddlewareOptions {

@@ -3,7 +3,7 @@
 import type { Context, Middleware } from 'koa';
 import { jsonBody, rawBody, type KeptBody } from '../control/journal-text.js';
 import { operationOf } from '../control/faults/index.js';
-import { addressed } from './addressed.js';
+import { addressed } from '../pipeline/addressed.js';
 
 /** /_mock and below, in any letter case: the router matches paths case-insensitively, so `/_MOCK/reset` is a control route too. */
 export const isControlPath = (path: string): boolean => /^\/_mock(?:\/|$)/i.test(path);

@@ -3,7 +3,7 @@
 import type { Context, Middleware, Next } from 'koa';
 import type { Store } from '../storage/index.js';
 import type { RouteTable } from '../routes/table.js';
-import { addressed } from './addressed.js';
+import { addressed } from '../pipeline/addressed.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

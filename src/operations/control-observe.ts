@@ -6,7 +6,7 @@ import { VerifyOnlySchema, VerifyRequestSchema, VerifySequenceSchema } from '../
 import type { VerificationKind } from '../control/verify/index.js';
 import * as A from '../openapi/control-schemas.js';
 import { named, type AnySchema } from '../openapi/operation-spec.js';
-import { Reply } from '../routes/endpoint.js';
+import { Reply } from '../pipeline/endpoint.js';
 import { Cleared, Clock, VerifyAnswer, answer } from './answers.js';
 import { declareControl, type HandlerFactory } from './declare.js';
 

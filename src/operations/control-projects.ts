@@ -7,7 +7,7 @@ import {
   ControlRunPageQuerySchema,
 } from '../schemas/control-projects.js';
 import * as A from '../openapi/control-schemas.js';
-import { ProjectPath, RunPath } from '../routes/path-params.js';
+import { ProjectPath, RunPath } from '../pipeline/path-params.js';
 import { answer } from './answers.js';
 import { declareControl } from './declare.js';
 

@@ -4,7 +4,7 @@ import { TestExportQuerySchema } from '../schemas/bundle.js';
 import * as A from '../openapi/control-schemas.js';
 import { BundleDocumentSchema, ClientReportSchema, HarDocumentSchema } from '../openapi/control-reproduce.js';
 import { named } from '../openapi/operation-spec.js';
-import { Reply } from '../routes/endpoint.js';
+import { Reply } from '../pipeline/endpoint.js';
 import { answer } from './answers.js';
 import { JSON_TYPE, replacing } from './control-state.js';
 import { declareControl } from './declare.js';

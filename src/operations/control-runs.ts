@@ -5,7 +5,7 @@ import { ApplyDesiredStateSchema, CompileReleaseSchema } from '../schemas/contro
 import { AuthCodeRequestSchema, CreateRunSchema, TransitionSchema } from '../schemas/control.js';
 import * as A from '../openapi/control-schemas.js';
 import { named } from '../openapi/operation-spec.js';
-import { ProjectPath, RunPath } from '../routes/path-params.js';
+import { ProjectPath, RunPath } from '../pipeline/path-params.js';
 import { Run, answer } from './answers.js';
 import { declareControl } from './declare.js';
 

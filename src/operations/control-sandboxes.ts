@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import * as S from '../schemas/sandboxes.js';
 import * as A from '../openapi/control-schemas.js';
 import { named } from '../openapi/operation-spec.js';
-import { Reply } from '../routes/endpoint.js';
+import { Reply } from '../pipeline/endpoint.js';
 import { answer } from './answers.js';
 import { declareControl } from './declare.js';
 

@@ -4,8 +4,8 @@ import { COLLECTION_NAMES } from '../schemas/state.js';
 import { FixtureSchema } from '../schemas/fixtures.js';
 import * as A from '../openapi/control-schemas.js';
 import { named, type AnySchema } from '../openapi/operation-spec.js';
-import type { MockControl } from '../control/api.js';
-import { Reply } from '../routes/endpoint.js';
+import type { MockControl } from '../mock-control/api.js';
+import { Reply } from '../pipeline/endpoint.js';
 import { answer } from './answers.js';
 import { declareControl, type HandlerFactory } from './declare.js';
 

@@ -3,7 +3,7 @@
 // client types, test generators) is derived from it, so an operation cannot exist in one place and be missing in another.
 import * as v from 'valibot';
 import type { LevelName } from '../domain/auth.js';
-import type { EndpointSpec, ReadBody, Request } from '../routes/endpoint.js';
+import type { EndpointSpec, ReadBody, Request } from '../pipeline/endpoint.js';
 import type { AnySchema, ErrorStatus, ObjectSchema, OperationSpec } from '../openapi/operation-spec.js';
 
 /**

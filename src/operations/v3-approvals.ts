@@ -6,7 +6,7 @@ import { denyApproval } from '../domain/approval-operations.js';
 import { ApprovalListQuerySchema, ApprovalQuerySchema, ApprovalResponseSchema, DenyRequestSchema } from '../schemas/approvals.js';
 import { ApprovalDecisionResponseSchema, ApprovalPageSchema } from '../openapi/schemas.js';
 import { BEARER, READ_ERRORS, WRITE_ERRORS, json, named } from '../openapi/operation-spec.js';
-import { ApprovalPath, ProjectPath } from '../routes/path-params.js';
+import { ApprovalPath, ProjectPath } from '../pipeline/path-params.js';
 import { AUTH, declare } from './declare.js';
 
 export const V3_APPROVAL_OPERATIONS = [

@@ -9,7 +9,7 @@ import { JobListQuerySchema } from '../schemas/jobs.js';
 import { BudgetRequestSchema, BudgetResponseSchema, DeleteProjectRequestSchema, ProjectResponseSchema, TransferRequestSchema } from '../schemas/projects.js';
 import { JobPageSchema } from '../openapi/schemas.js';
 import { BEARER, BEARER_OR_ADMIN_KEY, READ_ERRORS, WRITE_ERRORS, json, named } from '../openapi/operation-spec.js';
-import { ProjectPath } from '../routes/path-params.js';
+import { ProjectPath } from '../pipeline/path-params.js';
 import { ADMIN, AUTH, declare } from './declare.js';
 
 export const V3_PROJECT_OPERATIONS = [

@@ -9,7 +9,7 @@ import { ChatUpdateSchema, acceptChatUpdate, findBinding, verifyChatSecret } fro
 import { BrokerEventSchema, parseBrokerEvent, reconcileBrokerEvent, verifyBrokerSignature } from '../domain/broker-events.js';
 import { BrokerCallbackResponseSchema, ChatWebhookResponseSchema } from '../openapi/schemas.js';
 import { json, named } from '../openapi/operation-spec.js';
-import { Reply } from '../routes/endpoint.js';
+import { Reply } from '../pipeline/endpoint.js';
 import { declare } from './declare.js';
 
 /** RFC 6749 5.1: token responses must not be cached by anything in between. */

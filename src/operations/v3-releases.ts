@@ -10,8 +10,8 @@ import { ReleaseDiffResponseSchema } from '../schemas/desired-state.js';
 import { ReleaseDiffQuerySchema, ReleasePageQuerySchema } from '../schemas/releases.js';
 import { ReleasePageSchema } from '../openapi/schemas.js';
 import { BEARER, BEARER_OR_ADMIN_KEY, READ_ERRORS, json } from '../openapi/operation-spec.js';
-import { cachedJson } from '../routes/json-text.js';
-import { ConnectionPath, ProjectPath, ReleasePath } from '../routes/path-params.js';
+import { cachedJson } from '../pipeline/json-text.js';
+import { ConnectionPath, ProjectPath, ReleasePath } from '../pipeline/path-params.js';
 import { ADMIN, AUTH, declare } from './declare.js';
 
 export const V3_RELEASE_OPERATIONS = [

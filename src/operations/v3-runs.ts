@@ -5,9 +5,9 @@ import { runDetailView, runView } from '../domain/views.js';
 import { cancelRun, retryRun } from '../domain/run-operations.js';
 import { CancelRequestSchema, RetryRequestSchema, RunDetailQuerySchema, RunDetailResponseSchema, RunResponseSchema } from '../schemas/runs.js';
 import { BEARER, READ_ERRORS, WRITE_ERRORS, json, named } from '../openapi/operation-spec.js';
-import { cachedJson } from '../routes/json-text.js';
-import { Reply } from '../routes/endpoint.js';
-import { RunPath } from '../routes/path-params.js';
+import { cachedJson } from '../pipeline/json-text.js';
+import { Reply } from '../pipeline/endpoint.js';
+import { RunPath } from '../pipeline/path-params.js';
 import { AUTH, declare } from './declare.js';
 
 // Every field of the cancel, retry, deny and budget bodies is optional, so an absent body reads as {}.

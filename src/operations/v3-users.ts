@@ -7,8 +7,8 @@ import { deleteUser } from '../domain/user-deletion.js';
 import { DeleteUserRequestSchema, UserDeleteResponseSchema, UserPageQuerySchema, UserResponseSchema } from '../schemas/users.js';
 import { UserPageSchema } from '../openapi/schemas.js';
 import { BEARER, BEARER_OR_ADMIN_KEY, READ_ERRORS, WRITE_ERRORS, json, named } from '../openapi/operation-spec.js';
-import { cachedJson } from '../routes/json-text.js';
-import { ProjectPath, UserPath } from '../routes/path-params.js';
+import { cachedJson } from '../pipeline/json-text.js';
+import { ProjectPath, UserPath } from '../pipeline/path-params.js';
 import { ADMIN, AUTH, declare } from './declare.js';
 
 export const V3_USER_OPERATIONS = [

@@ -7,18 +7,6 @@ export const SANDBOX_HEADER = 'x-mock-sandbox';
 const PREFIX = '/sandboxes/';
 const LOCALHOST = '.localhost';
 
-const PATH_PREFIX = Symbol('sandbox path prefix');
-
-/** Marks a request handed to a sandbox with the path prefix it came with (its pages link under it). */
-export function markPathPrefix(req: IncomingMessage, prefix: string): void {
-  (req as { [PATH_PREFIX]?: string })[PATH_PREFIX] = prefix;
-}
-
-/** '/sandboxes/{id}' for a request that reached its sandbox by path prefix, else '' (pages and /openapi.json link from here). */
-export function pathPrefixOf(req: IncomingMessage): string {
-  return (req as { [PATH_PREFIX]?: string })[PATH_PREFIX] ?? '';
-}
-
 /** The sandbox a request names, and its URL with the prefix taken off (`url` is unchanged without one). */
 export interface Addressed {
   id: string;

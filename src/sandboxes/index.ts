@@ -1,5 +1,6 @@
 // Sandboxes: isolated mocks one server serves besides its default one, addressed by path prefix, header or *.localhost.
-export { createSandboxes, SANDBOX_TTL_MS, MAX_SANDBOXES, type Sandboxes, type SandboxesOptions, type SandboxMock, type SandboxInfo } from './directory.js';
-export { SANDBOX_HEADER, addressOf, pathPrefixOf } from './address.js';
+export { createSandboxes, SANDBOX_TTL_MS, MAX_SANDBOXES, type SandboxInfo } from './directory.js';
+export type { Sandboxes, SandboxesOptions, SandboxMock } from './kinds.js';
+export { SANDBOX_HEADER, addressOf } from './address.js';
 export { SANDBOX_ID } from './ids.js';
 export type { SandboxCore } from './registry.js';

@@ -6,9 +6,9 @@ import { Store } from '../storage/index.js';
 import { storageUnavailable } from '../storage/index.js';
 import { SandboxGone } from '../storage/index.js';
 import type { SandboxRow, SharedSandboxStorage } from '../storage/index.js';
-import type { PrepareCreate, Sandboxes, SandboxesOptions, SandboxMock } from './directory.js';
+import type { PrepareCreate, Sandboxes, SandboxesOptions, SandboxMock } from './kinds.js';
 import { notFound, sandboxInfo } from './registry.js';
-import { handOver, within } from './refusals.js';
+import { handOver, within } from './request-router.js';
 import { sandboxIds } from './ids.js';
 import { SandboxLife } from './life.js';
 

@@ -1,6 +1,6 @@
 // Builds the OpenAPI 3.1 document from the operation catalog, converting every valibot schema with
 // @valibot/to-json-schema. Built once per process and control setting (cached), served by routes/docs.ts.
-import { VerificationFailureSchema } from './control-verify-schemas.js';
+import { VerificationFailureSchema } from '../openapi/control-verify-schemas.js';
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { ApprovalResponseSchema } from '../schemas/approvals.js';
@@ -10,9 +10,9 @@ import { ReleaseResponseSchema } from '../schemas/releases.js';
 import { RunStepSchema, RunTimingSchema } from '../schemas/runs.js';
 import { UserResponseSchema } from '../schemas/users.js';
 import { CONTROL_OPERATIONS, V3_OPERATIONS, type OperationSpec } from './operations.js';
-import { ERROR_RESPONSES, errorResponses, errorStatusesOf } from './error-responses.js';
-import { securityOf, securitySchemes, type SecurityOptions } from './security.js';
-import { ManagementErrorSchema, ValidationErrorSchema } from './schemas.js';
+import { ERROR_RESPONSES, errorResponses, errorStatusesOf } from '../openapi/error-responses.js';
+import { securityOf, securitySchemes, type SecurityOptions } from '../openapi/security.js';
+import { ManagementErrorSchema, ValidationErrorSchema } from '../openapi/schemas.js';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
 type ObjectSchema = v.ObjectSchema<v.ObjectEntries, undefined>;

@@ -4,8 +4,9 @@ import type { Context, Next } from 'koa';
 import { ApiError, STORAGE_RETRY_AFTER_S, ValidationError, sandboxNotFound } from '../errors.js';
 import { SandboxGone } from '../storage/index.js';
 import { endsWith } from '../request-waits.js';
-import { addressOf, markPathPrefix } from './address.js';
-import { address, type AddressedMock } from '../middleware/addressed.js';
+import { addressOf } from './address.js';
+import { markPathPrefix } from '../pipeline/path-prefix.js';
+import { address, type AddressedMock } from '../pipeline/addressed.js';
 import type { SandboxLife } from './life.js';
 
 /** Runs `fn`, locating its 422 items under `["body", key, ...]` (it validated a part of the create body as a whole). */

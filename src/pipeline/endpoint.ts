@@ -10,8 +10,8 @@ import type { RecordOf } from '../schemas/state.js';
 import { JsonText } from './json-text.js';
 import { authorityGuard, type AuthorityNeeded } from '../domain/write-guard.js';
 import type { WriteScope } from '../storage/index.js';
-import type { MockControl } from '../control/api.js';
-import { addressed } from '../middleware/addressed.js';
+import type { MockControl } from '../mock-control/api.js';
+import { addressed } from './addressed.js';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
 type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined;

@@ -13,9 +13,9 @@ import {
   type SandboxPage,
   type SandboxPageQuery,
 } from '../schemas/sandboxes.js';
-import { DomainControl } from './domain-control.js';
+import { DomainControl } from '../control/domain-control.js';
 import { jsonLengthUpTo } from '../json-length.js';
-import type { NamedSnapshotInfo, NamedSnapshots } from './snapshots.js';
+import type { NamedSnapshotInfo, NamedSnapshots } from '../control/snapshots.js';
 import type { SandboxDirectory } from './sandbox-directory.js';
 import type { MockControl } from './api.js';
 
