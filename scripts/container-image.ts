@@ -7,7 +7,7 @@ import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RUNTIME_MOCK_IMAGE } from '../src/testcontainers/image.js';
+import { RUNTIME_MOCK_IMAGE } from '../src/testcontainers/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

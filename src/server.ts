@@ -3,14 +3,14 @@
 import Koa from 'koa';
 import { appErrorListener, errorMiddleware } from './errors.js';
 import { CONTROL_ROUTES, V3_ROUTES, controlMetricsRoutes } from './routes/index.js';
-import { routeTable } from './routes/table.js';
-import { address, addressed, type AddressedMock } from './pipeline/addressed.js';
+import { routeTable } from './routes/index.js';
+import { address, addressed, type AddressedMock } from './pipeline/index.js';
 import { shadowMiddleware, type ShadowRecord } from './shadow/index.js';
-import { journalMiddleware } from './middleware/journal.js';
-import { coverageMiddleware } from './middleware/coverage.js';
-import { faultMiddleware } from './middleware/faults.js';
-import { controlGuard, hostCheck } from './middleware/control-guard.js';
-import { sharedStorage } from './middleware/shared-storage.js';
+import { journalMiddleware } from './middleware/index.js';
+import { coverageMiddleware } from './middleware/index.js';
+import { faultMiddleware } from './middleware/index.js';
+import { controlGuard, hostCheck } from './middleware/index.js';
+import { sharedStorage } from './middleware/index.js';
 import type { Sandboxes } from './sandboxes/index.js';
 import type { Mock, ServerParts } from './mock.js';
 

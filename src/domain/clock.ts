@@ -1,5 +1,5 @@
 // The mock clock: real time by default, frozen or offset on request; every timestamp the mock writes comes from it.
-import type { ClockState } from '../schemas/state.js';
+import type { ClockState } from '../schemas/index.js';
 import { invalid } from '../validation.js';
 
 /** The first instant a datetime holds (pydantic refuses year 0). */

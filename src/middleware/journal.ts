@@ -1,9 +1,9 @@
 // Outermost middleware: records each API request in the instance's journal as bounded text (redacted when read); /_mock
 // traffic and the documentation pages (/docs, its assets, /openapi.json) are not journaled.
 import type { Context, Middleware } from 'koa';
-import { jsonBody, rawBody, type KeptBody } from '../control/journal-text.js';
-import { operationOf } from '../control/faults/index.js';
-import { addressed } from '../pipeline/addressed.js';
+import { jsonBody, rawBody, type KeptBody } from '../control/index.js';
+import { operationOf } from '../control/index.js';
+import { addressed } from '../pipeline/index.js';
 
 /** /_mock and below, in any letter case: the router matches paths case-insensitively, so `/_MOCK/reset` is a control route too. */
 export const isControlPath = (path: string): boolean => /^\/_mock(?:\/|$)/i.test(path);

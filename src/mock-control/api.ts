@@ -1,26 +1,26 @@
 // The in-process control API (docs/control-surface.md): what /_mock routes call, typed for tests that embed the mock.
 import type { Deps } from '../deps.js';
 import type { Snapshot } from '../storage/index.js';
-import { CompleteStateDataSchema, type StateData } from '../schemas/state.js';
+import { CompleteStateDataSchema, type StateData } from '../schemas/index.js';
 import { ApiError, invalid } from '../errors.js';
-import { heldSecrets } from '../control/held-secrets.js';
-import { Journal, type JournalEntry, type JournalFilter, type JournalLimits, type JournalSummary } from '../control/journal.js';
+import { heldSecrets } from '../control/index.js';
+import { Journal, type JournalEntry, type JournalFilter, type JournalLimits, type JournalSummary } from '../control/index.js';
 import type { SandboxParts } from './sandbox-control.js';
 import { ReproControl, type ControlParts } from './repro-control.js';
-import type { JournalBudget } from '../control/journal-budget.js';
-import { validFault, type FaultRegistry, type Fault, type FaultSpec } from '../control/faults/index.js';
-import type { VerifyAnswer, VerifyListRequest, VerifyRequest } from '../control/verify/index.js';
-import { CoverageTracker, type CoverageReport } from '../control/coverage.js';
-import { sealedStateStream } from '../control/state-stream.js';
+import type { JournalBudget } from '../control/index.js';
+import { validFault, type FaultRegistry, type Fault, type FaultSpec } from '../control/index.js';
+import type { VerifyAnswer, VerifyListRequest, VerifyRequest } from '../control/index.js';
+import { CoverageTracker, type CoverageReport } from '../control/index.js';
+import { sealedStateStream } from '../control/index.js';
 import type { Readable } from 'node:stream';
-import { validateFixture } from '../control/fixture-errors.js';
-import { ClockRequestSchema } from '../schemas/control.js';
+import { validateFixture } from '../control/index.js';
+import { ClockRequestSchema } from '../schemas/index.js';
 import { parse as parseInput } from '../validation.js';
 import { AssertionError } from 'node:assert';
-import { gapText, gate, type GateResult, type Requirement } from '../control/coverage-gate.js';
-import type { DriftReport, DriftSource } from '../schemas/drift.js';
-import { timeline, type Timeline } from '../control/timeline.js';
-import type { TimelineQuery } from '../schemas/control-timeline.js';
+import { gapText, gate, type GateResult, type Requirement } from '../control/index.js';
+import type { DriftReport, DriftSource } from '../schemas/index.js';
+import { timeline, type Timeline } from '../control/index.js';
+import type { TimelineQuery } from '../schemas/index.js';
 
 export type { ControlParts } from './repro-control.js';
 

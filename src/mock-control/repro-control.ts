@@ -2,18 +2,18 @@
 import type { Readable } from 'node:stream';
 import type { Deps } from '../deps.js';
 import { invalid } from '../validation.js';
-import type { StateData } from '../schemas/state.js';
-import type { Journal, JournalFilter } from '../control/journal.js';
+import type { StateData } from '../schemas/index.js';
+import type { Journal, JournalFilter } from '../control/index.js';
 import { SandboxControl, type SandboxParts } from './sandbox-control.js';
-import { faultBoundText, type FaultRegistry } from '../control/faults/index.js';
-import { Verifier } from '../control/verify/index.js';
-import type { CoverageTracker } from '../control/coverage.js';
-import { Sealer } from '../control/sealing.js';
+import { faultBoundText, type FaultRegistry } from '../control/index.js';
+import { Verifier } from '../control/index.js';
+import type { CoverageTracker } from '../control/index.js';
+import { Sealer } from '../control/index.js';
 import type { Simulation } from '../simulation/index.js';
-import type { SeededGenerators } from '../domain/ids.js';
+import type { SeededGenerators } from '../domain/index.js';
 import { bundleStream, harOf, openBundle, ReplaySession, type TestExportRequest } from '../reproduce/index.js';
 import { assertClean, clientReport, type ClientReport } from '../judge/index.js';
-import type { DriftSource } from '../schemas/drift.js';
+import type { DriftSource } from '../schemas/index.js';
 
 /** A streamed document as one string. */
 async function textOf(stream: Readable): Promise<string> {

@@ -12,10 +12,10 @@ import {
   type SandboxInfo,
   type SandboxPage,
   type SandboxPageQuery,
-} from '../schemas/sandboxes.js';
-import { DomainControl } from '../control/domain-control.js';
+} from '../schemas/index.js';
+import { DomainControl } from '../control/index.js';
 import { jsonLengthUpTo } from '../json-length.js';
-import type { NamedSnapshotInfo, NamedSnapshots } from '../control/snapshots.js';
+import type { NamedSnapshotInfo, NamedSnapshots } from '../control/index.js';
 import type { SandboxDirectory } from './sandbox-directory.js';
 import type { MockControl } from './api.js';
 

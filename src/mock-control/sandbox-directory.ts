@@ -1,5 +1,5 @@
 // What the default mock's control surface asks of the sandbox registry (built by createApp, above the control surface).
-import type { CreateSandboxInput, SandboxInfo, SandboxPage, SandboxPageQuery } from '../schemas/sandboxes.js';
+import type { CreateSandboxInput, SandboxInfo, SandboxPage, SandboxPageQuery } from '../schemas/index.js';
 import type { MockControl } from './api.js';
 
 export interface SandboxDirectory {

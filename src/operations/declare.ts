@@ -2,9 +2,9 @@
 // coverage report expects it to answer and change, and its handler. Everything else (route, document, coverage row,
 // client types, test generators) is derived from it, so an operation cannot exist in one place and be missing in another.
 import * as v from 'valibot';
-import type { LevelName } from '../domain/auth.js';
-import type { EndpointSpec, ReadBody, Request } from '../pipeline/endpoint.js';
-import type { AnySchema, ErrorStatus, ObjectSchema, OperationSpec } from '../openapi/operation-spec.js';
+import type { LevelName } from '../domain/index.js';
+import type { EndpointSpec, ReadBody, Request } from '../pipeline/index.js';
+import type { AnySchema, ErrorStatus, ObjectSchema, OperationSpec } from '../openapi/index.js';
 
 /**
  * A handler, built once per server (it may keep caches of immutable records, which every mock shares), then called per

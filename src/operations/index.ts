@@ -1,10 +1,10 @@
 // Every operation declared once (declare.ts), and what is derived from the declarations: the route modules, the
 // OpenAPI catalog rows and the coverage rows. /openapi.json, the coverage report, the typed client (generated from
 // /openapi.json) and the test generators all read these lists.
-import { bodyReader, endpoint, type ReadBody } from '../pipeline/endpoint.js';
-import { Router } from '../pipeline/route-list.js';
-import type { OperationSpec } from '../openapi/operation-spec.js';
-import type { OperationSpec as CoverageSpec } from '../control/operations.js';
+import { bodyReader, endpoint, type ReadBody } from '../pipeline/index.js';
+import { Router } from '../pipeline/index.js';
+import type { OperationSpec } from '../openapi/index.js';
+import type { OperationSpec as CoverageSpec } from '../control/index.js';
 import { CONTROL_BODY_LIMIT, endpointSpec, openApiSpec, routePattern, type Operation, type V3Operation } from './declare.js';
 import { V3_PUBLIC_OPERATIONS } from './v3-public.js';
 import { V3_RELEASE_OPERATIONS } from './v3-releases.js';

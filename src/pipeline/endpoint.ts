@@ -4,13 +4,13 @@ import type * as v from 'valibot';
 import type { Deps } from '../deps.js';
 import { ApiError, ValidationError, invalid, type ValidationItem } from '../errors.js';
 import type { ReadBody } from '../body/index.js';
-import { authenticate, authorizeProject, type Actor, type LevelName } from '../domain/auth.js';
+import { authenticate, authorizeProject, type Actor, type LevelName } from '../domain/index.js';
 import { parse } from '../validation.js';
-import type { RecordOf } from '../schemas/state.js';
+import type { RecordOf } from '../schemas/index.js';
 import { JsonText } from './json-text.js';
-import { authorityGuard, type AuthorityNeeded } from '../domain/write-guard.js';
+import { authorityGuard, type AuthorityNeeded } from '../domain/index.js';
 import type { WriteScope } from '../storage/index.js';
-import type { MockControl } from '../mock-control/api.js';
+import type { MockControl } from '../mock-control/index.js';
 import { addressed } from './addressed.js';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;

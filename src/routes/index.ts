@@ -1,6 +1,6 @@
 // Every v3 route module, in one list, so app.ts stays a plain assembly.
-import type { Router } from '../pipeline/route-list.js';
-import type { ReadBody } from '../pipeline/endpoint.js';
+import type { Router } from '../pipeline/index.js';
+import type { ReadBody } from '../pipeline/index.js';
 import { docsRoutes } from './docs.js';
 import { controlRoutes, v3Routes } from '../operations/index.js';
 import { controlUiRoutes } from './control-ui.js';
@@ -23,3 +23,4 @@ export const CONTROL_ROUTES: RouteModule[] = [
   controlRoutes,
   controlUiRoutes,
 ];
+export { routeTable, type RouteTable } from './table.js';

@@ -1,7 +1,7 @@
 // Which sandbox a request is for: a path prefix (/sandboxes/{id}/...), the X-Mock-Sandbox header, or the host {id}.localhost.
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors.js';
-import { hostName } from '../middleware/control-guard.js';
+import { hostName } from '../middleware/index.js';
 
 export const SANDBOX_HEADER = 'x-mock-sandbox';
 const PREFIX = '/sandboxes/';

@@ -1,12 +1,12 @@
 // The server's sandboxes as its control surface and its request path see them: create from fixtures, a snapshot or the
 // start state; list, get, delete; and the middleware that hands a sandbox's requests to its own mock.
-import { COLLECTION_NAMES, type StateData } from '../schemas/state.js';
+import { COLLECTION_NAMES, type StateData } from '../schemas/index.js';
 import { Store, type Snapshot } from '../storage/index.js';
 import { MemoryAdapter } from '../storage/index.js';
 import { invalid } from '../errors.js';
 import { parse as parseInput } from '../validation.js';
-import { validateFixture } from '../control/fixture-errors.js';
-import { CreateSandboxSchema, type SandboxInfo } from '../schemas/sandboxes.js';
+import { validateFixture } from '../control/index.js';
+import { CreateSandboxSchema, type SandboxInfo } from '../schemas/index.js';
 import { SandboxRegistry, notFound } from './registry.js';
 import type { PrepareCreate, Sandboxes, SandboxesOptions, SandboxMock, SandboxOpen } from './kinds.js';
 import { LiveAdapter } from './life.js';

@@ -1,11 +1,11 @@
 // What the sandbox directory is made of and gives (its options, a sandbox's mock, the directory itself), shared by the
 // in-process directory and the one on shared storage.
 import type { Middleware } from 'koa';
-import type { StateData } from '../schemas/state.js';
+import type { StateData } from '../schemas/index.js';
 import type { Snapshot, Store, StoreOptions, SharedSandboxStorage } from '../storage/index.js';
-import type { AddressedMock } from '../pipeline/addressed.js';
-import type { SandboxDirectory } from '../mock-control/sandbox-directory.js';
-import type { CreateSandboxInput } from '../schemas/sandboxes.js';
+import type { AddressedMock } from '../pipeline/index.js';
+import type { SandboxDirectory } from '../mock-control/index.js';
+import type { CreateSandboxInput } from '../schemas/index.js';
 import type { SandboxCore } from './registry.js';
 
 /** A sandbox's mock: what the registry needs, and what its requests are answered from. */

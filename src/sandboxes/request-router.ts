@@ -5,8 +5,8 @@ import { ApiError, STORAGE_RETRY_AFTER_S, ValidationError, sandboxNotFound } fro
 import { SandboxGone } from '../storage/index.js';
 import { endsWith } from '../request-waits.js';
 import { addressOf } from './address.js';
-import { markPathPrefix } from '../pipeline/path-prefix.js';
-import { address, type AddressedMock } from '../pipeline/addressed.js';
+import { markPathPrefix } from '../pipeline/index.js';
+import { address, type AddressedMock } from '../pipeline/index.js';
 import type { SandboxLife } from './life.js';
 
 /** Runs `fn`, locating its 422 items under `["body", key, ...]` (it validated a part of the create body as a whole). */

@@ -1,7 +1,7 @@
 // Sandboxes on shared storage (PostgreSQL): the registry and every sandbox's state live in the database, so any instance
 // serves any sandbox. An instance opens a sandbox it does not hold when a request names it, and lets it go when idle.
 import { ApiError } from '../errors.js';
-import { keysetPage } from '../domain/pagination.js';
+import { keysetPage } from '../domain/index.js';
 import { Store } from '../storage/index.js';
 import { storageUnavailable } from '../storage/index.js';
 import { SandboxGone } from '../storage/index.js';

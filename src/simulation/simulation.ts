@@ -1,7 +1,7 @@
 // The simulation as the control surface drives it: modes, clock moves, step and run (bounded), and a timer for a running clock.
 import { performance } from 'node:perf_hooks';
-import type { ClockState } from '../schemas/state.js';
-import type { SimulationMode, SimulationRecord } from '../schemas/simulation.js';
+import type { ClockState } from '../schemas/index.js';
+import type { SimulationMode, SimulationRecord } from '../schemas/index.js';
 import { invalid } from '../errors.js';
 import { drain, TooManyEvents } from './drain.js';
 import { startInput } from './start.js';

@@ -1,5 +1,5 @@
 // The commit pipeline: transactions run on the newest state, their change sets queue and are stored in groups (group commit).
-import { COLLECTION_NAMES, DATA_FILE_FORMAT, DATA_FILE_VERSION, type CollectionName, type DataFile, type StateData } from '../schemas/state.js';
+import { COLLECTION_NAMES, DATA_FILE_FORMAT, DATA_FILE_VERSION, type CollectionName, type DataFile, type StateData } from '../schemas/index.js';
 import { ChangeSetConflict, type CaughtUp, type ChangeSet, type ChangeSetAdapter } from './change-sets.js';
 import { PendingLayer } from './pending.js';
 import type { Writer } from './transaction.js';

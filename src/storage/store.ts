@@ -1,5 +1,5 @@
 // The one store: the stored state (state.ts), the commit pipeline (commit.ts), multi-instance sync (sync.ts) and whole-state replace (replace.ts) behind one face.
-import type { ClockState, StateData } from '../schemas/state.js';
+import type { ClockState, StateData } from '../schemas/index.js';
 import { persistsChangeSets, type StorageAdapter } from './change-sets.js';
 import type { CommitMeter, Pending, WriteObserver } from './commit.js';
 import { wholeDocument } from './lowdb-adapter.js';

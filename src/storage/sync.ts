@@ -1,5 +1,5 @@
 // Multi-instance sync on shared storage: catching up on others' change sets, optimistic requests, conflicts and rebase.
-import type { StateData } from '../schemas/state.js';
+import type { StateData } from '../schemas/index.js';
 import { ChangeSetConflict, isWholeState, type CaughtUp, type ChangeSet, type ChangeSetAdapter } from './change-sets.js';
 import { CommitPipeline, type CommitMeter, type Optimism, type Pending, type WriteObserver } from './commit.js';
 import { mapsFromData } from './state.js';
