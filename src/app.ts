@@ -1,4 +1,5 @@
-// createApp: assembles storage, clock, ids and routes into one Koa app; no listen, no env, no globals.
+// createApp: opens the storage, builds the default mock (mock.ts) and the sandbox directory, and serves both from one
+// Koa app and one request listener (fetch, inject, interception), with shadow mode when a target is given; no listen, no env.
 import type Koa from 'koa';
 import type { ErrorReporter } from './errors.js';
 import { Store, MemoryAdapter, jsonFile, type StorageAdapter } from './storage/index.js';

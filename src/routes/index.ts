@@ -1,4 +1,5 @@
-// Every v3 route module, in one list, so app.ts stays a plain assembly.
+// The route modules a server mounts: the v3 operations and /openapi.json with /docs always, the /_mock operations and
+// the inspector page when control is on; and the route table that compiles them (table.ts).
 import type { Router } from '../pipeline/index.js';
 import type { ReadBody } from '../pipeline/index.js';
 import { docsRoutes } from './docs.js';
