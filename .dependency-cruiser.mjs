@@ -15,8 +15,9 @@ const UNITS = [
   ['routes', '^src/routes/'],
   ['document', '^src/document/'],
   ['operations', '^src/operations/'],
-  // Beside the order: the in-process transport and the inspector page's server side use only what is below them.
-  ['inprocess', '^src/inprocess/'],
+  // The pipeline every route runs (endpoint.ts), the route list, and the mock a request addresses.
+  ['pipeline', '^src/pipeline/'],
+  // Beside the order: the inspector page's server side uses only what is below it.
   ['inspector', '^src/inspector/'],
   // 4. The test-double surface: mock.control's parts, reproduction, the client report, shadow mode, then control's pieces.
   ['mock-control', '^src/mock-control/'],
@@ -41,6 +42,8 @@ const UNITS = [
   ['pydantic', '^src/pydantic/'],
   // The answer comparator shadow mode and the conformance command share.
   ['compare', '^src/compare/'],
+  // The in-process transport uses libraries only.
+  ['inprocess', '^src/inprocess/'],
   // The shipped typed client stands beside the order too: it may use leaves only.
   ['testcontainers', '^src/testcontainers/'],
   ['client', '^src/client/'],

@@ -6,8 +6,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 import { CONTROL_DECLARATIONS, V3_DECLARATIONS, type Operation } from '../src/operations/index.js';
-import type { ClientMethod } from '../src/operations/client-method.js';
-import { openApiDocument } from '../src/openapi/build.js';
+import type { ClientMethod } from '../src/operations/index.js';
+import { openApiDocument } from '../src/document/index.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the OpenAPI document is walked by key, as JSON
 type Json = Record<string, any>;

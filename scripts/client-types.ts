@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { openApiDocument } from '../src/openapi/build.js';
+import { openApiDocument } from '../src/document/index.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the OpenAPI document is walked by key, as JSON
 type Json = Record<string, any>;

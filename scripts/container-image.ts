@@ -7,7 +7,7 @@ import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, real
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RUNTIME_MOCK_IMAGE } from '../src/testcontainers/image.js';
+import { RUNTIME_MOCK_IMAGE } from '../src/testcontainers/index.js';
 import { bundleCli } from './container-bundle.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -1,11 +1,11 @@
 // What createApp accepts: storage, fixtures, clock and generators, the control surface, sandboxes, shadow mode and simulation.
 import type { ErrorReporter } from './errors.js';
 import type { StorageAdapter } from './storage/index.js';
-import type { TimeSource } from './domain/clock.js';
-import type { IdGenerator, TokenGenerator } from './domain/ids.js';
-import type { JournalLimits } from './control/journal.js';
+import type { TimeSource } from './domain/index.js';
+import type { IdGenerator, TokenGenerator } from './domain/index.js';
+import type { JournalLimits } from './control/index.js';
 import type { SimulationProgress, StartSettings } from './simulation/index.js';
-import type { SimulationMode } from './schemas/simulation.js';
+import type { SimulationMode } from './schemas/index.js';
 import type { ShadowOptions } from './shadow/index.js';
 
 export interface CreateAppOptions {

@@ -5,11 +5,11 @@ import type { ErrorReporter } from './errors.js';
 import { Store, MemoryAdapter, jsonFile, type StorageAdapter } from './storage/index.js';
 import { bundleSeed } from './reproduce/index.js';
 import { EMPTY_FIXTURE, stateFromFixture } from './fixtures.js';
-import { bodyReader } from './routes/endpoint.js';
-import type { MockControl } from './control/api.js';
-import { JOURNAL_LIMITS } from './control/journal.js';
-import { JournalBudget } from './control/journal-budget.js';
-import { NamedSnapshots } from './control/snapshots.js';
+import { bodyReader } from './pipeline/index.js';
+import type { MockControl } from './mock-control/index.js';
+import { JOURNAL_LIMITS } from './control/index.js';
+import { JournalBudget } from './control/index.js';
+import { NamedSnapshots } from './control/index.js';
 import { createSandboxes, MAX_SANDBOXES, SANDBOX_TTL_MS } from './sandboxes/index.js';
 import type { Deps } from './deps.js';
 import { inProcess, type InProcess } from './inprocess/index.js';
@@ -19,7 +19,7 @@ import { Fingerprints } from './judge/index.js';
 import { serverApp } from './server.js';
 import { shadowServer, type Compare } from './shadow/index.js';
 import { compareAnswers } from './compare/index.js';
-import { diffFingerprint, type SemanticChange } from './domain/desired-state/index.js';
+import { diffFingerprint, type SemanticChange } from './domain/index.js';
 import type { CreateAppOptions } from './app-options.js';
 import { ServerMetrics } from './metrics/index.js';
 import { V3_DECLARATIONS } from './operations/index.js';
@@ -188,7 +188,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
 
 /** Shadow mode's comparator: the shared answer comparator held to the mock's /openapi.json (built only when shadow mode is on). */
 async function shadowComparator(): Promise<Compare> {
-  const document = (await import('./openapi/build.js')).openApiDocument(false);
+  const document = (await import('./document/index.js')).openApiDocument(false);
   const fingerprint = (changes: unknown[]) => diffFingerprint(changes as SemanticChange[]);
   return (operation, mock, target) => compareAnswers(operation, mock, target, { document, fingerprint });
 }

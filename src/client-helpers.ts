@@ -1,6 +1,6 @@
 // Helpers for the mock's users: a PKCE pair for the token endpoint and a signer for broker webhook payloads.
 import { createHmac, randomBytes } from 'node:crypto';
-import { PKCE_VERIFIER, pkceS256 } from './domain/tokens.js';
+import { PKCE_VERIFIER, pkceS256 } from './domain/index.js';
 
 export interface PkcePair {
   code_verifier: string;

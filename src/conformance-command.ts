@@ -5,8 +5,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEMO_FIXTURE_PATH } from './fixtures.js';
 import { catalogue, runConformance, scrubber, shownUrl, TargetUnreachable, type ConformanceReport } from './conformance/index.js';
-import { differenceLines, jsonReport, junitReport, markdownReport, summaryLine } from './conformance/report.js';
-import { openApiDocument } from './openapi/build.js';
+import { differenceLines, jsonReport, junitReport, markdownReport, summaryLine } from './conformance/index.js';
+import { openApiDocument } from './document/index.js';
 
 export const CONFORMANCE_USAGE = `Usage: project-runtime-mock conformance --target URL [options]
   --target URL               the real service (its base URL; /api/v3/... is appended)

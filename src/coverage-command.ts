@@ -2,8 +2,8 @@
 // Markdown, and exits 1 when the threshold or a requirement is not met (2 for a usage error).
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { CoverageReport } from './control/coverage.js';
-import { gapText, gate, parseRequirement, type GateResult, type Requirement } from './control/coverage-gate.js';
+import type { CoverageReport } from './control/index.js';
+import { gapText, gate, parseRequirement, type GateResult, type Requirement } from './control/index.js';
 
 export const COVERAGE_USAGE = `Usage: project-runtime-mock coverage --url URL [options]
   --url URL              the running mock (its /_mock/coverage is read)

@@ -1,9 +1,9 @@
 // What the domain needs from createApp (store, clock, ids, config); nothing here is global, and nothing of the control surface.
 import type { ReadView, Store } from './storage/index.js';
-import type { RunHooks, WriteDeps } from './domain/write-deps.js';
-import type { MockClock } from './domain/clock.js';
+import type { RunHooks, WriteDeps } from './domain/index.js';
+import type { MockClock } from './domain/index.js';
 
-export type { RunHooks, RuntimeConfig, WriteDeps } from './domain/write-deps.js';
+export type { RunHooks, RuntimeConfig, WriteDeps } from './domain/index.js';
 
 /** What createApp assembles: the write face and the whole store (routes, the control surface and the simulation read it). */
 export interface Deps extends WriteDeps {

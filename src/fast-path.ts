@@ -4,14 +4,15 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type Koa from 'koa';
 import type { Context } from 'koa';
 import { errorAnswer, sandboxNotFound, type ErrorReporter } from './errors.js';
-import { Reply, type Call, type EndpointMiddleware } from './routes/endpoint.js';
-import { JsonText } from './routes/json-text.js';
-import type { RouteTable } from './routes/table.js';
-import { address, type AddressedMock } from './middleware/addressed.js';
-import { journalAnswered } from './middleware/journal.js';
-import { OPERATION_NAMES } from './control/operations.js';
-import { jsonBody, rawBody } from './control/journal-text.js';
-import { SANDBOX_HEADER, addressOf, markPathPrefix, type Served } from './sandboxes/index.js';
+import { Reply, type Call, type EndpointMiddleware } from './pipeline/index.js';
+import { JsonText } from './pipeline/index.js';
+import type { RouteTable } from './routes/index.js';
+import { address, type AddressedMock } from './pipeline/index.js';
+import { journalAnswered } from './middleware/index.js';
+import { OPERATION_NAMES } from './control/index.js';
+import { jsonBody, rawBody } from './control/index.js';
+import { SANDBOX_HEADER, addressOf, type Served } from './sandboxes/index.js';
+import { markPathPrefix } from './pipeline/index.js';
 
 const V3 = new Set(OPERATION_NAMES);
 const JSON_TYPE = 'application/json; charset=utf-8';

@@ -1,5 +1,5 @@
 // A fixture's references that valibot cannot express: every id a record names must exist (in its project), once.
-import type { Fixture } from './schemas/fixtures.js';
+import type { Fixture } from './schemas/index.js';
 import { checkBehaviourReferences, checkTrafficReferences, scheduleProblem } from './simulation/index.js';
 
 /** `["projects", 0, "project_id"]` -> `.projects[0].project_id`. */

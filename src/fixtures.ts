@@ -4,16 +4,16 @@ import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import canonicalize from 'canonicalize';
-import { FixtureSchema, type Fixture, type FixtureInput } from './schemas/fixtures.js';
-import type { RecordOf, StateData } from './schemas/state.js';
+import { FixtureSchema, type Fixture, type FixtureInput } from './schemas/index.js';
+import type { RecordOf, StateData } from './schemas/index.js';
 import { describeIssues } from './validation.js';
 import { JsonStreamError, readJsonStreaming } from './storage/index.js';
 import { MAX_JSON_DEPTH, jsonValueTooDeep, textTooDeepAt } from './json-depth.js';
-import { uuidFor } from './domain/ids.js';
+import { uuidFor } from './domain/index.js';
 import { jsonSyntaxAt } from './body/index.js';
-import { compileRelease, fingerprint, normalizeDesiredState, EMPTY_DESIRED_STATE } from './domain/desired-state/index.js';
+import { compileRelease, fingerprint, normalizeDesiredState, EMPTY_DESIRED_STATE } from './domain/index.js';
 import { referenceProblems } from './fixture-references.js';
-import { SIMULATION_RECORD_ID } from './schemas/simulation.js';
+import { SIMULATION_RECORD_ID } from './schemas/index.js';
 import { sharedIdentity } from './shared-identity.js';
 
 /** How many problems a FixtureError's one-line message lists (`problems` holds them all). */

@@ -26,11 +26,11 @@ export {
   type StorageReporter,
 } from './storage/index.js';
 export type { Snapshot } from './storage/index.js';
-export type { DataFile, StateData } from './schemas/state.js';
+export type { DataFile, StateData } from './schemas/index.js';
 export { stateFromFixture, readFixtureFile, demoFixture, FixtureError, DEMO_FIXTURE_PATH } from './fixtures.js';
-export type { FixtureInput as Fixture } from './schemas/fixtures.js';
-export { seededIds, seededTokens, randomIds, randomTokens, type IdGenerator, type TokenGenerator } from './domain/ids.js';
-export { MockControl } from './control/api.js';
+export type { FixtureInput as Fixture } from './schemas/index.js';
+export { seededIds, seededTokens, randomIds, randomTokens, type IdGenerator, type TokenGenerator } from './domain/index.js';
+export { MockControl } from './mock-control/index.js';
 export { REASON_CODES, type ReasonCode } from './reason-codes.js';
 export { createPkcePair, signBrokerPayload, type PkcePair, type SignedBrokerPayload } from './client-helpers.js';
-export { ACCESS_TOKEN_TTL_MS, REFRESH_TOKEN_TTL_MS, AUTHORIZATION_CODE_TTL_MS } from './domain/tokens.js';
+export { ACCESS_TOKEN_TTL_MS, REFRESH_TOKEN_TTL_MS, AUTHORIZATION_CODE_TTL_MS } from './domain/index.js';

@@ -2,25 +2,25 @@
 // server's one app answers every mock's requests). createApp builds its default mock here, and every sandbox the same way.
 import type { ErrorReporter } from './errors.js';
 import type { Store, StoreOptions } from './storage/index.js';
-import type { StateData } from './schemas/state.js';
-import { MockClock } from './domain/clock.js';
-import { randomIds, randomTokens, SeededGenerators, type IdGenerator, type TokenGenerator } from './domain/ids.js';
-import { RetentionTracker } from './domain/retention.js';
-import type { ReadBody } from './routes/endpoint.js';
-import { MockControl, controlParts, mockJournal } from './control/api.js';
-import { SimulationWatch } from './control/simulation-watch.js';
-import { CoverageTracker } from './control/coverage.js';
-import { FaultRegistry } from './control/faults/index.js';
-import type { JournalBudget } from './control/journal-budget.js';
-import type { NamedSnapshots } from './control/snapshots.js';
-import type { AddressedMock } from './middleware/addressed.js';
+import type { StateData } from './schemas/index.js';
+import { MockClock } from './domain/index.js';
+import { randomIds, randomTokens, SeededGenerators, type IdGenerator, type TokenGenerator } from './domain/index.js';
+import { RetentionTracker } from './domain/index.js';
+import type { ReadBody } from './pipeline/index.js';
+import { MockControl, controlParts, mockJournal } from './mock-control/index.js';
+import { SimulationWatch } from './control/index.js';
+import { CoverageTracker } from './control/index.js';
+import { FaultRegistry } from './control/index.js';
+import type { JournalBudget } from './control/index.js';
+import type { NamedSnapshots } from './control/index.js';
+import type { AddressedMock } from './pipeline/index.js';
 import { ClientObserver, type Fingerprints } from './judge/index.js';
 import { Simulation, type SimulationSettings, type StartSettings } from './simulation/index.js';
 import type { Sandboxes } from './sandboxes/index.js';
 import type { Deps, RuntimeConfig } from './deps.js';
 import type { CreateAppOptions } from './app-options.js';
 import { driftLog, type MockShadow, type ShadowServer } from './shadow/index.js';
-import { heldSecrets } from './control/held-secrets.js';
+import { heldSecrets } from './control/index.js';
 import type { ScopeCells, ServerMetrics } from './metrics/index.js';
 
 /** What every mock of one server shares: its options, the error reporter, the body reader, the journals' byte budget. */

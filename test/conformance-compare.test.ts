@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { createApp, type MockApp } from '../src/app.js';
 import { demoFixture } from '../src/fixtures.js';
 import { compareAnswers, envelopeOf, responseSchema, type Answer } from '../src/conformance/index.js';
-import { openApiDocument } from '../src/openapi/build.js';
+import { openApiDocument } from '../src/document/build.js';
 import { DEMO, bearer } from './helpers/demo.js';
 
 const P = DEMO.projects.support;

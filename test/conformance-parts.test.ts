@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { demoFixture } from '../src/fixtures.js';
-import { openApiDocument } from '../src/openapi/build.js';
+import { openApiDocument } from '../src/document/build.js';
 import { checkShape, type Schema, type ShapeFindings } from '../src/compare/index.js';
 import { malformedBodyValues, malformedParamValues } from '../src/conformance/malformed.js';
 import { fill, pathValues, v3Operations, validBody } from '../src/conformance/operations.js';

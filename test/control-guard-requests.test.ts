@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import request from 'supertest';
 import * as assert from 'uvu/assert';
 import { createApp } from '../src/app.js';
-import { CONTROL_OPERATIONS } from '../src/openapi/operations.js';
+import { CONTROL_OPERATIONS } from '../src/document/operations.js';
 import { freshMock, stateOf } from './helpers/app.js';
 import { DEMO, bearer } from './helpers/demo.js';
 import { dirty, envelope } from './helpers/control-refusals.js';

@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { freshMock } from './helpers/app.js';
 import { DEMO, bearer } from './helpers/demo.js';
 import { OPERATIONS } from '../src/control/operations.js';
-import { V3_OPERATIONS } from '../src/openapi/operations.js';
+import { V3_OPERATIONS } from '../src/document/operations.js';
 import { transitionMatches, type OperationCoverage } from '../src/control/coverage.js';
 import { signBrokerPayload } from '../src/client-helpers.js';
 

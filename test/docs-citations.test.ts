@@ -43,7 +43,7 @@ function specCitations(text: string): string[] {
 }
 
 test('shipped text: the file list covers the docs, the recipes, the Python package and the source', () => {
-  for (const f of ['README.md', 'CHANGELOG.md', 'docs/api.md', 'examples/embedding.test.mjs', 'python/pyproject.toml', 'src/openapi/build.ts'])
+  for (const f of ['README.md', 'CHANGELOG.md', 'docs/api.md', 'examples/embedding.test.mjs', 'python/pyproject.toml', 'src/document/build.ts'])
     assert.ok(files.includes(f), f);
   assert.ok(files.length > 300, `${files.length} files`);
 });

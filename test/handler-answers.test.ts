@@ -5,8 +5,8 @@ import * as assert from 'uvu/assert';
 import * as v from 'valibot';
 import { declare } from '../src/operations/index.js';
 import { json } from '../src/openapi/operation-spec.js';
-import { Reply } from '../src/routes/endpoint.js';
-import { JsonText } from '../src/routes/json-text.js';
+import { Reply } from '../src/pipeline/endpoint.js';
+import { JsonText } from '../src/pipeline/json-text.js';
 
 const Answer = v.object({ id: v.string(), count: v.number() });
 const base = {

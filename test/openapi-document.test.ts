@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { freshMock } from './helpers/app.js';
-import { buildOpenApi, openApiDocument } from '../src/openapi/build.js';
+import { buildOpenApi, openApiDocument } from '../src/document/build.js';
 
 type Json = Record<string, any>;
 

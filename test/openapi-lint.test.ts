@@ -12,7 +12,7 @@ import spectralCore from '@stoplight/spectral-core';
 import { oas } from '@stoplight/spectral-rulesets';
 import spectralParsers from '@stoplight/spectral-parsers';
 import { freshMock } from './helpers/app.js';
-import { buildOpenApi } from '../src/openapi/build.js';
+import { buildOpenApi } from '../src/document/build.js';
 
 const { Spectral, Document } = spectralCore;
 const root = fileURLToPath(new URL('..', import.meta.url));

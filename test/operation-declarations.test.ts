@@ -8,7 +8,7 @@ import request from 'supertest';
 import { createApp } from '../src/app.js';
 import { demoFixture } from '../src/fixtures.js';
 import { V3_DECLARATIONS, routePattern } from '../src/operations/index.js';
-import { CONTROL_OPERATIONS, UNDESCRIBED_PATHS } from '../src/openapi/operations.js';
+import { CONTROL_OPERATIONS, UNDESCRIBED_PATHS } from '../src/document/operations.js';
 import { CONTROL_ROUTES, V3_ROUTES } from '../src/routes/index.js';
 import { v3Operations } from '../src/client/v3.js';
 

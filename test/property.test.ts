@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import { createApp, type MockApp } from '../src/app.js';
 import { demoFixture } from '../src/fixtures.js';
 import { docChecker } from './helpers/openapi-check.js';
-import { CONTROL_OPERATIONS } from '../src/openapi/operations.js';
+import { CONTROL_OPERATIONS } from '../src/document/operations.js';
 import { signBrokerPayload } from '../src/client-helpers.js';
 import { ENDPOINTS, METHODS, any, asSigned, body, headers, path, query } from './helpers/generators.js';
 import { PYDANTIC_ERRORS, PYDANTIC_ERROR_TYPES, type PydanticErrorType } from '../src/validation.js';

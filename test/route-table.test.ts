@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import Router from '@koa/router';
 import { createApp } from '../src/app.js';
 import { demoFixture } from '../src/fixtures.js';
-import { bodyReader } from '../src/routes/endpoint.js';
+import { bodyReader } from '../src/pipeline/endpoint.js';
 import { CONTROL_ROUTES, V3_ROUTES } from '../src/routes/index.js';
 import { routeTable } from '../src/routes/table.js';
 import { ENDPOINTS, path } from './helpers/generators.js';

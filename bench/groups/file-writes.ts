@@ -1,6 +1,6 @@
 // Groups d0/d: json-server POST on a db of N records, against cancels on the JSON-file adapter with N stored runs; every ack must be on disk.
 import { rmSync } from 'node:fs';
-import { JsonFileAdapter } from '../../src/storage/adapters.js';
+import { JsonFileAdapter } from '../../src/storage/index.js';
 import { WORK, writeFixture, writeJsonServerDb } from '../lib/data.js';
 import { JSON_POST, cancelLoad, cancelPaths, compare, rps } from '../lib/load.js';
 import { bad, fmt, report } from '../lib/report.js';

@@ -2,7 +2,7 @@
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { demoFixture, stateFromFixture } from '../../src/fixtures.js';
-import { COLLECTION_NAMES, DATA_FILE_FORMAT, DATA_FILE_VERSION } from '../../src/schemas/state.js';
+import { COLLECTION_NAMES, DATA_FILE_FORMAT, DATA_FILE_VERSION } from '../../src/schemas/index.js';
 import { queuedRun, WORK } from './data.js';
 
 /**

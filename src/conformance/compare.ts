@@ -1,7 +1,7 @@
 // The conformance command's comparison: the shared answer comparator, held to the mock's own /openapi.json (control off).
 import { compareAnswers as compareWith, type Answer, type Comparison, type CompareOptions } from '../compare/index.js';
-import { diffFingerprint, type SemanticChange } from '../domain/desired-state/index.js';
-import { openApiDocument } from '../openapi/build.js';
+import { diffFingerprint, type SemanticChange } from '../domain/index.js';
+import { openApiDocument } from '../document/index.js';
 
 /** What a conformance comparison may change: another document, and whether the probe's own inputs must agree too. */
 export type ConformanceCompareOptions = Partial<CompareOptions> & { ownInput?: boolean };

@@ -4,3 +4,4 @@ export { compareAnswers, type ConformanceCompareOptions as CompareOptions } from
 export { catalogue, runConformance, shownUrl, TargetUnreachable, type ConformanceOptions, type ConformanceReport, type ConformanceSummary } from './runner.js';
 export type { Probe, ProbeResult } from './probe.js';
 export { scrubber, REDACTED } from './secrets.js';
+export { differenceLines, jsonReport, junitReport, markdownReport, summaryLine } from './report.js';

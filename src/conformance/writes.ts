@@ -2,7 +2,7 @@
 // approval the probe finds pending, a cancel of a run it finds cancellable. Each says what it will do before it does it.
 import { compareAnswers } from './compare.js';
 import { bearer, JSON_HEADERS, type Probe, type ProbeVerdict, type Side } from './probe.js';
-import { CANCELLABLE } from '../domain/run-lifecycle.js';
+import { CANCELLABLE } from '../domain/index.js';
 
 const REASON = 'conformance probe';
 const cancellable = new Set<string>(CANCELLABLE);

@@ -1,6 +1,6 @@
 // The coverage report: which statuses, reason codes and state transitions of each v3 operation the traffic so far exercised.
 import type { WriteScope } from '../storage/index.js';
-import type { CollectionName } from '../schemas/state.js';
+import type { CollectionName } from '../schemas/index.js';
 import type { Removed } from '../simulation/index.js';
 import { OPERATIONS, type OperationSpec } from './operations.js';
 

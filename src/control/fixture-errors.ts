@@ -1,7 +1,7 @@
 // Fixture loading for the control surface: a bad fixture becomes 422 items whose loc names each bad field.
 import * as v from 'valibot';
-import { FixtureSchema } from '../schemas/fixtures.js';
-import type { StateData } from '../schemas/state.js';
+import { FixtureSchema } from '../schemas/index.js';
+import type { StateData } from '../schemas/index.js';
 import { FixtureError, stateFromFixture } from '../fixtures.js';
 import { ValidationError, invalid, type ValidationItem } from '../errors.js';
 import { issuesToItems } from '../validation.js';

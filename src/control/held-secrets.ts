@@ -1,7 +1,7 @@
 // The credentials the mock holds (tokens, codes, verifiers by their challenge, keys, webhook secrets), as the index the journal redacts with.
 import type { Deps } from '../deps.js';
-import { PKCE_VERIFIER, pkceS256 } from '../domain/tokens.js';
-import { brokerSignature } from '../domain/broker-events.js';
+import { PKCE_VERIFIER, pkceS256 } from '../domain/index.js';
+import { brokerSignature } from '../domain/index.js';
 import type { SecretIndex } from './redact.js';
 
 /**

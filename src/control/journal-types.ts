@@ -1,6 +1,6 @@
 // The journal's record shapes: what an entry holds, how it is filtered, and its limits.
 import type { KeptBody } from './journal-text.js';
-import type { DriftItem } from '../schemas/drift.js';
+import type { DriftItem } from '../schemas/index.js';
 
 export interface FaultMarker {
   id: string;

@@ -4,7 +4,7 @@ import { keptText, textPrefix } from './journal-text.js';
 import { shown, summary, testOf } from './journal-view.js';
 import type { SecretIndex } from './redact.js';
 import type { BudgetedJournal, JournalBudget } from './journal-budget.js';
-import type { DriftItem } from '../schemas/drift.js';
+import type { DriftItem } from '../schemas/index.js';
 import {
   JOURNAL_LIMITS,
   type JournalEntry,

@@ -1,6 +1,6 @@
 // Sealed secrets in exported state: AES-256-GCM with a per-instance key, so GET /_mock/state shows no secret yet PUT restores it.
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
-import type { StateData } from '../schemas/state.js';
+import type { StateData } from '../schemas/index.js';
 import { ValidationError, type ValidationItem } from '../errors.js';
 
 export interface Sealed {

@@ -1,7 +1,7 @@
 // What a mock's simulation tells its control parts: executed events and removals to the coverage report, and each
 // synthetic chat message to the journal, as the webhook request it stands for (marked simulated, bounded as any entry).
 import type { Removed, SentMessage, SimulationObserver } from '../simulation/index.js';
-import type { WriteScope } from '../storage/store.js';
+import type { WriteScope } from '../storage/index.js';
 import { REASON_CODES, type ReasonCode } from '../reason-codes.js';
 import type { CoverageTracker } from './coverage.js';
 import type { Journal, JournalRecord } from './journal.js';

@@ -1,7 +1,7 @@
 // GET /_mock/state as a stream: the same bytes as JSON.stringify of the sealed export, written in chunks, so any size of state is served.
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { COLLECTION_NAMES, type StateData } from '../schemas/state.js';
+import { COLLECTION_NAMES, type StateData } from '../schemas/index.js';
 import type { Sealer } from './sealing.js';
 
 /** Text is handed on once it reaches this size. */

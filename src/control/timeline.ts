@@ -1,11 +1,11 @@
 // GET /_mock/timeline: the state and the journal as bucketed series over a span of the mock clock (runs by status,
 // spend per project against its budget, approvals opened and decided, jobs fired, requests by status class), bounded
 // in bytes by the bucket cap whatever the length of the history.
-import type { ReadView } from '../storage/store.js';
+import type { ReadView } from '../storage/index.js';
 import type { Stored } from './journal-types.js';
-import { defaultBudget } from '../domain/budget.js';
-import { RunStatus } from '../schemas/runs.js';
-import { TIMELINE_DEFAULT_SPAN_MS, TimelineQuerySchema, type TimelineQuery } from '../schemas/control-timeline.js';
+import { defaultBudget } from '../domain/index.js';
+import { RunStatus } from '../schemas/index.js';
+import { TIMELINE_DEFAULT_SPAN_MS, TimelineQuerySchema, type TimelineQuery } from '../schemas/index.js';
 import { parse } from '../validation.js';
 import { invalid } from '../errors.js';
 

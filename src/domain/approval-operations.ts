@@ -2,8 +2,8 @@
 import type { WriteDeps } from './write-deps.js';
 import type { Transaction } from '../storage/index.js';
 import { ApiError } from '../errors.js';
-import type { RecordOf } from '../schemas/state.js';
-import type { RunStep } from '../schemas/runs.js';
+import type { RecordOf } from '../schemas/index.js';
+import type { RunStep } from '../schemas/index.js';
 import { approvalView, effectiveApprovalStatus } from './views.js';
 import { writableProject } from './write-guard.js';
 

@@ -2,7 +2,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import type { RecordReader } from '../storage/index.js';
-import type { RecordOf } from '../schemas/state.js';
+import type { RecordOf } from '../schemas/index.js';
 
 export const LEVELS = { viewer: 1, operator: 2, owner: 3 } as const;
 export type LevelName = keyof typeof LEVELS;

@@ -1,8 +1,8 @@
 // Setting a project's budget (endpoint 7): limits merged over the stored ones, checked as a whole, and the config epoch raised.
 import type { WriteDeps } from './write-deps.js';
 import { ValidationError, type ValidationItem } from '../errors.js';
-import type { BudgetLimits, BudgetRequest } from '../schemas/projects.js';
-import type { RecordOf } from '../schemas/state.js';
+import type { BudgetLimits, BudgetRequest } from '../schemas/index.js';
+import type { RecordOf } from '../schemas/index.js';
 import { writableProject } from './write-guard.js';
 
 type Budget = RecordOf<'budgets'>;

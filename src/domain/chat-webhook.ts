@@ -1,11 +1,11 @@
 // Endpoint 16: verifies a binding's webhook secret and turns one chat update into an app user and a queued live run.
 import * as v from 'valibot';
-import { Int, NonEmptyString, model } from '../schemas/common.js';
+import { Int, NonEmptyString, model } from '../schemas/index.js';
 import { union } from '../pydantic/index.js';
 import type { WriteDeps } from './write-deps.js';
 import { ApiError } from '../errors.js';
 import type { RecordReader, Transaction } from '../storage/index.js';
-import type { RecordOf } from '../schemas/state.js';
+import type { RecordOf } from '../schemas/index.js';
 import { secretEquals } from './auth.js';
 import { writableProject } from './write-guard.js';
 import { noteRetainedInserts } from './retention.js';

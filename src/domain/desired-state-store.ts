@@ -5,17 +5,9 @@
 import type { WriteDeps } from './write-deps.js';
 import { ApiError } from '../errors.js';
 import type { ReadView, RecordReader, Transaction } from '../storage/index.js';
-import type { RecordOf } from '../schemas/state.js';
-import type { ApplyDesiredStateRequest } from '../schemas/control-desired-state.js';
-import type {
-  DesiredState,
-  DesiredStateHead,
-  PlanRequest,
-  PlanResponse,
-  ReleaseDiffResponse,
-  ReleaseDocument,
-  SemanticChange,
-} from '../schemas/desired-state.js';
+import type { RecordOf } from '../schemas/index.js';
+import type { ApplyDesiredStateRequest } from '../schemas/index.js';
+import type { DesiredState, DesiredStateHead, PlanRequest, PlanResponse, ReleaseDiffResponse, ReleaseDocument, SemanticChange } from '../schemas/index.js';
 import {
   assertOneSource,
   buildPlan,

@@ -1,7 +1,7 @@
 // Archiving (endpoint 12) and transferring (endpoint 13) a project: the confirmation, emptiness and authority checks, then one write.
 import type { WriteDeps } from './write-deps.js';
 import { ApiError } from '../errors.js';
-import type { RecordOf } from '../schemas/state.js';
+import type { RecordOf } from '../schemas/index.js';
 import { LEVELS, type Actor } from './auth.js';
 import { writableProject } from './write-guard.js';
 

@@ -1,6 +1,6 @@
 // Read-side indexes over the stored state (a read view), rebuilt only when their collections change; record lookups any reader answers.
 import type { ReadView, RecordReader } from '../storage/index.js';
-import type { CollectionName, RecordOf } from '../schemas/state.js';
+import type { CollectionName, RecordOf } from '../schemas/index.js';
 import { sortDesc, type SortKey } from './pagination.js';
 
 /** Groups a collection by project, each group sorted newest first by `keyOf`. */

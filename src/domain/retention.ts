@@ -1,6 +1,6 @@
 // Retention of the tables that only grow (tokens, codes, webhook dedupe keys): what is kept how long by the mock clock, pruned in amortized sweeps.
 import type { Transaction, Writer } from '../storage/index.js';
-import { PRIMARY_KEYS } from '../schemas/state.js';
+import { PRIMARY_KEYS } from '../schemas/index.js';
 
 /**
  * How long a record is kept after it stops mattering, by the mock clock. Within this window nothing changes:

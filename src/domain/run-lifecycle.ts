@@ -6,8 +6,8 @@ import type { WriteDeps } from './write-deps.js';
 import { ApiError, invalid } from '../errors.js';
 import { parse } from '../validation.js';
 import type { Transaction } from '../storage/index.js';
-import type { RecordOf } from '../schemas/state.js';
-import type { RunStatus, RunStep } from '../schemas/runs.js';
+import type { RecordOf } from '../schemas/index.js';
+import type { RunStatus, RunStep } from '../schemas/index.js';
 import {
   ApprovalInputSchema,
   CreateRunSchema,
@@ -16,7 +16,7 @@ import {
   type ApprovalInput,
   type CreateRunInput,
   type TransitionInput,
-} from '../schemas/control.js';
+} from '../schemas/index.js';
 import { approvalView, effectiveApprovalStatus, runDetailView } from './views.js';
 import { inProject } from './queries.js';
 import { msAfter } from './clock.js';

@@ -2,7 +2,7 @@
 import type { WriteDeps } from './write-deps.js';
 import { ApiError } from '../errors.js';
 import type { Transaction } from '../storage/index.js';
-import type { RecordOf } from '../schemas/state.js';
+import type { RecordOf } from '../schemas/index.js';
 import { effectiveApprovalStatus } from './views.js';
 import { writableProject } from './write-guard.js';
 import { CANCELLABLE } from './run-lifecycle.js';

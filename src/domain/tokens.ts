@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { WriteDeps } from './write-deps.js';
 import { ApiError, ValidationError, invalid, type ValidationItem } from '../errors.js';
 import type { Transaction } from '../storage/index.js';
-import type { RecordOf } from '../schemas/state.js';
+import type { RecordOf } from '../schemas/index.js';
 import { secretEquals } from './auth.js';
 import { noteRetainedInserts } from './retention.js';
 import { msAfter } from './clock.js';

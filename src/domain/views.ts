@@ -1,13 +1,13 @@
 // Projections from stored records to response bodies: only the response schema's keys, never a secret.
 import type * as v from 'valibot';
-import { ApprovalResponseSchema } from '../schemas/approvals.js';
-import { ConnectionBindingResponseSchema } from '../schemas/connections.js';
-import { JobResponseSchema } from '../schemas/jobs.js';
-import { BudgetResponseSchema, ProjectResponseSchema } from '../schemas/projects.js';
-import { ReleaseResponseSchema } from '../schemas/releases.js';
-import { RunDetailResponseSchema, RunResponseSchema } from '../schemas/runs.js';
-import { UserResponseSchema } from '../schemas/users.js';
-import type { RecordOf } from '../schemas/state.js';
+import { ApprovalResponseSchema } from '../schemas/index.js';
+import { ConnectionBindingResponseSchema } from '../schemas/index.js';
+import { JobResponseSchema } from '../schemas/index.js';
+import { BudgetResponseSchema, ProjectResponseSchema } from '../schemas/index.js';
+import { ReleaseResponseSchema } from '../schemas/index.js';
+import { RunDetailResponseSchema, RunResponseSchema } from '../schemas/index.js';
+import { UserResponseSchema } from '../schemas/index.js';
+import type { RecordOf } from '../schemas/index.js';
 
 type ObjectSchema = v.ObjectSchema<v.ObjectEntries, undefined>;
 

@@ -1,6 +1,6 @@
 // What the domain's write functions get from createApp (a writer, ids, config, the simulation's hooks; time through the transaction); nothing global.
-import type { Transaction, Writer } from '../storage/store.js';
-import type { RecordOf } from '../schemas/state.js';
+import type { Transaction, Writer } from '../storage/index.js';
+import type { RecordOf } from '../schemas/index.js';
 import type { IdGenerator, TokenGenerator } from './ids.js';
 import type { RetentionTracker } from './retention.js';
 

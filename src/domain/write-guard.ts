@@ -1,7 +1,7 @@
 // Preconditions re-checked inside a write transaction: the pipeline checked them before the body was read, and another write may have changed them since.
 import { ApiError } from '../errors.js';
 import type { Transaction } from '../storage/index.js';
-import type { RecordOf } from '../schemas/state.js';
+import type { RecordOf } from '../schemas/index.js';
 import { authorizeProject, type Actor, type LevelName } from './auth.js';
 
 /** The project as this transaction sees it; a project archived meanwhile refuses the write. */

@@ -1,6 +1,6 @@
 // The judge's view of one journal entry: what the rules compare, read from the stored record (nothing of it is shown).
-import type { ClientFacts, Stored } from '../control/journal.js';
-import { keptText } from '../control/journal-text.js';
+import type { ClientFacts, Stored } from '../control/index.js';
+import { keptText } from '../control/index.js';
 
 export interface Fact {
   id: number;

@@ -3,7 +3,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ReadView } from '../storage/index.js';
-import type { ClientFacts } from '../control/journal.js';
+import type { ClientFacts } from '../control/index.js';
 import { slipsOf } from './slips.js';
 
 /** What arrive() hands to depart(). */

@@ -1,5 +1,5 @@
 // The client report: every rule over the journal's entries, with how many entries each looked at and how many had left the journal.
-import type { Stored } from '../control/journal.js';
+import type { Stored } from '../control/index.js';
 import { factOf } from './facts.js';
 import type { Finding, Severity } from './rule.js';
 import { RULES } from './rules.js';

@@ -7,7 +7,7 @@ import type { Context, Middleware } from 'koa';
 import { BlockList, isIP } from 'node:net';
 import { ApiError } from '../errors.js';
 import { isJsonContentType } from '../body/index.js';
-import { secretEquals } from '../domain/auth.js';
+import { secretEquals } from '../domain/index.js';
 import { isControlPath } from './journal.js';
 
 export const CONTROL_TOKEN_HEADER = 'x-mock-control-token';

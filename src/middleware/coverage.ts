@@ -1,7 +1,7 @@
 // Coverage middleware: after the error renderer, notes each v3 operation's status, reason code and the transitions its writes caused.
 import type { Middleware } from 'koa';
-import { OPERATION_NAMES } from '../control/operations.js';
-import { addressed } from './addressed.js';
+import { OPERATION_NAMES } from '../control/index.js';
+import { addressed } from '../pipeline/index.js';
 
 const V3 = new Set(OPERATION_NAMES);
 

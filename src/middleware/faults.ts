@@ -1,12 +1,12 @@
 // Fault injection middleware: a matching fault delays, answers, rate-limits or breaks the request; /_mock routes are never faulted.
 import type { Context, Middleware, Next } from 'koa';
-import { applyTransport, type FaultDecision, type FaultRegistry, type RequestFacts } from '../control/faults/index.js';
-import type { FaultMarker } from '../control/journal.js';
+import { applyTransport, type FaultDecision, type FaultRegistry, type RequestFacts } from '../control/index.js';
+import type { FaultMarker } from '../control/index.js';
 import { isJsonContentType, jsonFromBytes, readRawBody } from '../body/index.js';
 import { isControlPath } from './journal.js';
 import { ApiError } from '../errors.js';
-import { principalOf } from '../domain/auth.js';
-import { addressed } from './addressed.js';
+import { principalOf } from '../domain/index.js';
+import { addressed } from '../pipeline/index.js';
 import { endOf, sleep } from '../request-waits.js';
 
 export interface FaultMiddlewareOptions {

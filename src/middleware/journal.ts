@@ -1,11 +1,11 @@
 // Outermost middleware: records each API request in the instance's journal as bounded text (redacted when read); /_mock
 // traffic and the documentation pages (/docs, its assets, /openapi.json) are not journaled.
 import type { Context, Middleware } from 'koa';
-import { jsonBody, rawBody, type KeptBody } from '../control/journal-text.js';
-import { operationOf } from '../control/faults/index.js';
-import { addressed, type AddressedMock } from './addressed.js';
+import { jsonBody, rawBody, type KeptBody } from '../control/index.js';
+import { operationOf } from '../control/index.js';
+import { addressed, type AddressedMock } from '../pipeline/index.js';
 import type { Arrival, Departure } from '../judge/index.js';
-import type { FaultMarker } from '../control/journal.js';
+import type { FaultMarker } from '../control/index.js';
 
 /** /_mock and below, in any letter case: the router matches paths case-insensitively, so `/_MOCK/reset` is a control route too. */
 export const isControlPath = (path: string): boolean => /^\/_mock(?:\/|$)/i.test(path);

@@ -2,8 +2,8 @@
 // read catches up first; a write, while others are not writing, runs at once and is confirmed afterwards.
 import type { Context, Middleware, Next } from 'koa';
 import type { Store } from '../storage/index.js';
-import type { RouteTable } from '../routes/table.js';
-import { addressed } from './addressed.js';
+import type { RouteTable } from '../routes/index.js';
+import { addressed } from '../pipeline/index.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -1,7 +1,7 @@
 // The answers the inspector's summaries read: GET /_mock/timeline (series of whole counts, spend in USD, one value per
 // bucket of the span) and GET /_mock/coverage/next (the coverage gate's gaps, each with how to provoke it).
 import * as v from 'valibot';
-import { Timestamp, Uuid } from '../schemas/common.js';
+import { Timestamp, Uuid } from '../schemas/index.js';
 
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const Series = v.array(Count);

@@ -1,18 +1,18 @@
 // Valibot schemas of the /_mock control answers, for the OpenAPI document and the typed client generated from it.
 // The /_mock operations (src/operations/control-*.ts) build these answers; every test response is checked against these shapes.
 import * as v from 'valibot';
-import { SnapshotInfoSchema } from '../schemas/sandboxes.js';
-import { Timestamp, Uuid } from '../schemas/common.js';
-import { ApprovalResponseSchema } from '../schemas/approvals.js';
-import { DesiredStateHeadSchema, DesiredStateSchema, SemanticChangeSchema } from '../schemas/desired-state.js';
-import { ReleaseResponseSchema } from '../schemas/releases.js';
-import { RunDetailResponseSchema, RunResponseSchema, RunSurface } from '../schemas/runs.js';
-import { BudgetResponseSchema, ProjectResponseSchema } from '../schemas/projects.js';
-import { JobResponseSchema } from '../schemas/jobs.js';
-import { UserResponseSchema } from '../schemas/users.js';
-import { FaultRequestSchema } from '../schemas/control-faults.js';
-import { DriftItemSchema } from '../schemas/drift.js';
-import { BehavioursSchema, EventKind, SimulationMode, TrafficSchema } from '../schemas/simulation.js';
+import { SnapshotInfoSchema } from '../schemas/index.js';
+import { Timestamp, Uuid } from '../schemas/index.js';
+import { ApprovalResponseSchema } from '../schemas/index.js';
+import { DesiredStateHeadSchema, DesiredStateSchema, SemanticChangeSchema } from '../schemas/index.js';
+import { ReleaseResponseSchema } from '../schemas/index.js';
+import { RunDetailResponseSchema, RunResponseSchema, RunSurface } from '../schemas/index.js';
+import { BudgetResponseSchema, ProjectResponseSchema } from '../schemas/index.js';
+import { JobResponseSchema } from '../schemas/index.js';
+import { UserResponseSchema } from '../schemas/index.js';
+import { FaultRequestSchema } from '../schemas/index.js';
+import { DriftItemSchema } from '../schemas/index.js';
+import { BehavioursSchema, EventKind, SimulationMode, TrafficSchema } from '../schemas/index.js';
 
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const Counts = v.record(v.string(), Count);

@@ -1,11 +1,11 @@
 // Valibot schemas that only the OpenAPI document needs: the two error shapes, list pages, and response bodies
 // that the route modules build inline. Request and record schemas live in src/schemas and are reused as is.
 import * as v from 'valibot';
-import { Uuid } from '../schemas/common.js';
-import { ApprovalResponseSchema } from '../schemas/approvals.js';
-import { JobResponseSchema } from '../schemas/jobs.js';
-import { ReleaseResponseSchema } from '../schemas/releases.js';
-import { UserResponseSchema } from '../schemas/users.js';
+import { Uuid } from '../schemas/index.js';
+import { ApprovalResponseSchema } from '../schemas/index.js';
+import { JobResponseSchema } from '../schemas/index.js';
+import { ReleaseResponseSchema } from '../schemas/index.js';
+import { UserResponseSchema } from '../schemas/index.js';
 import { REASON_CODES, type ReasonCode } from '../reason-codes.js';
 import { PYDANTIC_ERRORS, PYDANTIC_ERROR_TYPES, type PydanticErrorType } from '../validation.js';
 

@@ -1,5 +1,5 @@
 // The /_mock operation of shadow mode: what it found when the same requests went to a target.
-import { DriftReportSchema } from '../schemas/drift.js';
+import { DriftReportSchema } from '../schemas/index.js';
 import { answer } from './answers.js';
 import { declareControl } from './declare.js';
 

@@ -1,7 +1,7 @@
 // The /_mock reads the inspector's summaries come from: the timeline (the state and the journal over a span of the mock
 // clock, as bucketed series) and what the coverage gate would ask for next.
-import { TimelineQuerySchema } from '../schemas/control-timeline.js';
-import { CoverageNextSchema, TimelineAnswerSchema } from '../openapi/control-inspect.js';
+import { TimelineQuerySchema } from '../schemas/index.js';
+import { CoverageNextSchema, TimelineAnswerSchema } from '../openapi/index.js';
 import { answer } from './answers.js';
 import { declareControl } from './declare.js';
 

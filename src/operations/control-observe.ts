@@ -1,13 +1,13 @@
 // The /_mock operations on what the traffic did and meets: the request journal, the coverage report, the mock clock,
 // faults, and verification of the journal (200 when it holds, else 417).
 import { invalid } from '../errors.js';
-import { ClockRequestSchema, FaultRequestSchema, JournalQuerySchema, RequestPath } from '../schemas/control.js';
-import { VerifyOnlySchema, VerifyRequestSchema, VerifySequenceSchema } from '../schemas/control-verify.js';
-import { TRANSPORT_FAULTS, TRANSPORT_FAULT_KINDS } from '../schemas/transport-faults.js';
-import type { VerificationKind } from '../control/verify/index.js';
-import * as A from '../openapi/control-schemas.js';
-import { named, type AnySchema } from '../openapi/operation-spec.js';
-import { Reply } from '../routes/endpoint.js';
+import { ClockRequestSchema, FaultRequestSchema, JournalQuerySchema, RequestPath } from '../schemas/index.js';
+import { VerifyOnlySchema, VerifyRequestSchema, VerifySequenceSchema } from '../schemas/index.js';
+import { TRANSPORT_FAULTS, TRANSPORT_FAULT_KINDS } from '../schemas/index.js';
+import type { VerificationKind } from '../control/index.js';
+import { controlSchemas as A } from '../openapi/index.js';
+import { named, type AnySchema } from '../openapi/index.js';
+import { Reply } from '../pipeline/index.js';
 import { Cleared, Clock, VerifyAnswer, answer } from './answers.js';
 import { declareControl, type HandlerFactory } from './declare.js';
 

@@ -5,9 +5,9 @@ import {
   ControlPageQuerySchema,
   ControlProjectPageQuerySchema,
   ControlRunPageQuerySchema,
-} from '../schemas/control-projects.js';
-import * as A from '../openapi/control-schemas.js';
-import { ProjectPath, RunPath } from '../routes/path-params.js';
+} from '../schemas/index.js';
+import { controlSchemas as A } from '../openapi/index.js';
+import { ProjectPath, RunPath } from '../pipeline/index.js';
 import { answer } from './answers.js';
 import { declareControl } from './declare.js';
 

@@ -1,10 +1,10 @@
 // The /_mock operations that take a session away from the mock: the repro bundle, the HAR export, replayable tests, the client report.
-import { JournalQuerySchema } from '../schemas/control.js';
-import { TestExportQuerySchema } from '../schemas/bundle.js';
-import * as A from '../openapi/control-schemas.js';
-import { BundleDocumentSchema, ClientReportSchema, HarDocumentSchema } from '../openapi/control-reproduce.js';
-import { named } from '../openapi/operation-spec.js';
-import { Reply } from '../routes/endpoint.js';
+import { JournalQuerySchema } from '../schemas/index.js';
+import { TestExportQuerySchema } from '../schemas/index.js';
+import { controlSchemas as A } from '../openapi/index.js';
+import { BundleDocumentSchema, ClientReportSchema, HarDocumentSchema } from '../openapi/index.js';
+import { named } from '../openapi/index.js';
+import { Reply } from '../pipeline/index.js';
 import { answer } from './answers.js';
 import { JSON_TYPE, replacing } from './control-state.js';
 import { declareControl } from './declare.js';

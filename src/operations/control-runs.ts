@@ -1,11 +1,11 @@
 // The /_mock operations that change a project's desired state and runs: the head, apply, compile, create and move a
 // run, and mint an authorization code.
-import { applyDesiredState, compileReleaseFromHead, readDesiredState } from '../domain/desired-state-store.js';
-import { ApplyDesiredStateSchema, CompileReleaseSchema } from '../schemas/control-desired-state.js';
-import { AuthCodeRequestSchema, CreateRunSchema, TransitionSchema } from '../schemas/control.js';
-import * as A from '../openapi/control-schemas.js';
-import { named } from '../openapi/operation-spec.js';
-import { ProjectPath, RunPath } from '../routes/path-params.js';
+import { applyDesiredState, compileReleaseFromHead, readDesiredState } from '../domain/index.js';
+import { ApplyDesiredStateSchema, CompileReleaseSchema } from '../schemas/index.js';
+import { AuthCodeRequestSchema, CreateRunSchema, TransitionSchema } from '../schemas/index.js';
+import { controlSchemas as A } from '../openapi/index.js';
+import { named } from '../openapi/index.js';
+import { ProjectPath, RunPath } from '../pipeline/index.js';
 import { Run, answer } from './answers.js';
 import { declareControl } from './declare.js';
 

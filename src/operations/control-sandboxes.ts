@@ -1,9 +1,9 @@
 // The /_mock operations of sandboxes (the default mock only) and named snapshots (every mock): thin calls into MockControl.
 import type { Context } from 'koa';
-import * as S from '../schemas/sandboxes.js';
-import * as A from '../openapi/control-schemas.js';
-import { named } from '../openapi/operation-spec.js';
-import { Reply } from '../routes/endpoint.js';
+import { sandboxes as S } from '../schemas/index.js';
+import { controlSchemas as A } from '../openapi/index.js';
+import { named } from '../openapi/index.js';
+import { Reply } from '../pipeline/index.js';
 import { answer } from './answers.js';
 import { declareControl } from './declare.js';
 

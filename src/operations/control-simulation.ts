@@ -1,7 +1,7 @@
 // The /_mock operations of the simulation engine: its state, settings, step, run and behaviours.
-import { BehavioursSchema, SimulationRunRequestSchema, SimulationSettingsRequestSchema } from '../schemas/simulation.js';
-import * as A from '../openapi/control-schemas.js';
-import { named } from '../openapi/operation-spec.js';
+import { BehavioursSchema, SimulationRunRequestSchema, SimulationSettingsRequestSchema } from '../schemas/index.js';
+import { controlSchemas as A } from '../openapi/index.js';
+import { named } from '../openapi/index.js';
 import { Simulation, answer } from './answers.js';
 import { declareControl } from './declare.js';
 

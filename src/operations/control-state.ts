@@ -1,11 +1,11 @@
 // The /_mock operations on the whole state: health, reset, fixtures, and the stored state out and back in.
 import type { Deps } from '../deps.js';
-import { COLLECTION_NAMES } from '../schemas/state.js';
-import { FixtureSchema } from '../schemas/fixtures.js';
-import * as A from '../openapi/control-schemas.js';
-import { named, type AnySchema } from '../openapi/operation-spec.js';
-import type { MockControl } from '../control/api.js';
-import { Reply } from '../routes/endpoint.js';
+import { COLLECTION_NAMES } from '../schemas/index.js';
+import { FixtureSchema } from '../schemas/index.js';
+import { controlSchemas as A } from '../openapi/index.js';
+import { named, type AnySchema } from '../openapi/index.js';
+import type { MockControl } from '../mock-control/index.js';
+import { Reply } from '../pipeline/index.js';
 import { answer } from './answers.js';
 import { declareControl, type HandlerFactory } from './declare.js';
 

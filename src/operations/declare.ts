@@ -2,10 +2,10 @@
 // coverage report expects it to answer and change, and its handler. Everything else (route, document, coverage row,
 // client types, test generators) is derived from it, so an operation cannot exist in one place and be missing in another.
 import * as v from 'valibot';
-import type { LevelName } from '../domain/auth.js';
-import type { EndpointSpec, ReadBody, Reply, Request } from '../routes/endpoint.js';
-import type { JsonText } from '../routes/json-text.js';
-import type { AnySchema, ErrorStatus, ObjectSchema, OperationSpec, SuccessResponse } from '../openapi/operation-spec.js';
+import type { LevelName } from '../domain/index.js';
+import type { EndpointSpec, ReadBody, Reply, Request } from '../pipeline/index.js';
+import type { JsonText } from '../pipeline/index.js';
+import type { AnySchema, ErrorStatus, ObjectSchema, OperationSpec, SuccessResponse } from '../openapi/index.js';
 import type { ClientMethod } from './client-method.js';
 
 /**

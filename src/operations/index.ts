@@ -1,9 +1,10 @@
 // Every operation declared once (declare.ts), and what is derived from the declarations: the route modules, the
 // OpenAPI catalog rows and the coverage rows. /openapi.json, the coverage report, the typed client (generated from
 // /openapi.json) and the test generators all read these lists.
-import { bodyReader, endpoint, type ReadBody } from '../routes/endpoint.js';
-import { Router } from '../routes/route-list.js';
-import type { OperationSpec } from '../openapi/operation-spec.js';
+import { bodyReader, endpoint, type ReadBody } from '../pipeline/index.js';
+import { Router } from '../pipeline/index.js';
+import type { OperationSpec } from '../openapi/index.js';
+import type { OperationSpec as CoverageSpec } from '../control/index.js';
 import { CONTROL_BODY_LIMIT, endpointSpec, openApiSpec, routePattern, type Operation, type V3Operation } from './declare.js';
 import { V3_PUBLIC_OPERATIONS } from './v3-public.js';
 import { V3_RELEASE_OPERATIONS } from './v3-releases.js';
@@ -78,17 +79,6 @@ export const V3_OPERATION_SPECS: OperationSpec[] = V3_DECLARATIONS.map(openApiSp
 /** The OpenAPI catalog rows of the /_mock operations. */
 export const CONTROL_OPERATION_SPECS: OperationSpec[] = CONTROL_DECLARATIONS.map(openApiSpec);
 
-/** What an operation can answer and change per the contract: the coverage report's yardstick. */
-export interface CoverageSpec {
-  operation: string;
-  method: string;
-  path: string;
-  statuses: number[];
-  reason_codes: string[];
-  /** Status transitions as `entity: from -> to`; `none` = the record did not exist, `deleted` = it was removed; `*` = any. */
-  transitions: string[];
-}
-
 /** An operation's coverage row: every documented status (successes first), its reason codes and transitions. */
 export const coverageSpec = (op: V3Operation): CoverageSpec => ({
   operation: op.operationId,
@@ -98,3 +88,4 @@ export const coverageSpec = (op: V3Operation): CoverageSpec => ({
   reason_codes: op.reasonCodes,
   transitions: op.transitions ?? [],
 });
+export type { ClientMethod } from './client-method.js';

@@ -1,12 +1,12 @@
 // The approval operations of v3: deny (11), the redacted list (15) and one approval (17).
 import { ApiError } from '../errors.js';
-import { approvalsOf, findApproval } from '../domain/queries.js';
-import { approvalView, effectiveApprovalStatus } from '../domain/views.js';
-import { denyApproval } from '../domain/approval-operations.js';
-import { ApprovalListQuerySchema, ApprovalQuerySchema, ApprovalResponseSchema, DenyRequestSchema } from '../schemas/approvals.js';
-import { ApprovalDecisionResponseSchema, ApprovalPageSchema } from '../openapi/schemas.js';
-import { BEARER, READ_ERRORS, WRITE_ERRORS, json, named } from '../openapi/operation-spec.js';
-import { ApprovalPath, ProjectPath } from '../routes/path-params.js';
+import { approvalsOf, findApproval } from '../domain/index.js';
+import { approvalView, effectiveApprovalStatus } from '../domain/index.js';
+import { denyApproval } from '../domain/index.js';
+import { ApprovalListQuerySchema, ApprovalQuerySchema, ApprovalResponseSchema, DenyRequestSchema } from '../schemas/index.js';
+import { ApprovalDecisionResponseSchema, ApprovalPageSchema } from '../openapi/index.js';
+import { BEARER, READ_ERRORS, WRITE_ERRORS, json, named } from '../openapi/index.js';
+import { ApprovalPath, ProjectPath } from '../pipeline/index.js';
 import { AUTH, declare } from './declare.js';
 
 export const V3_APPROVAL_OPERATIONS = [

@@ -1,15 +1,15 @@
 // The project-level writes of v3 and the job list: budget (7), plan (9), archive (12), transfer (13), jobs (14).
-import { setBudget } from '../domain/budget.js';
-import { archiveProject, transferProject } from '../domain/project-operations.js';
-import { planDesiredState } from '../domain/desired-state-store.js';
-import { jobsOf } from '../domain/queries.js';
-import { budgetView, jobView, projectView } from '../domain/views.js';
-import { PlanRequestSchema, PlanResponseSchema } from '../schemas/desired-state.js';
-import { JobListQuerySchema } from '../schemas/jobs.js';
-import { BudgetRequestSchema, BudgetResponseSchema, DeleteProjectRequestSchema, ProjectResponseSchema, TransferRequestSchema } from '../schemas/projects.js';
-import { JobPageSchema } from '../openapi/schemas.js';
-import { BEARER, BEARER_OR_ADMIN_KEY, READ_ERRORS, WRITE_ERRORS, json, named } from '../openapi/operation-spec.js';
-import { ProjectPath } from '../routes/path-params.js';
+import { setBudget } from '../domain/index.js';
+import { archiveProject, transferProject } from '../domain/index.js';
+import { planDesiredState } from '../domain/index.js';
+import { jobsOf } from '../domain/index.js';
+import { budgetView, jobView, projectView } from '../domain/index.js';
+import { PlanRequestSchema, PlanResponseSchema } from '../schemas/index.js';
+import { JobListQuerySchema } from '../schemas/index.js';
+import { BudgetRequestSchema, BudgetResponseSchema, DeleteProjectRequestSchema, ProjectResponseSchema, TransferRequestSchema } from '../schemas/index.js';
+import { JobPageSchema } from '../openapi/index.js';
+import { BEARER, BEARER_OR_ADMIN_KEY, READ_ERRORS, WRITE_ERRORS, json, named } from '../openapi/index.js';
+import { ProjectPath } from '../pipeline/index.js';
 import { ADMIN, AUTH, declare } from './declare.js';
 
 export const V3_PROJECT_OPERATIONS = [

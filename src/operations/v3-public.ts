@@ -1,15 +1,15 @@
 // The v3 operations that take no bearer token: the token exchange (1) and the two inbound webhooks (16, 19).
-import { Uuid, model } from '../schemas/common.js';
-import { TokenRequestSchema, TokenResponseSchema } from '../schemas/auth.js';
+import { Uuid, model } from '../schemas/index.js';
+import { TokenRequestSchema, TokenResponseSchema } from '../schemas/index.js';
 import { invalid } from '../errors.js';
 import { readRawBody } from '../body/index.js';
 import { parse } from '../validation.js';
-import { exchangeToken } from '../domain/tokens.js';
-import { ChatUpdateSchema, acceptChatUpdate, findBinding, verifyChatSecret } from '../domain/chat-webhook.js';
-import { BrokerEventSchema, parseBrokerEvent, reconcileBrokerEvent, verifyBrokerSignature } from '../domain/broker-events.js';
-import { BrokerCallbackResponseSchema, ChatWebhookResponseSchema } from '../openapi/schemas.js';
-import { json, named } from '../openapi/operation-spec.js';
-import { Reply } from '../routes/endpoint.js';
+import { exchangeToken } from '../domain/index.js';
+import { ChatUpdateSchema, acceptChatUpdate, findBinding, verifyChatSecret } from '../domain/index.js';
+import { BrokerEventSchema, parseBrokerEvent, reconcileBrokerEvent, verifyBrokerSignature } from '../domain/index.js';
+import { BrokerCallbackResponseSchema, ChatWebhookResponseSchema } from '../openapi/index.js';
+import { json, named } from '../openapi/index.js';
+import { Reply } from '../pipeline/index.js';
 import { declare } from './declare.js';
 
 /** RFC 6749 5.1: token responses must not be cached by anything in between. */

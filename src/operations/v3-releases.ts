@@ -1,17 +1,17 @@
 // The read-only project views of v3 an admin key may also call: one named connection (2), a release diff (3),
 // and the release pages (10).
 import { ApiError } from '../errors.js';
-import { findConnection, releaseKey, releasesOf, targetsByRelease } from '../domain/queries.js';
-import { keysetPage } from '../domain/pagination.js';
-import { connectionView, releaseView } from '../domain/views.js';
-import { diffRelease } from '../domain/desired-state-store.js';
-import { ConnectionBindingResponseSchema } from '../schemas/connections.js';
-import { ReleaseDiffResponseSchema } from '../schemas/desired-state.js';
-import { ReleaseDiffQuerySchema, ReleasePageQuerySchema } from '../schemas/releases.js';
-import { ReleasePageSchema } from '../openapi/schemas.js';
-import { BEARER, BEARER_OR_ADMIN_KEY, READ_ERRORS, json } from '../openapi/operation-spec.js';
-import { cachedJson } from '../routes/json-text.js';
-import { ConnectionPath, ProjectPath, ReleasePath } from '../routes/path-params.js';
+import { findConnection, releaseKey, releasesOf, targetsByRelease } from '../domain/index.js';
+import { keysetPage } from '../domain/index.js';
+import { connectionView, releaseView } from '../domain/index.js';
+import { diffRelease } from '../domain/index.js';
+import { ConnectionBindingResponseSchema } from '../schemas/index.js';
+import { ReleaseDiffResponseSchema } from '../schemas/index.js';
+import { ReleaseDiffQuerySchema, ReleasePageQuerySchema } from '../schemas/index.js';
+import { ReleasePageSchema } from '../openapi/index.js';
+import { BEARER, BEARER_OR_ADMIN_KEY, READ_ERRORS, json } from '../openapi/index.js';
+import { cachedJson } from '../pipeline/index.js';
+import { ConnectionPath, ProjectPath, ReleasePath } from '../pipeline/index.js';
 import { ADMIN, AUTH, declare } from './declare.js';
 
 export const V3_RELEASE_OPERATIONS = [

@@ -1,14 +1,14 @@
 // The run operations of v3: cancel (4), show (5) and retry (6).
 import { ApiError } from '../errors.js';
-import { inProject } from '../domain/queries.js';
-import { runDetailView, runView } from '../domain/views.js';
-import { cancelRun, retryRun } from '../domain/run-operations.js';
-import { CANCELLABLE } from '../domain/run-lifecycle.js';
-import { CancelRequestSchema, RetryRequestSchema, RunDetailQuerySchema, RunDetailResponseSchema, RunResponseSchema } from '../schemas/runs.js';
-import { BEARER, READ_ERRORS, WRITE_ERRORS, json, named } from '../openapi/operation-spec.js';
-import { cachedJson } from '../routes/json-text.js';
-import { Reply } from '../routes/endpoint.js';
-import { RunPath } from '../routes/path-params.js';
+import { inProject } from '../domain/index.js';
+import { runDetailView, runView } from '../domain/index.js';
+import { cancelRun, retryRun } from '../domain/index.js';
+import { CANCELLABLE } from '../domain/index.js';
+import { CancelRequestSchema, RetryRequestSchema, RunDetailQuerySchema, RunDetailResponseSchema, RunResponseSchema } from '../schemas/index.js';
+import { BEARER, READ_ERRORS, WRITE_ERRORS, json, named } from '../openapi/index.js';
+import { cachedJson } from '../pipeline/index.js';
+import { Reply } from '../pipeline/index.js';
+import { RunPath } from '../pipeline/index.js';
 import { AUTH, declare } from './declare.js';
 
 // Every field of the cancel, retry, deny and budget bodies is optional, so an absent body reads as {}.

@@ -1,14 +1,14 @@
 // The app-user operations of v3: cursor pages (8), one user (18) and deleting one (20).
 import { ApiError } from '../errors.js';
-import { inProject, userKey, usersOf } from '../domain/queries.js';
-import { keysetPage } from '../domain/pagination.js';
-import { userView } from '../domain/views.js';
-import { deleteUser } from '../domain/user-deletion.js';
-import { DeleteUserRequestSchema, UserDeleteResponseSchema, UserPageQuerySchema, UserResponseSchema } from '../schemas/users.js';
-import { UserPageSchema } from '../openapi/schemas.js';
-import { BEARER, BEARER_OR_ADMIN_KEY, READ_ERRORS, WRITE_ERRORS, json, named } from '../openapi/operation-spec.js';
-import { cachedJson } from '../routes/json-text.js';
-import { ProjectPath, UserPath } from '../routes/path-params.js';
+import { inProject, userKey, usersOf } from '../domain/index.js';
+import { keysetPage } from '../domain/index.js';
+import { userView } from '../domain/index.js';
+import { deleteUser } from '../domain/index.js';
+import { DeleteUserRequestSchema, UserDeleteResponseSchema, UserPageQuerySchema, UserResponseSchema } from '../schemas/index.js';
+import { UserPageSchema } from '../openapi/index.js';
+import { BEARER, BEARER_OR_ADMIN_KEY, READ_ERRORS, WRITE_ERRORS, json, named } from '../openapi/index.js';
+import { cachedJson } from '../pipeline/index.js';
+import { ProjectPath, UserPath } from '../pipeline/index.js';
 import { ADMIN, AUTH, declare } from './declare.js';
 
 export const V3_USER_OPERATIONS = [

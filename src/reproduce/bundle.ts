@@ -1,16 +1,16 @@
 // Repro bundles: the whole of a mock (states, generators, faults, journal) as one streamed JSON document, and back.
 import { Readable } from 'node:stream';
-import type { StateData } from '../schemas/state.js';
-import { SIMULATION_RECORD_ID, type SimulationMode } from '../schemas/simulation.js';
-import { CompleteStateDataSchema } from '../schemas/state.js';
-import { BUNDLE_FORMAT, BundleSchema, type BundleInput } from '../schemas/bundle.js';
+import type { StateData } from '../schemas/index.js';
+import { SIMULATION_RECORD_ID, type SimulationMode } from '../schemas/index.js';
+import { CompleteStateDataSchema } from '../schemas/index.js';
+import { BUNDLE_FORMAT, ReproductionBundleSchema, type BundleInput } from '../schemas/index.js';
 import { ValidationError, invalid } from '../errors.js';
 import { parse } from '../validation.js';
-import { SEAL_KEY_HINT, sealedFields, type Sealer } from '../control/sealing.js';
-import { sealedStateChunks } from '../control/state-stream.js';
-import type { JournalEntry, JournalRecord } from '../control/journal.js';
-import type { FaultState } from '../control/faults/index.js';
-import type { GeneratorPositions } from '../domain/ids.js';
+import { SEAL_KEY_HINT, sealedFields, type Sealer } from '../control/index.js';
+import { sealedStateChunks } from '../control/index.js';
+import type { JournalEntry, JournalRecord } from '../control/index.js';
+import type { FaultState } from '../control/index.js';
+import type { GeneratorPositions } from '../domain/index.js';
 import { entryRecord } from './journal-records.js';
 
 /** What a bundle is written from. */
@@ -114,7 +114,7 @@ export function openBundle(input: unknown, sealer: Sealer): OpenedBundle {
       throw invalid(['body', 'seal'], `The bundle was sealed with another key, and it holds sealed ${held.join(', ')}: ${SEAL_KEY_HINT}`, 'value_error', seal);
     }
   }
-  const b: BundleInput = parse(BundleSchema, input, 'body');
+  const b: BundleInput = parse(ReproductionBundleSchema, input, 'body');
   const ids = b.journal.entries.map((e) => e.id);
   ids.forEach((id, i) => {
     if (i > 0 && id !== ids[i - 1] + 1)

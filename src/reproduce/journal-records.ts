@@ -1,6 +1,6 @@
 // A journal entry as it is shown (redacted) turned back into what the journal stores: how a bundle's journal is restored.
-import { BodyText, truncationMarker, type KeptBody } from '../control/journal-text.js';
-import type { JournalEntry, JournalMessage, JournalRecord } from '../control/journal.js';
+import { BodyText, truncationMarker, type KeptBody } from '../control/index.js';
+import type { JournalEntry, JournalMessage, JournalRecord } from '../control/index.js';
 
 /** The stored body that shows as `m` shows (already redacted, so nothing is replaced when it is read). */
 function bodyText(m: JournalMessage): KeptBody | null {

@@ -1,8 +1,8 @@
 // The journal of one session as replay steps: each request as it was sent (credentials sealed) and the answer it got (as the journal shows it).
-import type { JournalEntry, Stored } from '../control/journal.js';
-import { parseQuery } from '../control/journal-view.js';
-import { bodyParts } from '../control/journal-text.js';
-import type { Sealed, Sealer } from '../control/sealing.js';
+import type { JournalEntry, Stored } from '../control/index.js';
+import { parseQuery } from '../control/index.js';
+import { bodyParts } from '../control/index.js';
+import type { Sealed, Sealer } from '../control/index.js';
 import { ApiError } from '../errors.js';
 
 /** At most this many requests are replayed by one exported test. */

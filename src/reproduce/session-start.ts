@@ -1,9 +1,9 @@
 // Where a session begins: what the mock was at start-up or at its last reset, fixture load, state import, bundle restore or snapshot restore.
 import type { Snapshot } from '../storage/index.js';
-import { COLLECTION_NAMES, type StateData } from '../schemas/state.js';
-import type { SimulationMode } from '../schemas/simulation.js';
-import type { GeneratorPositions } from '../domain/ids.js';
-import type { FaultState } from '../control/faults/index.js';
+import { COLLECTION_NAMES, type StateData } from '../schemas/index.js';
+import type { SimulationMode } from '../schemas/index.js';
+import type { GeneratorPositions } from '../domain/index.js';
+import type { FaultState } from '../control/index.js';
 
 /**
  * What an exported test builds its mock from. The state is a store snapshot: maps of the stored records, which are

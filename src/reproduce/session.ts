@@ -1,12 +1,12 @@
 // One mock's current session: where it began (kept bounded, as one store snapshot), and its export as a replayable test.
 import type { Readable } from 'node:stream';
 import type { Deps } from '../deps.js';
-import type { StateData } from '../schemas/state.js';
+import type { StateData } from '../schemas/index.js';
 import type { Simulation } from '../simulation/index.js';
-import type { SeededGenerators } from '../domain/ids.js';
-import type { Journal } from '../control/journal.js';
-import type { FaultRegistry } from '../control/faults/index.js';
-import type { Sealer } from '../control/sealing.js';
+import type { SeededGenerators } from '../domain/index.js';
+import type { Journal } from '../control/index.js';
+import type { FaultRegistry } from '../control/index.js';
+import type { Sealer } from '../control/index.js';
 import type { SessionStart } from './session-start.js';
 import { exportTestStream, type TestExportRequest } from './test-export.js';
 

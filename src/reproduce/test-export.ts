@@ -1,8 +1,8 @@
 // GET /_mock/requests/export: the session since its start as a self-contained test file that rebuilds the mock and replays it.
 import { Readable } from 'node:stream';
-import type { StateData } from '../schemas/state.js';
-import type { Journal } from '../control/journal.js';
-import type { Sealer } from '../control/sealing.js';
+import type { StateData } from '../schemas/index.js';
+import type { Journal } from '../control/index.js';
+import type { Sealer } from '../control/index.js';
 import { ApiError, invalid } from '../errors.js';
 import { bundleStream } from './bundle.js';
 import { replaySteps } from './replay-steps.js';

@@ -1,7 +1,7 @@
 // GET /_mock/metrics: the server's metrics in the Prometheus text format, mounted with the rest of the control surface.
-import { Router } from './route-list.js';
+import { Router } from '../pipeline/index.js';
 import { METRICS_CONTENT_TYPE, type ServerMetrics } from '../metrics/index.js';
-import { endpoint, Reply, type ReadBody } from './endpoint.js';
+import { endpoint, Reply, type ReadBody } from '../pipeline/index.js';
 
 /** The path Prometheus scrapes (it passes the control guard as every /_mock path does: Host, Origin, token). */
 export const METRICS_PATH = '/_mock/metrics';

@@ -1,9 +1,9 @@
 // GET /_mock/ui: the inspector page and its built files (src/inspector), mounted with the rest of the control surface.
-import { Router } from './route-list.js';
+import { Router } from '../pipeline/index.js';
 import * as v from 'valibot';
 import { ApiError } from '../errors.js';
 import { INSPECTOR_ASSETS, INSPECTOR_HEADERS, INSPECTOR_HTML, INSPECTOR_PATH, inspectorAsset } from '../inspector/index.js';
-import { endpoint, Reply, type ReadBody } from './endpoint.js';
+import { endpoint, Reply, type ReadBody } from '../pipeline/index.js';
 
 const AssetPath = v.object({ asset: v.string() });
 

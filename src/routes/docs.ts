@@ -3,11 +3,11 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Router } from './route-list.js';
+import { Router } from '../pipeline/index.js';
 import * as v from 'valibot';
 import { ApiError } from '../errors.js';
-import { endpoint, Reply, type ReadBody } from './endpoint.js';
-import { pathPrefixOf } from '../sandboxes/index.js';
+import { endpoint, Reply, type ReadBody } from '../pipeline/index.js';
+import { pathPrefixOf } from '../pipeline/index.js';
 
 /** Where swagger-ui-dist is installed; resolved on the first /docs request, not at start-up. */
 let swaggerDirCache: string | undefined;
@@ -73,7 +73,7 @@ export function docsRoutes(readBody: ReadBody): Router {
   router.get(
     '/openapi.json',
     endpoint(readBody, { operation: 'getOpenApiDocument', level: 'public' }, async ({ ctx, deps }) => {
-      const doc = (await import('../openapi/build.js')).openApiDocument(deps.config.control, deps.config.controlTokenRequired);
+      const doc = (await import('../document/index.js')).openApiDocument(deps.config.control, deps.config.controlTokenRequired);
       // A sandbox reached by its path prefix: "try it out" sends its requests there.
       const prefix = pathPrefixOf(ctx.req);
       return prefix ? { ...doc, servers: [{ url: prefix }] } : doc;

@@ -1,6 +1,7 @@
-// Every v3 route module, in one list, so app.ts stays a plain assembly.
-import type { Router } from './route-list.js';
-import type { ReadBody } from './endpoint.js';
+// The route modules a server mounts: the v3 operations and /openapi.json with /docs always, the /_mock operations and
+// the inspector page when control is on; and the route table that compiles them (table.ts).
+import type { Router } from '../pipeline/index.js';
+import type { ReadBody } from '../pipeline/index.js';
 import { docsRoutes } from './docs.js';
 import { controlRoutes, v3Routes } from '../operations/index.js';
 import { controlUiRoutes } from './control-ui.js';
@@ -23,3 +24,4 @@ export const CONTROL_ROUTES: RouteModule[] = [
   controlRoutes,
   controlUiRoutes,
 ];
+export { routeTable, type RouteTable } from './table.js';

@@ -1,23 +1,11 @@
 // Which sandbox a request is for: a path prefix (/sandboxes/{id}/...), the X-Mock-Sandbox header, or the host {id}.localhost.
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors.js';
-import { hostName } from '../middleware/control-guard.js';
+import { hostName } from '../middleware/index.js';
 
 export const SANDBOX_HEADER = 'x-mock-sandbox';
 const PREFIX = '/sandboxes/';
 const LOCALHOST = '.localhost';
-
-const PATH_PREFIX = Symbol('sandbox path prefix');
-
-/** Marks a request handed to a sandbox with the path prefix it came with (its pages link under it). */
-export function markPathPrefix(req: IncomingMessage, prefix: string): void {
-  (req as { [PATH_PREFIX]?: string })[PATH_PREFIX] = prefix;
-}
-
-/** '/sandboxes/{id}' for a request that reached its sandbox by path prefix, else '' (pages and /openapi.json link from here). */
-export function pathPrefixOf(req: IncomingMessage): string {
-  return (req as { [PATH_PREFIX]?: string })[PATH_PREFIX] ?? '';
-}
 
 /** The sandbox a request names, and its URL with the prefix taken off (`url` is unchanged without one). */
 export interface Addressed {

@@ -1,21 +1,21 @@
 // The server's sandboxes as its control surface and its request path see them: create from fixtures, a snapshot or the
 // start state; list, get, delete; and the middleware that hands a sandbox's requests to its own mock.
 import type { Middleware } from 'koa';
-import { COLLECTION_NAMES, type StateData } from '../schemas/state.js';
+import { COLLECTION_NAMES, type StateData } from '../schemas/index.js';
 import { Store, type Snapshot, type StoreOptions } from '../storage/index.js';
 import { MemoryAdapter } from '../storage/index.js';
 import type { SharedSandboxStorage } from '../storage/index.js';
 import { invalid } from '../errors.js';
 import { parse as parseInput } from '../validation.js';
-import { validateFixture } from '../control/fixture-errors.js';
-import type { AddressedMock } from '../middleware/addressed.js';
-import type { SandboxDirectory } from '../control/sandbox-directory.js';
-import { CreateSandboxSchema, type CreateSandboxInput, type SandboxInfo } from '../schemas/sandboxes.js';
+import { validateFixture } from '../control/index.js';
+import type { AddressedMock } from '../pipeline/index.js';
+import type { SandboxDirectory } from '../mock-control/index.js';
+import { CreateSandboxSchema, type CreateSandboxInput, type SandboxInfo } from '../schemas/index.js';
 import { SandboxRegistry, notFound, type SandboxCore } from './registry.js';
 import { LiveAdapter } from './life.js';
 import { sandboxIds } from './ids.js';
 import { sharedSandboxes } from './shared.js';
-import { handOver, within, type Served } from './refusals.js';
+import { handOver, within, type Served } from './request-router.js';
 import type { SandboxEntry } from './registry.js';
 
 /** Sandboxes go this long (real time) after their last request unless created with another `ttl_ms`. */

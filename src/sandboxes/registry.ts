@@ -1,7 +1,7 @@
 // The registry of sandboxes: whole mocks built on demand, found by id, dropped after their time to live, bounded in number.
 import { ApiError } from '../errors.js';
-import { keysetPage, type Page } from '../domain/pagination.js';
-import type { SandboxInfo } from '../schemas/sandboxes.js';
+import { keysetPage, type Page } from '../domain/index.js';
+import type { SandboxInfo } from '../schemas/index.js';
 import { SandboxLife } from './life.js';
 
 /** What the registry needs of a sandbox's mock: a way to let it go. */

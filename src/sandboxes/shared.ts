@@ -1,14 +1,14 @@
 // Sandboxes on shared storage (PostgreSQL): the registry and every sandbox's state live in the database, so any instance
 // serves any sandbox. An instance opens a sandbox it does not hold when a request names it, and lets it go when idle.
 import { ApiError } from '../errors.js';
-import { keysetPage } from '../domain/pagination.js';
+import { keysetPage } from '../domain/index.js';
 import { Store } from '../storage/index.js';
 import { storageUnavailable } from '../storage/index.js';
 import { SandboxGone } from '../storage/index.js';
 import type { SandboxRow, SharedSandboxStorage } from '../storage/index.js';
-import type { PrepareCreate, Sandboxes, SandboxesOptions, SandboxMock } from './directory.js';
+import type { PrepareCreate, Sandboxes, SandboxesOptions, SandboxMock } from './kinds.js';
 import { notFound, sandboxInfo } from './registry.js';
-import { handOver, within } from './refusals.js';
+import { handOver, within } from './request-router.js';
 import { sandboxIds } from './ids.js';
 import { SandboxLife } from './life.js';
 

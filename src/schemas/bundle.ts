@@ -48,7 +48,7 @@ export const BundleFaultSchema = v.strictObject({
   window: v.optional(v.array(Int)),
 });
 
-export const BundleSchema = v.strictObject({
+export const ReproductionBundleSchema = v.strictObject({
   format: v.string(),
   /** Which key sealed the secrets (a fingerprint, not the key). */
   seal: v.string(),
@@ -63,7 +63,7 @@ export const BundleSchema = v.strictObject({
   state: v.unknown(),
 });
 
-export type BundleInput = v.InferOutput<typeof BundleSchema>;
+export type BundleInput = v.InferOutput<typeof ReproductionBundleSchema>;
 
 /** GET /_mock/requests/export: the test runner the file is written for, and the first request asserted. Unknown keys are 422. */
 export const TestExportQuerySchema = strictModel({

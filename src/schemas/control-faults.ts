@@ -42,7 +42,6 @@ export const FaultMatchSchema = v.strictObject({
   principal: v.optional(Text),
 });
 
-
 export const FaultRequestSchema = v.strictObject({
   /** An HTTP method or `*` (any). */
   method: v.optional(v.pipe(v.string(), v.regex(/^(\*|[A-Za-z]+)$/, 'Input should be an HTTP method or *')), '*'),

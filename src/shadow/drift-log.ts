@@ -1,5 +1,5 @@
 // One mock's drift record: counts of shadowed requests, and differences grouped by cause (field and both values), bounded in bytes.
-import type { DriftGroup, DriftItem, DriftReport, DriftSource } from '../schemas/drift.js';
+import type { DriftGroup, DriftItem, DriftReport, DriftSource } from '../schemas/index.js';
 import type { Refusal, ShadowSender } from './sender.js';
 
 /**

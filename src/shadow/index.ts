@@ -1,7 +1,7 @@
 // Shadow mode: the mock answers every v3 request and also sends it to a target, recording where the two answers differ.
 import type { Context, Middleware } from 'koa';
 import type { ErrorReporter } from '../errors.js';
-import type { SecretIndex } from '../control/redact.js';
+import type { SecretIndex } from '../control/index.js';
 import { shadowSettings, shownUrl, type ShadowOptions, type ShadowSettings } from './options.js';
 import { ShadowSender } from './sender.js';
 import { DriftBudget, DriftLog } from './drift-log.js';

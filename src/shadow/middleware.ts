@@ -1,9 +1,9 @@
 // Shadow mode's middleware: after the mock answered, the same request goes to the target (off the request's path), and
 // the two answers' differences go to the journal entry and the mock's drift record, redacted and bounded.
 import type { Context, Middleware } from 'koa';
-import { Redactor, type SecretIndex } from '../control/redact.js';
-import type { Journal } from '../control/journal.js';
-import type { DriftItem } from '../schemas/drift.js';
+import { Redactor, type SecretIndex } from '../control/index.js';
+import type { Journal } from '../control/index.js';
+import type { DriftItem } from '../schemas/index.js';
 import type { ShadowSettings } from './options.js';
 import type { ShadowSender, TargetAnswer } from './sender.js';
 import type { DriftLog } from './drift-log.js';

@@ -1,6 +1,6 @@
 // The query string the target gets: the client's, less every parameter the journal would redact (by name, or a value
 // that is a credential the mock holds). Other parameters keep their bytes, so the target sees the request as sent.
-import { isSecretField, type SecretIndex } from '../control/redact.js';
+import { isSecretField, type SecretIndex } from '../control/index.js';
 
 const decoded = (text: string): string => {
   try {

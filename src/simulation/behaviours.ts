@@ -1,5 +1,5 @@
 // What a simulated run does: the built-in default, and the project and agent overrides merged over it.
-import type { Behaviour, BehaviourPart, Behaviours, SimStep } from '../schemas/simulation.js';
+import type { Behaviour, BehaviourPart, Behaviours, SimStep } from '../schemas/index.js';
 
 /** A run of a fixture without `simulation`: a short queue, memory, a model call, a tool, an answer; it succeeds. */
 export const DEFAULT_BEHAVIOUR: Behaviour = Object.freeze({

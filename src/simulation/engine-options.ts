@@ -1,6 +1,6 @@
 // What the engine is told when it is built: its default mode, seed, retention, and who hears what it does.
 import type { WriteScope } from '../storage/index.js';
-import type { SimulationMode } from '../schemas/simulation.js';
+import type { SimulationMode } from '../schemas/index.js';
 import type { HistoryOptions } from './history.js';
 import type { SentMessage } from './traffic.js';
 

@@ -1,9 +1,9 @@
 // The engine: pending events live in the store (collection simulation_events) and in a heap; each runs as one transaction at its due time.
 import type { Deps, RunHooks } from '../deps.js';
 import { Transaction } from '../storage/index.js';
-import type { RecordOf } from '../schemas/state.js';
-import { SIMULATION_RECORD_ID, type SimEventRecord, type SimulationMode, type SimulationRecord } from '../schemas/simulation.js';
-import { MAX_TIMESTAMP_MS } from '../domain/clock.js';
+import type { RecordOf } from '../schemas/index.js';
+import { SIMULATION_RECORD_ID, type SimEventRecord, type SimulationMode, type SimulationRecord } from '../schemas/index.js';
+import { MAX_TIMESTAMP_MS } from '../domain/index.js';
 import { EventHeap, type HeapEntry } from './heap.js';
 import { behaviourFor } from './behaviours.js';
 import { decideApproval, expireApproval, finishStep, runKey, startRun, timingAtCancel, timingAtRequeue, type NewEvent, type RunContext } from './runs.js';

@@ -1,6 +1,6 @@
 // Retention of simulated history: runs the simulation created go N simulated days after they ended, in bounded slices by time.
 import type { Store, Transaction } from '../storage/index.js';
-import type { RecordOf } from '../schemas/state.js';
+import type { RecordOf } from '../schemas/index.js';
 import { EventHeap, type HeapEntry } from './heap.js';
 import { runKey } from './runs.js';
 

@@ -2,7 +2,7 @@
 import { Cron } from 'croner';
 import type { Deps } from '../deps.js';
 import type { Transaction } from '../storage/index.js';
-import type { RecordOf } from '../schemas/state.js';
+import type { RecordOf } from '../schemas/index.js';
 
 type Job = RecordOf<'jobs'>;
 type Run = RecordOf<'runs'>;

@@ -1,6 +1,6 @@
 // What a simulation is built with: the server's settings (one object for all its mocks) and what each mock adds.
 import type { WriteScope } from '../storage/index.js';
-import type { SimEventRecord, SimulationMode } from '../schemas/simulation.js';
+import type { SimEventRecord, SimulationMode } from '../schemas/index.js';
 import type { SimulationProgress } from './drain.js';
 import type { Removed } from './history.js';
 import type { StartSettings } from './start.js';

@@ -1,9 +1,9 @@
 // A simulation's parts and how they are built: the engine at first need, the timer for a running clock, and the hooks
 // they and the domain call back (the engine's options, the timer's hooks, the run hooks), implemented once here.
 import { withRunHooks, type Deps, type RunHooks } from '../deps.js';
-import type { RecordOf } from '../schemas/state.js';
+import type { RecordOf } from '../schemas/index.js';
 import type { Transaction, WriteScope } from '../storage/index.js';
-import { SIMULATION_RECORD_ID, type SimulationMode, type SimulationRecord } from '../schemas/simulation.js';
+import { SIMULATION_RECORD_ID, type SimulationMode, type SimulationRecord } from '../schemas/index.js';
 import { Engine, type EngineOptions } from './engine.js';
 import { RealTime, type RealTimeHooks } from './real-time.js';
 import type { Removed } from './history.js';

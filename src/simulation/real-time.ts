@@ -1,6 +1,6 @@
 // A running clock fires events as real time passes: one timer per instance, unref'd, cleared by close(); no globals.
 import type { Deps } from '../deps.js';
-import type { SimulationMode } from '../schemas/simulation.js';
+import type { SimulationMode } from '../schemas/index.js';
 import type { Engine } from './engine.js';
 
 /** The simulation that drives the timer implements it. */

@@ -1,5 +1,5 @@
 // Reference checks of simulation documents (a behaviour's project, a traffic source's chat binding), for fixtures and the control surface.
-import type { BehaviourPart, Behaviours, Traffic } from '../schemas/simulation.js';
+import type { BehaviourPart, Behaviours, Traffic } from '../schemas/index.js';
 
 export interface Problem {
   path: (string | number)[];

@@ -1,15 +1,15 @@
 // What a simulated run does at each of its events: start, step by step, approval gates, outcome; legal edges only, timing exact.
 import type { Deps } from '../deps.js';
 import type { Transaction } from '../storage/index.js';
-import type { RecordOf } from '../schemas/state.js';
-import type { RunStatus, RunStep } from '../schemas/runs.js';
-import type { Behaviour, SimEventRecord } from '../schemas/simulation.js';
-import { ApprovalInputSchema } from '../schemas/control.js';
+import type { RecordOf } from '../schemas/index.js';
+import type { RunStatus, RunStep } from '../schemas/index.js';
+import type { Behaviour, SimEventRecord } from '../schemas/index.js';
+import { ApprovalInputSchema } from '../schemas/index.js';
 import * as v from 'valibot';
-import { isLegalTransition, LIFECYCLE_EVENT, pendingApproval } from '../domain/run-lifecycle.js';
-import { denyApprovalTx } from '../domain/approval-operations.js';
-import { seededFraction } from '../domain/ids.js';
-import { MAX_TIMESTAMP_MS } from '../domain/clock.js';
+import { isLegalTransition, LIFECYCLE_EVENT, pendingApproval } from '../domain/index.js';
+import { denyApprovalTx } from '../domain/index.js';
+import { seededFraction } from '../domain/index.js';
+import { MAX_TIMESTAMP_MS } from '../domain/index.js';
 import { accrue, fromMicros, limitCrossed, toMicros } from './spend.js';
 
 type Run = RecordOf<'runs'>;

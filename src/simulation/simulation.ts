@@ -1,13 +1,13 @@
 // The simulation as the control surface drives it: modes, clock moves, step and run (bounded), and a timer for a running clock.
 import { performance } from 'node:perf_hooks';
-import type { ClockState } from '../schemas/state.js';
-import type { SimulationMode, SimulationRecord } from '../schemas/simulation.js';
+import type { ClockState } from '../schemas/index.js';
+import type { SimulationMode, SimulationRecord } from '../schemas/index.js';
 import { invalid } from '../errors.js';
 import { drain, TooManyEvents } from './drain.js';
 import { startInput } from './start.js';
 import { isWholeState, type CaughtUp, type ChangeSet } from '../storage/index.js';
 import { eventView } from './options.js';
-import { clockMove, type ClockInTransaction } from '../domain/clock.js';
+import { clockMove, type ClockInTransaction } from '../domain/index.js';
 import { SimulationParts } from './parts.js';
 import type { Deps } from '../deps.js';
 import type { OwnSimulation, SimulationSettings } from './options.js';

@@ -1,9 +1,9 @@
 // What fires by itself: jobs by cron (and their retries), synthetic chat traffic, and the day and month resets of spend.
 import type { Transaction } from '../storage/index.js';
-import type { RecordOf } from '../schemas/state.js';
-import type { SimEventRecord, SimulationRecord } from '../schemas/simulation.js';
+import type { RecordOf } from '../schemas/index.js';
+import type { SimEventRecord, SimulationRecord } from '../schemas/index.js';
 import { ApiError } from '../errors.js';
-import { retryRunTx } from '../domain/run-operations.js';
+import { retryRunTx } from '../domain/index.js';
 import type { Deps } from '../deps.js';
 import { runKey, type NewEvent } from './runs.js';
 import { fireJob, nextRunAfter, retryPolicy } from './jobs.js';

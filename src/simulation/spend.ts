@@ -1,7 +1,7 @@
 // Spend: a step's cost adds to its project's and user's day and month totals (UTC) and lowers the credit; limits stop a run before a step.
 import type { Transaction } from '../storage/index.js';
-import type { RecordOf } from '../schemas/state.js';
-import { defaultBudget } from '../domain/budget.js';
+import type { RecordOf } from '../schemas/index.js';
+import { defaultBudget } from '../domain/index.js';
 
 type Run = RecordOf<'runs'>;
 type Budget = RecordOf<'budgets'>;

@@ -2,7 +2,7 @@
 // the fixture at start, and again whenever the state goes back to fixtures (reset, a fixture load).
 import type { Store } from '../storage/index.js';
 import * as v from 'valibot';
-import { TrafficSchema, type SimulationMode, type SimulationRecord } from '../schemas/simulation.js';
+import { TrafficSchema, type SimulationMode, type SimulationRecord } from '../schemas/index.js';
 
 /** Every field optional: what is not given stays as the fixture says. */
 export interface StartSettings {

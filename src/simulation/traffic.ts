@@ -1,10 +1,10 @@
 // Synthetic chat traffic: users of a chat binding send messages at random (seeded) times, through the webhook's own transaction.
 import type { Deps } from '../deps.js';
 import type { Transaction } from '../storage/index.js';
-import type { Traffic } from '../schemas/simulation.js';
+import type { Traffic } from '../schemas/index.js';
 import { ApiError } from '../errors.js';
-import { seededFraction } from '../domain/ids.js';
-import { acceptChatUpdateTx } from '../domain/chat-webhook.js';
+import { seededFraction } from '../domain/index.js';
+import { acceptChatUpdateTx } from '../domain/index.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 

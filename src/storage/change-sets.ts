@@ -1,6 +1,6 @@
 // The storage seam: what a committed transaction changed (a change set), and the optional adapter capability that persists change sets.
 import type { Adapter } from 'lowdb';
-import type { ClockState, CollectionName, DataFile, RecordOf, Settings, StateData } from '../schemas/state.js';
+import type { ClockState, CollectionName, DataFile, RecordOf, Settings, StateData } from '../schemas/index.js';
 import { sharedIdentity } from '../shared-identity.js';
 
 /** One record written (`record`) or deleted (`record: null`) by a transaction. */

@@ -1,5 +1,5 @@
 // Reading the mock clock: what "now" is in a clock state (frozen point, offset, rate) over a base time source.
-import type { ClockState } from '../schemas/state.js';
+import type { ClockState } from '../schemas/index.js';
 
 /** Real time in epoch ms (Date.now, or a test's own source). */
 export type TimeSource = () => number;

@@ -1,5 +1,5 @@
 // The commit pipeline: transactions run on the newest state, their change sets queue and are stored in groups (group commit).
-import type { ClockState, CollectionName, Settings } from '../schemas/state.js';
+import type { ClockState, CollectionName, Settings } from '../schemas/index.js';
 import { ChangeSetConflict, type ChangeSetAdapter } from './change-sets.js';
 import { PendingLayer } from './pending.js';
 import type { Writer } from './transaction.js';

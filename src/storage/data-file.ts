@@ -8,7 +8,7 @@ import {
   DATA_FILE_VERSIONS,
   SettingsSchema,
   type CollectionName,
-} from '../schemas/state.js';
+} from '../schemas/index.js';
 import { describeIssues } from '../validation.js';
 import { sameJson } from '../json.js';
 import { completeAndValid } from './record-check.js';

@@ -1,6 +1,6 @@
 // Keys of committed records by the value of one field (approvals by run, users by chat id, ...), kept up to date as
 // change sets fold in, so a transaction that looks for "the approvals of this run" costs what it finds, not the state.
-import type { CollectionName } from '../schemas/state.js';
+import type { CollectionName } from '../schemas/index.js';
 
 type Index = Map<unknown, Set<string>>;
 type Records = Map<string, unknown>;

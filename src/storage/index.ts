@@ -7,3 +7,4 @@ export { StorageUnavailable, storageUnavailable } from './unavailable.js';
 export { SandboxGone } from './sandbox-gone.js';
 export type { NewSandbox, OpenedSandbox, SandboxRow, SharedSandboxStorage } from './change-sets.js';
 export { redactUrl } from './postgres/index.js';
+export { ClockReading, MAX_CLOCK_MS, MIN_TIMESTAMP_MS, type TimeSource } from './clock.js';

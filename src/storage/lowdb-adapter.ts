@@ -1,6 +1,6 @@
 // Any lowdb Adapter (whole document: read/write) behind the change-set seam: each group rewrites the whole document, at the adapter's own cost.
 import type { Adapter } from 'lowdb';
-import { COLLECTION_NAMES, DATA_FILE_FORMAT, DATA_FILE_VERSION, type CollectionName, type DataFile, type StateData } from '../schemas/state.js';
+import { COLLECTION_NAMES, DATA_FILE_FORMAT, DATA_FILE_VERSION, type CollectionName, type DataFile, type StateData } from '../schemas/index.js';
 import type { ChangeSet, ChangeSetAdapter, CommittedState } from './change-sets.js';
 
 /** The whole document after `group` is applied to `committed` (records keep their places; new ones go last). */

@@ -1,5 +1,5 @@
 // Memory storage: the store's own maps are the state, so persisting a change set is a no-op.
-import type { DataFile } from '../schemas/state.js';
+import type { DataFile } from '../schemas/index.js';
 import type { ChangeSet, ChangeSetAdapter, CommittedState } from './change-sets.js';
 import { documentAfter } from './lowdb-adapter.js';
 

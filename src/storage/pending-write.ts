@@ -1,5 +1,5 @@
 // What a write carries on its way through the commit pipeline (its function or replacement, its change set, its outcome), and what sync does for it.
-import { COLLECTION_NAMES, DATA_FILE_FORMAT, DATA_FILE_VERSION, type DataFile, type StateData } from '../schemas/state.js';
+import { COLLECTION_NAMES, DATA_FILE_FORMAT, DATA_FILE_VERSION, type DataFile, type StateData } from '../schemas/index.js';
 import type { CaughtUp, ChangeSet } from './change-sets.js';
 import type { Replacement } from './pending.js';
 import type { Transaction } from './transaction.js';

@@ -1,5 +1,5 @@
 // The newest state for transactions: what was applied but not yet stored, layered over the committed maps.
-import { COLLECTION_NAMES, type ClockState, type CollectionName, type RecordOf, type Settings } from '../schemas/state.js';
+import { COLLECTION_NAMES, type ClockState, type CollectionName, type RecordOf, type Settings } from '../schemas/index.js';
 import type { ChangeSet } from './change-sets.js';
 import { DELETED } from './transaction.js';
 

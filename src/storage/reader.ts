@@ -1,6 +1,6 @@
 // The faces of stored state: a record reader (what a transaction and the stored state both answer), and the read-only
 // view routes and the control surface read.
-import type { ClockState, CollectionName, RecordOf, Settings } from '../schemas/state.js';
+import type { ClockState, CollectionName, RecordOf, Settings } from '../schemas/index.js';
 
 /** Records by key and by an indexed field: what query helpers need, answered by a transaction and by the stored state alike. */
 export interface RecordReader {

@@ -1,5 +1,5 @@
 // Whole-state replace (reset, fixture load, PUT state, restore, the first save): one change set against the newest state when it can be, else the whole state.
-import { COLLECTION_NAMES, type ClockState, type CollectionName, type Settings } from '../schemas/state.js';
+import { COLLECTION_NAMES, type ClockState, type CollectionName, type Settings } from '../schemas/index.js';
 import { sameJson } from '../json.js';
 import type { Maps, Replacement } from './pending.js';
 import type { Transaction } from './transaction.js';

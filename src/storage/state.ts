@@ -1,5 +1,5 @@
 // The stored state: maps of immutable records, their field indexes and derived read views, and folding what was stored into them.
-import { COLLECTION_NAMES, PRIMARY_KEYS, type ClockState, type CollectionName, type RecordOf, type Settings, type StateData } from '../schemas/state.js';
+import { COLLECTION_NAMES, PRIMARY_KEYS, type ClockState, type CollectionName, type RecordOf, type Settings, type StateData } from '../schemas/index.js';
 import type { ChangeSet, CommittedState } from './change-sets.js';
 import { FieldIndexes } from './field-index.js';
 import { emptyMaps, type Maps, type Replacement } from './pending.js';

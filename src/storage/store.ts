@@ -1,6 +1,6 @@
 // The one store, assembled from its parts: the stored state (state.ts), the commit pipeline (commit.ts), multi-instance
 // sync (sync.ts) and whole-state replace (replace.ts); this face lists everything the store does.
-import type { ClockState, CollectionName, RecordOf, Settings, StateData } from '../schemas/state.js';
+import type { ClockState, CollectionName, RecordOf, Settings, StateData } from '../schemas/index.js';
 import { persistsChangeSets, type CommittedState, type StorageAdapter } from './change-sets.js';
 import { CommitPipeline, type CommitMeter, type Optimism, type WriteObserver, type WriteScope } from './commit.js';
 import { wholeDocument } from './lowdb-adapter.js';

@@ -1,5 +1,5 @@
 // A unit of work over the store's newest state (committed plus pending), and the change set it yields.
-import { PRIMARY_KEYS, type ClockState, type CollectionName, type RecordOf, type Settings } from '../schemas/state.js';
+import { PRIMARY_KEYS, type ClockState, type CollectionName, type RecordOf, type Settings } from '../schemas/index.js';
 import type { Change, ChangeSet } from './change-sets.js';
 import type { RecordReader } from './reader.js';
 import { ClockReading, type TimeSource } from './clock.js';

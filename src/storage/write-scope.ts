@@ -1,5 +1,5 @@
 // What a write is attributed to (a request's scope: its guard, its optimism) and who observes stored writes.
-import type { CollectionName } from '../schemas/state.js';
+import type { CollectionName } from '../schemas/index.js';
 import type { Transaction } from './transaction.js';
 import type { TimeSource } from './clock.js';
 

@@ -5,8 +5,8 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type request from 'supertest';
-import { openApiDocument } from '../../src/openapi/build.js';
-import { UNDESCRIBED_PATHS } from '../../src/openapi/operations.js';
+import { openApiDocument } from '../../src/document/build.js';
+import { UNDESCRIBED_PATHS } from '../../src/document/operations.js';
 
 type Json = Record<string, any>;
 type Client = ReturnType<typeof request>;
@@ -89,7 +89,7 @@ class DocChecker {
       // No documented operation: only the routing errors may answer (404 unknown path, 405 known path).
       const expected = candidates.length ? 405 : 404;
       if (res.status !== expected && !(res.status === 404 && candidates.length)) {
-        return [`${what}: no operation in /openapi.json for this method and path (add it to src/openapi/operations.ts), and the status is not a routing error`];
+        return [`${what}: no operation in /openapi.json for this method and path (declare it in src/operations), and the status is not a routing error`];
       }
       return this.body(what, '/components/schemas/ManagementErrorV3', res);
     }

@@ -1,6 +1,6 @@
 // How many faults one mock may hold, and their bytes in all: a fault is kept in memory until it fires out or is cleared.
 import { ApiError } from '../../errors.js';
-import type { FaultBody } from '../../schemas/control-faults.js';
+import type { FaultBody } from '../../schemas/index.js';
 
 /** One mock (the default one or a sandbox) holds at most `count` faults of `bytes` in all. */
 export const FAULT_LIMITS = Object.freeze({ count: 1000, bytes: 1024 * 1024 } as const);

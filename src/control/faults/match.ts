@@ -1,6 +1,6 @@
 // What a fault's `match` asks of a request beyond method and path: query, headers, body (JSON subsets) and principal.
 import { isSubset } from '../subset.js';
-import type { FaultBody } from '../../schemas/control-faults.js';
+import type { FaultBody } from '../../schemas/index.js';
 
 /** The request as fault matching reads it; the body and the principal are looked up only when a fault asks. */
 export interface RequestFacts {

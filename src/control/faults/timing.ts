@@ -1,6 +1,6 @@
 // When a fault fires and how long it waits: `after`, `probability` and delay distributions, drawn from the seeded generator.
-import { seededFraction } from '../../domain/ids.js';
-import { MAX_DELAY_MS, type DelaySpec } from '../../schemas/control-faults.js';
+import { seededFraction } from '../../domain/index.js';
+import { MAX_DELAY_MS, type DelaySpec } from '../../schemas/index.js';
 
 /** z of the 99th percentile of the standard normal distribution. */
 const Z99 = 2.3263478740408408;

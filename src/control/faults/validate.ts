@@ -2,8 +2,8 @@
 import { ValidationError, type ValidationItem } from '../../validation.js';
 import { parse } from '../../validation.js';
 import { unknownOperation } from './operation-of.js';
-import { FaultRequestSchema, type FaultBody } from '../../schemas/control-faults.js';
-import { PACED_TRANSPORT } from '../../schemas/transport-faults.js';
+import { FaultRequestSchema, type FaultBody } from '../../schemas/index.js';
+import { PACED_TRANSPORT } from '../../schemas/index.js';
 
 const item = (loc: (string | number)[], msg: string, input: unknown): ValidationItem => ({ loc: ['body', ...loc], msg, type: 'value_error', input });
 

@@ -1,7 +1,7 @@
 // The three verifications over journal entries: a pattern's count, patterns in order, and nothing but the patterns.
 import { ApiError, invalid } from '../../errors.js';
 import type { JournalEntry } from '../journal.js';
-import type { Count, RequestPattern } from '../../schemas/control-verify.js';
+import type { Count, RequestPattern } from '../../schemas/index.js';
 import { compilePattern, type CompiledPattern, type Difference } from './pattern.js';
 
 /** Near misses an answer names at most, closest first. */

@@ -2,14 +2,14 @@
 import { parse, ValidationError } from '../../validation.js';
 import { unknownOperation } from '../faults/operation-of.js';
 import type { Journal } from '../journal.js';
-import { VerifyOnlySchema, VerifyRequestSchema, VerifySequenceSchema, type VerifyListRequest, type VerifyRequest } from '../../schemas/control-verify.js';
+import { VerifyOnlySchema, VerifyRequestSchema, VerifySequenceSchema, type VerifyListRequest, type VerifyRequest } from '../../schemas/index.js';
 import { verifyCount, verifyOnly, verifySequence, type Outcome, type VerifyAnswer } from './check.js';
 import { AssertionError } from 'node:assert';
 import { verificationError } from '../../verification-error.js';
 
 export type { CountFailure, NearMiss, OnlyFailure, Outcome, SequenceFailure, UnexpectedEntry, VerifyAnswer, VerifyFailure } from './check.js';
 export type { Difference } from './pattern.js';
-export type { RequestPattern, Count, VerifyRequest, VerifyListRequest } from '../../schemas/control-verify.js';
+export type { RequestPattern, Count, VerifyRequest, VerifyListRequest } from '../../schemas/index.js';
 
 export type VerificationKind = 'verify' | 'verifySequence' | 'verifyOnly';
 

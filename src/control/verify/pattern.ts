@@ -1,7 +1,7 @@
 // Request patterns: which journal entries match one, and how a near miss differs from it field by field.
 import { compileGlob, type GlobMatcher } from '../../glob.js';
 import type { JournalEntry } from '../journal.js';
-import type { RequestPattern } from '../../schemas/control-verify.js';
+import type { RequestPattern } from '../../schemas/index.js';
 import { isObject, keyPath, MAX_DIFFERENCES, subsetDifferences, type Difference } from '../subset.js';
 
 export type { Difference } from '../subset.js';

@@ -1,7 +1,7 @@
 // Builds the desired state a source bundle describes: checked assets, a YAML manifest, souls resolved from assets.
 import { createRequire } from 'node:module';
 import { ValidationError, type ValidationItem } from '../../errors.js';
-import type { Bundle, DesiredState } from '../../schemas/desired-state.js';
+import type { Bundle, DesiredState } from '../../schemas/index.js';
 import { sha256Hex } from './fingerprint.js';
 import { MAX_JSON_DEPTH, jsonValueTooDeep } from '../../json-depth.js';
 import { normalizeDesiredState } from './normalize.js';

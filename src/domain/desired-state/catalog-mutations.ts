@@ -1,5 +1,5 @@
 // Handlers of the catalog mutations (skills, capabilities, credential requirements, namespaces, connections) and their edges.
-import type { DesiredState, MutationOf, MutationType } from '../../schemas/desired-state.js';
+import type { DesiredState, MutationOf, MutationType } from '../../schemas/index.js';
 import { addEdge, detachEverywhere, findAgent, removeEdge, removeEntity, requireEntity, unknownReference, upsertById } from './draft.js';
 
 type Handlers<K extends MutationType> = { [T in K]: (d: DesiredState, m: MutationOf<T>) => void };

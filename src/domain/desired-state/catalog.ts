@@ -1,5 +1,5 @@
 // One table of the catalog entity kinds, so mutations, the diff engine and the compiler name them identically.
-import type { ChangeCategory, DesiredState } from '../../schemas/desired-state.js';
+import type { ChangeCategory, DesiredState } from '../../schemas/index.js';
 
 export type CatalogKey = 'skills' | 'capabilities' | 'credential_requirements' | 'memory_namespaces' | 'connections';
 export type EdgeList = 'skills' | 'capabilities' | 'connections';

@@ -1,5 +1,5 @@
 // Builds one semantic change, keeping every field inside the interface's length limits.
-import type { AuthorityEffect, ChangeAction, ChangeCategory, DesiredState, SemanticChange } from '../../schemas/desired-state.js';
+import type { AuthorityEffect, ChangeAction, ChangeCategory, DesiredState, SemanticChange } from '../../schemas/index.js';
 
 /** Cuts text to at most `max` UTF-16 units without splitting a surrogate pair, marking the cut with "…". */
 export function truncate(text: string, max: number): string {

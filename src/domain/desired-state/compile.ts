@@ -1,5 +1,5 @@
 // Compiles a normalized desired state into the immutable release document (docs/desired-state.md).
-import type { Agent, DesiredState, ExecutionPlan, ReleaseDocument, ReleaseResource } from '../../schemas/desired-state.js';
+import type { Agent, DesiredState, ExecutionPlan, ReleaseDocument, ReleaseResource } from '../../schemas/index.js';
 import { CATALOG, cmp } from './catalog.js';
 import { fingerprint } from './fingerprint.js';
 

@@ -1,5 +1,5 @@
 // The edge half of the diff engine: every agent->resource edge is its own subject, `agent:<a>/<kind>:<target>`.
-import type { AuthorityEffect, ChangeCategory, DesiredState, SemanticChange } from '../../schemas/desired-state.js';
+import type { AuthorityEffect, ChangeCategory, DesiredState, SemanticChange } from '../../schemas/index.js';
 import { makeChange, nameIn } from './change.js';
 
 type EdgeKind = 'skill' | 'capability' | 'memory' | 'connection' | 'delegation';

@@ -1,5 +1,5 @@
 // The one diff engine: compares two normalized desired states into sorted semantic changes (plans and release diffs).
-import type { AuthorityEffect, ChangeCategory, DesiredState, SemanticChange } from '../../schemas/desired-state.js';
+import type { AuthorityEffect, ChangeCategory, DesiredState, SemanticChange } from '../../schemas/index.js';
 import { CATALOG, cmp, entitySubject } from './catalog.js';
 import { makeChange } from './change.js';
 import { edgeChanges } from './diff-edges.js';

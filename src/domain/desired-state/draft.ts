@@ -1,6 +1,6 @@
 // Helpers that look up and edit a private draft copy of a desired state while a mutation is applied.
 import { ApiError } from '../../errors.js';
-import type { Agent, DesiredState } from '../../schemas/desired-state.js';
+import type { Agent, DesiredState } from '../../schemas/index.js';
 import { catalogKind, entitySubject, type CatalogKey } from './catalog.js';
 
 export function unknownReference(subject: string, what: string): ApiError {

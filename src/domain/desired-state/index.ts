@@ -22,4 +22,4 @@ export type {
   ReleaseDiffResponse,
   ReleaseDocument,
   SemanticChange,
-} from '../../schemas/desired-state.js';
+} from '../../schemas/index.js';

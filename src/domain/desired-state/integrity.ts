@@ -1,6 +1,6 @@
 // Rules of a desired-state document that a schema cannot express: unique ids, connection names, references, JSON safety.
 import type { ValidationItem } from '../../errors.js';
-import type { ParsedDesiredState } from '../../schemas/desired-state.js';
+import type { ParsedDesiredState } from '../../schemas/index.js';
 import { CATALOG } from './catalog.js';
 
 export type Loc = (string | number)[];

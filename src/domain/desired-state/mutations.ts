@@ -1,6 +1,6 @@
 // Applies one typed mutation to a desired state: pure, all-or-nothing, returning a new normalized state.
 import { ValidationError, invalid } from '../../errors.js';
-import type { DesiredState, Mutation, MutationOf, MutationType } from '../../schemas/desired-state.js';
+import type { DesiredState, Mutation, MutationOf, MutationType } from '../../schemas/index.js';
 import { CATALOG_HANDLERS } from './catalog-mutations.js';
 import { duplicateReference, findAgent, unknownReference } from './draft.js';
 import { jsonSafetyItems } from './integrity.js';

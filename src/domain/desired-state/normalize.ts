@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { ValidationError } from '../../errors.js';
 import { issuesToItems } from '../../validation.js';
-import { DesiredStateSchema, type Agent, type DesiredState, type MemoryGrant, type ParsedDesiredState } from '../../schemas/desired-state.js';
+import { DesiredStateSchema, type Agent, type DesiredState, type MemoryGrant, type ParsedDesiredState } from '../../schemas/index.js';
 import { cmp } from './catalog.js';
 import { integrityItems, type Loc } from './integrity.js';
 

@@ -1,6 +1,6 @@
 // Pure assembly of the plan (endpoint 9) and release-diff (endpoint 3) responses from states the caller loaded.
 import { ApiError, invalid } from '../../errors.js';
-import type { DesiredState, DesiredStateHead, PlanRequest, PlanResponse, ReleaseDiffResponse } from '../../schemas/desired-state.js';
+import type { DesiredState, DesiredStateHead, PlanRequest, PlanResponse, ReleaseDiffResponse } from '../../schemas/index.js';
 import { stateFromBundle } from './bundle.js';
 import { diffFingerprint, diffStates } from './diff.js';
 import { fingerprint } from './fingerprint.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { DataFile } from '../../schemas/state.js';
+import type { DataFile } from '../../schemas/index.js';
 import type { ChangeSet, ChangeSetAdapter, CommittedState } from '../change-sets.js';
 import { DataFileError } from '../data-file.js';
 import { nodeFileSystem, removeIfPresent, syncDirectory, writeAt, type FileSystem, type Handle } from './fs.js';

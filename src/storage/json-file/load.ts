@@ -8,7 +8,7 @@ import {
   type CollectionName,
   type DataFile,
   type StateData,
-} from '../../schemas/state.js';
+} from '../../schemas/index.js';
 import type { ChangeSet } from '../change-sets.js';
 import { checkHeader, DataFileError, DATA_FILE_MAX_DEPTH, finishState, RecordChecker } from '../data-file.js';
 import { JsonStreamError, readJsonStreaming } from './json-document.js';

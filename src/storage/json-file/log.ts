@@ -1,7 +1,7 @@
 // The sidecar log: change sets as JSON Lines after a header naming the snapshot it continues; encoding, and replay at load.
 import { open } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { ClockStateSchema, COLLECTION_NAMES, PRIMARY_KEYS, SettingsSchema, type CollectionName } from '../../schemas/state.js';
+import { ClockStateSchema, COLLECTION_NAMES, PRIMARY_KEYS, SettingsSchema, type CollectionName } from '../../schemas/index.js';
 import type { Change, ChangeSet } from '../change-sets.js';
 import { DataFileError, DATA_FILE_MAX_DEPTH, type RecordChecker } from '../data-file.js';
 import { nestedDeeperThan } from './json-document.js';

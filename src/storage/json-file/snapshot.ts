@@ -8,7 +8,7 @@ import {
   type CollectionName,
   type DataFile,
   type Settings,
-} from '../../schemas/state.js';
+} from '../../schemas/index.js';
 import type { CommittedState } from '../change-sets.js';
 import { writeAt, type FileSystem } from './fs.js';
 

@@ -1,7 +1,7 @@
 // The whole states sandboxes start from and reset to, stored once by the hash of their JSON text however many share them.
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import type { StateData } from '../../schemas/state.js';
+import type { StateData } from '../../schemas/index.js';
 import type { Tables } from './schema.js';
 
 /** Parsed bases kept in memory (a sandbox opened here, or created here, from one): the most recently used ones. */

@@ -1,5 +1,5 @@
 // Change sets as the change table holds them (the JSON log's line format), and a group's net effect on the record rows.
-import type { ClockState, CollectionName, Settings } from '../../schemas/state.js';
+import type { ClockState, CollectionName, Settings } from '../../schemas/index.js';
 import type { Change, ChangeSet } from '../change-sets.js';
 
 /** `{"seq":N,"changes":[[collection,key,record|null],...],"clock"?,"settings"?}`, as a line of the JSON file's log. */

@@ -2,7 +2,7 @@
 // each request, with an optimistic append that detects a concurrent writer and rebases on it under the head lock.
 import type pg from 'pg';
 import { pgDriver } from './driver.js';
-import { DATA_FILE_FORMAT, DATA_FILE_VERSION, PRIMARY_KEYS, type CollectionName, type DataFile, type StateData } from '../../schemas/state.js';
+import { DATA_FILE_FORMAT, DATA_FILE_VERSION, PRIMARY_KEYS, type CollectionName, type DataFile, type StateData } from '../../schemas/index.js';
 import { ChangeSetConflict, type CaughtUp, type ChangeSet, type ChangeSetAdapter, type CommittedState, type Rebase, type RebaseWhole } from '../change-sets.js';
 import { RecordChecker, finishState } from '../data-file.js';
 import { decodeSet } from './codec.js';

@@ -1,7 +1,7 @@
 // One shared sandbox's state in the database: its base (a whole state stored once, by hash) and its change sets since,
 // appended with a compare-and-set on its registry row, as the default mock's are on the head row.
 import type pg from 'pg';
-import { DATA_FILE_FORMAT, DATA_FILE_VERSION, type DataFile, type StateData } from '../../schemas/state.js';
+import { DATA_FILE_FORMAT, DATA_FILE_VERSION, type DataFile, type StateData } from '../../schemas/index.js';
 import { ChangeSetConflict, type CaughtUp, type ChangeSet, type ChangeSetAdapter, type CommittedState, type Rebase, type RebaseWhole } from '../change-sets.js';
 import { documentAfter } from '../lowdb-adapter.js';
 import { SandboxGone } from '../sandbox-gone.js';

@@ -1,7 +1,7 @@
 // The registry of shared sandboxes in the database: every instance creates, finds, lists, touches and drops them there,
 // with `max` counted over all instances (creates are serialized by an advisory lock) and expiry on the stored last request.
 import type pg from 'pg';
-import type { StateData } from '../../schemas/state.js';
+import type { StateData } from '../../schemas/index.js';
 import type { NewSandbox, OpenedSandbox, SandboxRow, SharedSandboxStorage } from '../change-sets.js';
 import { withClient } from './pool.js';
 import { isMissingBase } from './bases.js';

@@ -1,6 +1,6 @@
 // transport "hang": no answer is sent until the client gives up (its socket closes, or in process its AbortSignal fires).
 import type { Context } from 'koa';
-import { MAX_DELAY_MS } from '../../../schemas/control-faults.js';
+import { MAX_DELAY_MS } from '../../../schemas/index.js';
 import { endOf } from '../../../request-waits.js';
 
 /**

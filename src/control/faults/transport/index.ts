@@ -1,6 +1,6 @@
 // The transport faults, one file per kind; each acts on the Node response, so a socket and the in-process client see the same.
 import type { Context, Next } from 'koa';
-import type { TransportKind } from '../../../schemas/transport-faults.js';
+import type { TransportKind } from '../../../schemas/index.js';
 import { hang } from './hang.js';
 import { malformedJson } from './malformed-json.js';
 import { reset } from './reset.js';

@@ -1,5 +1,5 @@
-// What a route module declares: each route's methods, path and handler, in order. The route table compiles the paths
-// once per table; nothing here builds a regular expression, so a mock (or a sandbox) assembles its routes cheaply.
+// The route list a route module builds: each route's methods, path and handlers, in order. routes/table.ts compiles
+// the paths once per server; nothing here builds a regular expression.
 import type { Middleware } from 'koa';
 
 /** One declared route, in the shape of @koa/router's layers (the route table reads either). */

@@ -1,12 +1,12 @@
 // The control operations on what a mock does to its v3 traffic and learns from it: injected faults, the coverage
 // report and its gate, shadow mode's drift, and the timeline of runs, spend and requests.
 import { AssertionError } from 'node:assert';
-import type { DriftReport } from '../schemas/drift.js';
-import type { TimelineQuery } from '../schemas/control-timeline.js';
-import { validFault, type Fault, type FaultSpec } from './faults/index.js';
-import type { CoverageReport } from './coverage.js';
-import { gapText, gate, type GateResult, type Requirement } from './coverage-gate.js';
-import { timeline, type Timeline } from './timeline.js';
+import type { DriftReport } from '../schemas/index.js';
+import type { TimelineQuery } from '../schemas/index.js';
+import { validFault, type Fault, type FaultSpec } from '../control/index.js';
+import type { CoverageReport } from '../control/index.js';
+import { gapText, gate, type GateResult, type Requirement } from '../control/index.js';
+import { timeline, type Timeline } from '../control/index.js';
 import type { ControlCore } from './control-core.js';
 
 export class TrafficControl {

@@ -1,12 +1,12 @@
 // The control operations that drive the domain and the simulation (runs, codes, desired state, simulation settings), apart from the session's own records.
 import type { Deps } from '../deps.js';
 import { ValidationError } from '../errors.js';
-import { createRun, transitionRun } from '../domain/run-lifecycle.js';
-import { mintAuthorizationCode, type MintedCode } from '../domain/tokens.js';
-import { AuthCodeRequestSchema, type AuthCodeRequest, type CreateRunInput, type TransitionInput } from '../schemas/control.js';
+import { createRun, transitionRun } from '../domain/index.js';
+import { mintAuthorizationCode, type MintedCode } from '../domain/index.js';
+import { AuthCodeRequestSchema, type AuthCodeRequest, type CreateRunInput, type TransitionInput } from '../schemas/index.js';
 import { parse as parseInput } from '../validation.js';
-import { applyDesiredState, compileReleaseFromHead, readDesiredState, type ApplyResult, type DesiredStateView } from '../domain/desired-state-store.js';
-import { ApplyDesiredStateSchema, CompileReleaseSchema, type ApplyDesiredStateInput, type CompileReleaseInput } from '../schemas/control-desired-state.js';
+import { applyDesiredState, compileReleaseFromHead, readDesiredState, type ApplyResult, type DesiredStateView } from '../domain/index.js';
+import { ApplyDesiredStateSchema, CompileReleaseSchema, type ApplyDesiredStateInput, type CompileReleaseInput } from '../schemas/index.js';
 import {
   BehavioursSchema,
   SimulationRunRequestSchema,
@@ -14,7 +14,7 @@ import {
   type BehavioursInput,
   type SimulationRunRequest,
   type SimulationSettingsRequest,
-} from '../schemas/simulation.js';
+} from '../schemas/index.js';
 import { checkBehaviourReferences, checkTrafficReferences, type Simulation } from '../simulation/index.js';
 
 export class DomainControl {

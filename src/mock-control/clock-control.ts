@@ -1,5 +1,5 @@
 // The control operations on the mock clock: read it, freeze it at a time, move it (what falls due by then happens first in auto mode).
-import { ClockRequestSchema } from '../schemas/control.js';
+import { ClockRequestSchema } from '../schemas/index.js';
 import { parse as parseInput } from '../validation.js';
 import type { ControlCore } from './control-core.js';
 

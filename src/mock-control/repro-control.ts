@@ -1,12 +1,13 @@
 // What takes a session away from a mock: repro bundles (and their import), replayable tests, the HAR, the client report.
 import type { Readable } from 'node:stream';
 import { invalid } from '../validation.js';
-import type { JournalFilter } from './journal.js';
-import { faultBoundText } from './faults/index.js';
+import type { JournalFilter } from '../control/index.js';
+import { faultBoundText } from '../control/index.js';
 import { bundleStream, harOf, openBundle, type TestExportRequest } from '../reproduce/index.js';
 import { assertClean, clientReport, type ClientReport } from '../judge/index.js';
-import type { StateData } from '../schemas/state.js';
-import { reloaded, type ControlCore } from './control-core.js';
+import type { StateData } from '../schemas/index.js';
+import { reloaded } from './control-core.js';
+import { type ControlCore } from './control-core.js';
 
 /** A streamed document as one string. */
 async function textOf(stream: Readable): Promise<string> {

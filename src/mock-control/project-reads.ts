@@ -2,7 +2,7 @@
 // page: the v3 views and keyset pages over the same indexes the v3 lists use, without v3 credentials.
 import type { Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
-import { keysetPage } from '../domain/pagination.js';
+import { keysetPage } from '../domain/index.js';
 import {
   approvalsOf,
   jobsOf,
@@ -15,12 +15,12 @@ import {
   targetsByRelease,
   userKey,
   usersOf,
-} from '../domain/queries.js';
-import { approvalView, budgetView, effectiveApprovalStatus, jobView, projectView, releaseView, runDetailView, runView, userView } from '../domain/views.js';
-import { defaultBudget } from '../domain/budget.js';
-import { ApprovalStatus } from '../schemas/approvals.js';
-import { JobStatus } from '../schemas/jobs.js';
-import { RunStatus } from '../schemas/runs.js';
+} from '../domain/index.js';
+import { approvalView, budgetView, effectiveApprovalStatus, jobView, projectView, releaseView, runDetailView, runView, userView } from '../domain/index.js';
+import { defaultBudget } from '../domain/index.js';
+import { ApprovalStatus } from '../schemas/index.js';
+import { JobStatus } from '../schemas/index.js';
+import { RunStatus } from '../schemas/index.js';
 import {
   ControlApprovalPageQuerySchema,
   ControlJobPageQuerySchema,
@@ -32,9 +32,9 @@ import {
   type ControlPageQuery,
   type ControlProjectPageQuery,
   type ControlRunPageQuery,
-} from '../schemas/control-projects.js';
+} from '../schemas/index.js';
 import { parse } from '../validation.js';
-import type { RecordOf } from '../schemas/state.js';
+import type { RecordOf } from '../schemas/index.js';
 
 /** A project's place in the state (fixture order, then creation): a key that sorts descending as the positions ascend. */
 type Placed = RecordOf<'projects'> & { readonly place: string };

@@ -2,13 +2,12 @@
 import { ApiError } from '../errors.js';
 import { parse as parseInput } from '../validation.js';
 import { DEFAULT_ORIGIN } from '../inprocess/index.js';
-import { SandboxPageQuerySchema, type CreateSandboxInput, type SandboxInfo, type SandboxPage, type SandboxPageQuery } from '../schemas/sandboxes.js';
+import { SandboxPageQuerySchema, type CreateSandboxInput, type SandboxInfo, type SandboxPage, type SandboxPageQuery } from '../schemas/index.js';
 import type { SandboxDirectory } from './sandbox-directory.js';
-import type { MockControl } from './api.js';
 
-export class SandboxControl {
+export class SandboxControl<C> {
   /** `directory`: the server's sandboxes at the default mock, null in a sandbox. */
-  constructor(private readonly directory: SandboxDirectory | null) {}
+  constructor(private readonly directory: SandboxDirectory<C> | null) {}
 
   /**
    * Creates a sandbox: a whole mock of its own, from `fixtures`, a saved `snapshot`, or what the server started with.
@@ -34,11 +33,11 @@ export class SandboxControl {
   }
 
   /** A live sandbox's own in-process control API; 404 `sandbox_not_found`. */
-  sandboxControl(id: string): MockControl {
+  sandboxControl(id: string): C {
     return this.sandboxDirectory().control(id);
   }
 
-  private sandboxDirectory(): SandboxDirectory {
+  private sandboxDirectory(): SandboxDirectory<C> {
     if (!this.directory) throw new ApiError('route_not_found', { message: 'Sandboxes are managed at the default mock; they do not nest' });
     return this.directory;
   }

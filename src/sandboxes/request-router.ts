@@ -1,11 +1,12 @@
-// How requests reach a sandbox's mock, and how the sandbox directory refuses: 422 items located under the create body's
-// key, and refusals rendered before the default mock's error renderer (in the same envelope).
+// The request router of sandboxes: hands a request that names a sandbox to that sandbox's mock (its life counting it),
+// and renders the directory's refusals (422 items under the create body's key) in the management envelope.
 import type { Context, Next } from 'koa';
 import { ApiError, STORAGE_RETRY_AFTER_S, ValidationError, sandboxNotFound } from '../errors.js';
 import { SandboxGone } from '../storage/index.js';
 import { endsWith } from '../request-waits.js';
-import { addressOf, markPathPrefix } from './address.js';
-import { address, type AddressedMock } from '../middleware/addressed.js';
+import { addressOf } from './address.js';
+import { markPathPrefix } from '../pipeline/index.js';
+import { address, type AddressedMock } from '../pipeline/index.js';
 import type { SandboxLife } from './life.js';
 
 /** Runs `fn`, locating its 422 items under `["body", key, ...]` (it validated a part of the create body as a whole). */

@@ -1,18 +1,18 @@
 // Builds the OpenAPI 3.1 document from the operation catalog, converting every valibot schema with
 // @valibot/to-json-schema. Built once per process and control setting (cached), served by routes/docs.ts.
-import { VerificationFailureSchema } from './control-verify-schemas.js';
+import { VerificationFailureSchema } from '../openapi/index.js';
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { ApprovalResponseSchema } from '../schemas/approvals.js';
-import { BundleSchema, MutationSchema, SemanticChangeSchema, DesiredStateHeadSchema } from '../schemas/desired-state.js';
-import { JobResponseSchema } from '../schemas/jobs.js';
-import { ReleaseResponseSchema } from '../schemas/releases.js';
-import { RunStepSchema, RunTimingSchema } from '../schemas/runs.js';
-import { UserResponseSchema } from '../schemas/users.js';
+import { ApprovalResponseSchema } from '../schemas/index.js';
+import { BundleSchema, MutationSchema, SemanticChangeSchema, DesiredStateHeadSchema } from '../schemas/index.js';
+import { JobResponseSchema } from '../schemas/index.js';
+import { ReleaseResponseSchema } from '../schemas/index.js';
+import { RunStepSchema, RunTimingSchema } from '../schemas/index.js';
+import { UserResponseSchema } from '../schemas/index.js';
 import { CONTROL_OPERATIONS, V3_OPERATIONS, type OperationSpec } from './operations.js';
-import { ERROR_RESPONSES, errorResponses, errorStatusesOf } from './error-responses.js';
-import { securityOf, securitySchemes, type SecurityOptions } from './security.js';
-import { ManagementErrorSchema, ValidationErrorSchema } from './schemas.js';
+import { ERROR_RESPONSES, errorResponses, errorStatusesOf } from '../openapi/index.js';
+import { securityOf, securitySchemes, type SecurityOptions } from '../openapi/index.js';
+import { ManagementErrorSchema, ValidationErrorSchema } from '../openapi/index.js';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
 type ObjectSchema = v.ObjectSchema<v.ObjectEntries, undefined>;

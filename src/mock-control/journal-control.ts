@@ -1,7 +1,7 @@
 // The control operations on a mock's request journal: list it, read one entry, assert over it (verify), empty it.
 import { ApiError } from '../errors.js';
-import type { Journal, JournalEntry, JournalFilter, JournalSummary } from './journal.js';
-import type { Verifier, VerifyAnswer, VerifyListRequest, VerifyRequest } from './verify/index.js';
+import type { Journal, JournalEntry, JournalFilter, JournalSummary } from '../control/index.js';
+import type { Verifier, VerifyAnswer, VerifyListRequest, VerifyRequest } from '../control/index.js';
 
 export class JournalControl {
   constructor(

@@ -1,15 +1,15 @@
 // What the parts of a mock's control API share: its collaborators, its per-mock records, the seal, the session and the reset point.
 import type { Deps } from '../deps.js';
-import type { StateData } from '../schemas/state.js';
+import type { StateData } from '../schemas/index.js';
 import type { Simulation } from '../simulation/index.js';
-import type { SeededGenerators } from '../domain/ids.js';
+import type { SeededGenerators } from '../domain/index.js';
 import type { ReplaySession } from '../reproduce/index.js';
-import type { DriftSource } from '../schemas/drift.js';
-import type { Journal } from './journal.js';
-import type { FaultRegistry } from './faults/index.js';
-import type { CoverageTracker } from './coverage.js';
-import type { Sealer } from './sealing.js';
-import type { NamedSnapshots } from './snapshots.js';
+import type { DriftSource } from '../schemas/index.js';
+import type { Journal } from '../control/index.js';
+import type { FaultRegistry } from '../control/index.js';
+import type { CoverageTracker } from '../control/index.js';
+import type { Sealer } from '../control/index.js';
+import type { NamedSnapshots } from '../control/index.js';
 import type { SandboxDirectory } from './sandbox-directory.js';
 
 /** A mock's named snapshots, and the sandboxes it manages (the default mock only: sandboxes do not nest). */

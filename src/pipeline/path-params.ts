@@ -1,6 +1,6 @@
 // Path parameter schemas shared by the v3 routes.
 import * as v from 'valibot';
-import { Uuid, model } from '../schemas/common.js';
+import { Uuid, model } from '../schemas/index.js';
 
 export const ProjectPath = model({ project_id: Uuid });
 export const RunPath = model({ project_id: Uuid, run_id: Uuid });

@@ -1,23 +1,27 @@
 // mock.control, the in-process control API (docs/control-surface.md): every method it offers and the part that serves
 // it, in one table. Each part owns one job; this file only builds them and lends their methods to mock.control.
 import type { Deps } from '../deps.js';
-import type { StateData } from '../schemas/state.js';
+import type { StateData } from '../schemas/index.js';
 import type { Simulation } from '../simulation/index.js';
-import type { SeededGenerators } from '../domain/ids.js';
-import type { DriftSource } from '../schemas/drift.js';
+import type { SeededGenerators } from '../domain/index.js';
+import type { DriftSource } from '../schemas/index.js';
 import { ReplaySession } from '../reproduce/index.js';
-import { heldSecrets } from './held-secrets.js';
-import { Journal, type JournalLimits } from './journal.js';
-import type { JournalBudget } from './journal-budget.js';
-import type { FaultRegistry } from './faults/index.js';
-import { CoverageTracker } from './coverage.js';
-import { Verifier } from './verify/index.js';
-import { Sealer } from './sealing.js';
-import { ResetPoint, type ControlCore, type ControlParts, type SandboxParts } from './control-core.js';
+import { heldSecrets } from '../control/index.js';
+import { Journal, type JournalLimits } from '../control/index.js';
+import type { JournalBudget } from '../control/index.js';
+import type { FaultRegistry } from '../control/index.js';
+import { CoverageTracker } from '../control/index.js';
+import { Verifier } from '../control/index.js';
+import { Sealer } from '../control/index.js';
+import { ResetPoint } from './control-core.js';
+import { type ControlCore } from './control-core.js';
+import { type ControlParts } from './control-core.js';
+import { type SandboxParts } from './control-core.js';
 import { StateControl } from './state-control.js';
 import { ClockControl } from './clock-control.js';
 import { SnapshotControl } from './snapshot-control.js';
 import { SandboxControl } from './sandbox-control.js';
+import type { SandboxDirectory } from './sandbox-directory.js';
 import { DomainControl } from './domain-control.js';
 import { ProjectReads } from './project-reads.js';
 import { JournalControl } from './journal-control.js';
@@ -65,7 +69,8 @@ const PARTS = {
   /** What takes a session away: bundles, exported tests, the HAR, the client report. */
   repro: ReproControl,
 } as const;
-type Parts = { [P in keyof typeof PARTS]: InstanceType<(typeof PARTS)[P]> };
+// A sandbox's control is a MockControl itself: the sandbox part is typed with it here, where that type is known.
+type Parts = { [P in keyof typeof PARTS]: P extends 'sandboxes' ? SandboxControl<MockControl> : InstanceType<(typeof PARTS)[P]> };
 
 /** Every method of mock.control, by the part that serves it: mock.control's prototype is made from this table. */
 const SERVED_BY = {
@@ -160,7 +165,8 @@ export class MockControl {
       state: new StateControl(core),
       clock: new ClockControl(core),
       snapshots: new SnapshotControl(core),
-      sandboxes: new SandboxControl(parts.sandboxes),
+      // The registry hands out each sandbox's control, built by this class: MockControl by construction.
+      sandboxes: new SandboxControl(parts.sandboxes as SandboxDirectory<MockControl> | null),
       domain: new DomainControl(deps, sim),
       reads: new ProjectReads(deps),
       journal: new JournalControl(parts.journal, this.verifier),

@@ -2,7 +2,7 @@
 // middleware and handler after it reads it, so one app, one middleware chain and one route table serve every mock.
 import type { Context } from 'koa';
 import type { Deps } from '../deps.js';
-import type { MockControl } from '../control/api.js';
+import type { MockControl } from '../mock-control/index.js';
 import type { ClientObserver } from '../judge/index.js';
 import type { MockShadow } from '../shadow/index.js';
 import type { ScopeCells } from '../metrics/index.js';

@@ -1,9 +1,9 @@
 // The control operations on snapshots of a mock: the cheap in-process ones, and the named ones (bounded in number and bytes).
 import type { Snapshot } from '../storage/index.js';
 import { parse as parseInput } from '../validation.js';
-import { SaveSnapshotSchema, SnapshotPath } from '../schemas/sandboxes.js';
+import { SaveSnapshotSchema, SnapshotPath } from '../schemas/index.js';
 import { jsonLengthUpTo } from '../json-length.js';
-import type { NamedSnapshotInfo } from './snapshots.js';
+import type { NamedSnapshotInfo } from '../control/index.js';
 import { reloaded, type ControlCore } from './control-core.js';
 
 export class SnapshotControl {

@@ -1,10 +1,10 @@
 // The control operations on a mock's whole state: reset, fixture loads, and the state's export and import.
 import type { Readable } from 'node:stream';
-import { CompleteStateDataSchema, type StateData } from '../schemas/state.js';
+import { CompleteStateDataSchema, type StateData } from '../schemas/index.js';
 import { invalid } from '../errors.js';
 import { parse as parseInput } from '../validation.js';
-import { validateFixture } from './fixture-errors.js';
-import { sealedStateStream } from './state-stream.js';
+import { validateFixture } from '../control/index.js';
+import { sealedStateStream } from '../control/index.js';
 import { reloaded, type ControlCore } from './control-core.js';
 
 export class StateControl {
