@@ -3,9 +3,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from './helpers/cli.js';
 import { DEFAULT_PROPERTY_RUNS, DEFAULT_RUN_TIMEOUT_MS, DEFAULT_TEST_TIMEOUT_MS } from './runner/config.mjs';
@@ -44,10 +44,22 @@ test.run();`,
 test('spins without yielding', () => { const end = Date.now() + 30000; while (Date.now() < end); });
 test('after the spin', () => {});
 test.run();`,
+  // suites in folders, found however deep; a file that is not a suite (a helper) is never run, whatever the pattern
+  'store/disk/deep.test.mjs': `import { test } from 'uvu';
+test('deep 1', () => {});
+test.run();`,
+  'store/near.test.mjs': `import { test } from 'uvu';
+test('near 1', () => {});
+test('near 2', () => {});
+test.run();`,
+  'store/helper.mjs': `throw new Error('a helper is not a suite');`,
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'runner-test-'));
-for (const [name, text] of Object.entries(FIXTURES)) writeFileSync(join(dir, name), text);
+for (const [name, text] of Object.entries(FIXTURES)) {
+  mkdirSync(dirname(join(dir, name)), { recursive: true });
+  writeFileSync(join(dir, name), text);
+}
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs test/run.mjs on the fixtures matching `pattern`, with a clean environment plus `env`. */
@@ -103,6 +115,18 @@ test('runner: the run timeout stops everything and names the running test', asyn
   const r = await runner('^hang\\.', { TEST_TIMEOUT_MS: '60000', TEST_RUN_TIMEOUT_MS: '6000' });
   assert.is(r.last, '0 passed, 2 failed, 1 of the failed never finished', r.out);
   assert.match(r.out, /run timeout \(6000 ms, TEST_RUN_TIMEOUT_MS\) while running .*hang\.test\.mjs › "hangs forever"/);
+});
+
+test('runner: suites in folders run; the pattern matches the path under the folder or the file name; helpers never run', async () => {
+  const folder = await runner('^store/');
+  assert.is(folder.last, '3 passed, 0 failed', folder.out);
+  const deeper = await runner('^store/disk/');
+  assert.is(deeper.last, '1 passed, 0 failed', deeper.out);
+  assert.match(deeper.out, `${dir}/store/disk/deep.test.mjs`);
+  const byName = await runner('^(near|basic)\\.');
+  assert.is(byName.last, '4 passed, 1 failed', byName.out);
+  const helper = await runner('helper');
+  assert.is(helper.last, '0 passed, 0 failed', helper.out);
 });
 
 test('runner: no test at all fails the run', async () => {
