@@ -1,6 +1,7 @@
 // What the domain needs from createApp (store, clock, ids, config); nothing here is global, and nothing of the control surface.
 import type { ReadView, Store } from './storage/index.js';
 import type { RunHooks, WriteDeps } from './domain/write-deps.js';
+import type { MockClock } from './domain/clock.js';
 
 export type { RunHooks, RuntimeConfig, WriteDeps } from './domain/write-deps.js';
 
@@ -9,6 +10,11 @@ export interface Deps extends WriteDeps {
   store: Store;
   /** The same store, read-only: what routes and the control surface read (writes go through the domain). */
   view: ReadView;
+  /**
+   * The mock clock over the stored state: what answers and reads report as "now". A write never reads it: it reads
+   * and moves the clock of its transaction (`tx.now()`, `MockClock.of(tx)`).
+   */
+  clock: MockClock;
 }
 
 /**

@@ -107,6 +107,8 @@ export async function assembleMock(own: OwnParts, server: ServerParts): Promise<
     // the simulation exists there is no heap yet: it is built from the stored events when the simulation loads.
     onCaughtUp: (found) => simulation?.othersWrote(found),
     meter: own.meter,
+    // Writes read the mock clock through their transactions (`tx.now()`), on the same real time as its reads.
+    time: options.clock ?? Date.now,
   });
   own.meter.opened++;
   const generators = own.seed !== undefined ? new SeededGenerators(String(own.seed)) : null;

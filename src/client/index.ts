@@ -6,8 +6,7 @@ import { controlOperations, type ControlOperations } from './control.js';
 import { v3Operations, type V3Operations } from './v3.js';
 import type { paths } from './generated.js';
 
-export { ControlError } from './control.js';
-export { hmacSha256Hex, type BrokerSigning, type CallOptions } from './v3.js';
+export { ControlError, hmacSha256Hex, type BrokerSigning, type CallOptions } from './calls.js';
 export type { Credentials } from './credentials.js';
 export type { paths, components, operations } from './generated.js';
 export type * from './generated.js';

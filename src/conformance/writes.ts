@@ -2,9 +2,10 @@
 // approval the probe finds pending, a cancel of a run it finds cancellable. Each says what it will do before it does it.
 import { compareAnswers } from './compare.js';
 import { bearer, JSON_HEADERS, type Probe, type ProbeVerdict, type Side } from './probe.js';
+import { CANCELLABLE } from '../domain/run-lifecycle.js';
 
 const REASON = 'conformance probe';
-const CANCELLABLE = new Set(['queued', 'running', 'waiting_approval']);
+const cancellable = new Set<string>(CANCELLABLE);
 const on = (side: Side) => `/api/v3/projects/${encodeURIComponent(side.disposable ?? '')}`;
 const post = (side: Side, method: string, path: string, body: unknown) =>
   side.send({ method, path: `${on(side)}${path}`, headers: { ...bearer(side), ...JSON_HEADERS }, body: JSON.stringify(body) });
@@ -46,7 +47,7 @@ async function cancellableRun(side: Side): Promise<string | undefined> {
   const list = (a.body as { items?: { run_id?: unknown }[] } | null)?.items ?? [];
   for (const runId of new Set(list.map((x) => x.run_id).filter((x): x is string => typeof x === 'string'))) {
     const run = await get(side, `/runs/${encodeURIComponent(runId)}`);
-    if (run.status === 200 && CANCELLABLE.has(String((run.body as { status?: unknown }).status))) return runId;
+    if (run.status === 200 && cancellable.has(String((run.body as { status?: unknown }).status))) return runId;
   }
   return undefined;
 }

@@ -1,6 +1,5 @@
 // The control operations that drive the domain and the simulation (runs, codes, desired state, simulation settings), apart from the session's own records.
 import type { Deps } from '../deps.js';
-import { ProjectReads } from './project-reads.js';
 import { ValidationError } from '../errors.js';
 import { createRun, transitionRun } from '../domain/run-lifecycle.js';
 import { mintAuthorizationCode, type MintedCode } from '../domain/tokens.js';
@@ -18,14 +17,12 @@ import {
 } from '../schemas/simulation.js';
 import { checkBehaviourReferences, checkTrafficReferences, type Simulation } from '../simulation/index.js';
 
-export class DomainControl extends ProjectReads {
+export class DomainControl {
   constructor(
-    deps: Deps,
+    private readonly deps: Deps,
     /** The simulation engine. */
-    protected readonly sim: Simulation,
-  ) {
-    super(deps);
-  }
+    private readonly sim: Simulation,
+  ) {}
 
   // ---- the simulation ----
 

@@ -53,7 +53,7 @@ function tally(options: readonly string[], statuses: Iterable<string>): Record<s
 }
 
 export class ProjectReads {
-  constructor(protected readonly deps: Deps) {}
+  constructor(private readonly deps: Deps) {}
 
   private project(projectId: string): RecordOf<'projects'> {
     const p = this.deps.view.get('projects', projectId);

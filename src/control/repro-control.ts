@@ -1,19 +1,12 @@
-// The control API's own parts (journal, faults, coverage, the seal) and what takes a session away: repro bundles, the HAR, replayable tests, the client report.
+// What takes a session away from a mock: repro bundles (and their import), replayable tests, the HAR, the client report.
 import type { Readable } from 'node:stream';
-import type { Deps } from '../deps.js';
 import { invalid } from '../validation.js';
-import type { StateData } from '../schemas/state.js';
-import type { Journal, JournalFilter } from './journal.js';
-import { SandboxControl, type SandboxParts } from './sandbox-control.js';
-import { faultBoundText, type FaultRegistry } from './faults/index.js';
-import { Verifier } from './verify/index.js';
-import type { CoverageTracker } from './coverage.js';
-import { Sealer } from './sealing.js';
-import type { Simulation } from '../simulation/index.js';
-import type { SeededGenerators } from '../domain/ids.js';
-import { bundleStream, harOf, openBundle, ReplaySession, type TestExportRequest } from '../reproduce/index.js';
+import type { JournalFilter } from './journal.js';
+import { faultBoundText } from './faults/index.js';
+import { bundleStream, harOf, openBundle, type TestExportRequest } from '../reproduce/index.js';
 import { assertClean, clientReport, type ClientReport } from '../judge/index.js';
-import type { DriftSource } from '../schemas/drift.js';
+import type { StateData } from '../schemas/state.js';
+import { reloaded, type ControlCore } from './control-core.js';
 
 /** A streamed document as one string. */
 async function textOf(stream: Readable): Promise<string> {
@@ -22,74 +15,24 @@ async function textOf(stream: Readable): Promise<string> {
   return text;
 }
 
-/** What each mock keeps of its own traffic, built by createApp before the store and the control surface. */
-export interface ControlParts extends SandboxParts {
-  journal: Journal;
-  faults: FaultRegistry;
-  coverage: CoverageTracker;
-  /** What shadow mode found (an empty record without a shadow target). */
-  drift: DriftSource;
-}
-
-export class ReproControl extends SandboxControl {
-  constructor(
-    deps: Deps,
-    /** The state the fixtures describe: what reset returns to. */
-    protected seed: StateData,
-    /** The seal key (createApp's `sealKey`, the CLI's --seal-key, or shared storage's secret): random without one. */
-    sealKey: string | undefined,
-    /** The per-instance parts createApp built first: the request journal, injected faults, the coverage report. */
-    parts: ControlParts,
-    /** The simulation engine. */
-    sim: Simulation,
-    /** The seeded id and token generators (null without a seed): a repro bundle holds their positions. */
-    private readonly generators: SeededGenerators | null = null,
-  ) {
-    super(deps, sim, parts);
-    this.sealer = new Sealer(sealKey);
-    this.journal = parts.journal;
-    this.faultRegistry = parts.faults;
-    this.coverageTracker = parts.coverage;
-    this.driftRecord = parts.drift;
-    this.verifier = new Verifier(this.journal);
-    this.session = new ReplaySession({ deps, sim, sealer: this.sealer, journal: this.journal, faults: this.faultRegistry, generators });
-  }
-
-  /** The request journal (per mock). */
-  readonly journal: Journal;
-  /** Checks of the journal (what POST /_mock/verify... answer). */
-  readonly verifier: Verifier;
-  /** Injected faults (per instance). */
-  readonly faultRegistry: FaultRegistry;
-  /** What the v3 traffic so far exercised. */
-  readonly coverageTracker: CoverageTracker;
-  protected readonly sealer: Sealer;
-  /** What shadow mode found (GET /_mock/drift). */
-  protected readonly driftRecord: DriftSource;
-  /** Where the current session began: what an exported test rebuilds. */
-  protected readonly session: ReplaySession;
-
-  override async restoreSnapshot(name: string) {
-    const info = await super.restoreSnapshot(name);
-    this.session.begin();
-    return info;
-  }
+export class ReproControl {
+  constructor(private readonly core: ControlCore) {}
 
   /** GET /_mock/bundle: states, clock, simulation, faults, generators and journal as one JSON text, secrets sealed. */
   async exportBundleStream(): Promise<Readable> {
-    const { store } = this.deps;
-    const resetState = (await store.readResetState()) ?? this.seed;
+    const { deps, sim, sealer, parts, generators, resetPoint } = this.core;
+    const resetState = await resetPoint.read();
     const src = {
-      sealer: this.sealer,
-      seed: this.generators?.seed ?? null,
-      generators: this.generators?.positions() ?? null,
-      faults: this.faultRegistry.snapshot(),
-      journal: { next_id: this.journal.next, left: this.journal.left, entries: this.journal.list() },
+      sealer,
+      seed: generators?.seed ?? null,
+      generators: generators?.positions() ?? null,
+      faults: parts.faults.snapshot(),
+      journal: { next_id: parts.journal.next, left: parts.journal.left, entries: parts.journal.list() },
       resetState,
-      state: store.toData(),
-      mode: this.sim.mode(),
-      retentionDays: this.sim.retentionDays(),
-      keys: { admin_key: this.deps.config.adminKey(), broker_secret: this.deps.config.brokerSecret() },
+      state: deps.store.toData(),
+      mode: sim.mode(),
+      retentionDays: sim.retentionDays(),
+      keys: { admin_key: deps.config.adminKey(), broker_secret: deps.config.brokerSecret() },
     };
     return bundleStream(src);
   }
@@ -104,19 +47,18 @@ export class ReproControl extends SandboxControl {
    * A bad bundle (format, version, seal, any part) is a ValidationError with its `loc`, and nothing changes.
    */
   async importBundle(input: unknown): Promise<void> {
-    const b = openBundle(input, this.sealer);
-    if (!this.faultRegistry.fits(b.faults)) {
-      throw invalid(['body', 'faults', 'faults'], `A mock holds ${faultBoundText(this.faultRegistry.limits)}`, 'value_error', b.faults.faults.length);
+    const { deps, sealer, parts, generators, resetPoint } = this.core;
+    const b = openBundle(input, sealer);
+    if (!parts.faults.fits(b.faults)) {
+      throw invalid(['body', 'faults', 'faults'], `A mock holds ${faultBoundText(parts.faults.limits)}`, 'value_error', b.faults.faults.length);
     }
-    await this.deps.store.replace(b.state);
-    this.seed = b.resetState;
-    await this.deps.store.writeResetState(b.resetState);
-    this.faultRegistry.restore(b.faults);
-    this.journal.restore(b.journal.records, b.journal.next_id);
-    if (b.generators) this.generators?.moveTo(b.generators);
-    this.coverageTracker.clear();
-    await this.sim.load(false);
-    this.session.begin();
+    await deps.store.replace(b.state);
+    await resetPoint.write(b.resetState);
+    parts.faults.restore(b.faults);
+    parts.journal.restore(b.journal.records, b.journal.next_id);
+    if (b.generators) generators?.moveTo(b.generators);
+    parts.coverage.clear();
+    await reloaded(this.core);
   }
 
   /**
@@ -124,12 +66,12 @@ export class ReproControl extends SandboxControl {
    * Start-up, reset, fixture loads, state, snapshot and bundle restores begin one too.
    */
   startSession(): void {
-    this.session.begin();
+    this.core.session.begin();
   }
 
   /** @internal A mock just built whose store holds exactly `state` (nothing written since): its first session keeps that document, no copy. */
   startFirstSession(state: StateData | undefined): void {
-    this.session.begin(state);
+    this.core.session.begin(state);
   }
 
   /**
@@ -137,7 +79,7 @@ export class ReproControl extends SandboxControl {
    * from the session's start, replays its requests in order and asserts each recorded status and body from `since`.
    */
   async exportTestStream(request: TestExportRequest = {}): Promise<Readable> {
-    return this.session.export((await this.deps.store.readResetState()) ?? this.seed, request);
+    return this.core.session.export(await this.core.resetPoint.read(), request);
   }
 
   /** The exported test file as text (see exportTestStream). */
@@ -147,17 +89,17 @@ export class ReproControl extends SandboxControl {
 
   /** `value` with every sealed part opened (an exported test's steps): in process only, where the secrets are held anyway. */
   unseal<T>(value: T): T {
-    return this.sealer.unsealDeep(value) as T;
+    return this.core.sealer.unsealDeep(value) as T;
   }
 
   /** The journal (filtered as requests() is) as a HAR 1.2 document, redacted as the journal shows it. */
   har(filter: JournalFilter = {}) {
-    return harOf(this.journal.list(filter), this.journal.left, 'v3');
+    return harOf(this.core.parts.journal.list(filter), this.core.parts.journal.left, 'v3');
   }
 
   /** How the client under test behaved: each rule over the journal (GET /_mock/client-report). */
   clientReport(): ClientReport {
-    return clientReport(this.journal.records({ simulated: false }), this.journal.left);
+    return clientReport(this.core.parts.journal.records({ simulated: false }), this.core.parts.journal.left);
   }
 
   /** Throws an AssertionError listing every finding of severity `error` (warnings pass). */

@@ -50,8 +50,8 @@ function stepsAfterDenial(steps: RunStep[], approval: Approval): RunStep[] {
  * approval that only reads as expired keeps its stored `pending`.
  */
 export async function denyApproval(deps: WriteDeps, input: DenyInput): Promise<DenyResult> {
-  const nowMs = deps.clock.nowMs();
   return deps.store.transact((tx) => {
+    const nowMs = tx.nowMs();
     const [indexed] = tx.where('approvals', 'approval_id', input.approvalId, (a) => a.project_id === input.projectId);
     if (!indexed) throw new ApiError('approval_not_found', { affected_resource: `approval:${input.approvalId}` });
     return denyApprovalTx(deps, tx, input, indexed.id, nowMs);

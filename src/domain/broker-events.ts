@@ -85,7 +85,7 @@ export async function reconcileBrokerEvent(deps: WriteDeps, event: BrokerEvent):
       (c) => tx.get('projects', c.project_id)?.status !== 'archived',
     );
     if (targets.length === 0) return { accepted: true, stored: false };
-    const now = deps.clock.nowIso();
+    const now = tx.now();
     for (const c of targets) tx.put('connections', applyEvent(c, event, now));
     tx.put('broker_events', { event_id: event.event_id, connection_resource_id: event.connection_resource_id, event_type: event.event_type, received_at: now });
     return { accepted: true, stored: true };

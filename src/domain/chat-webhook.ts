@@ -94,8 +94,7 @@ function upsertSender(deps: WriteDeps, tx: Transaction, binding: RecordOf<'conne
 
 /** Applies one verified update in one transaction: duplicate check, user upsert, run, full-content trace. */
 export async function acceptChatUpdate(deps: WriteDeps, binding: RecordOf<'connections'>, update: ChatUpdate): Promise<ChatWebhookResult> {
-  const nowMs = deps.clock.nowMs();
-  const result = await deps.store.transact((tx) => acceptChatUpdateTx(deps, tx, binding, update, nowMs));
+  const result = await deps.store.transact((tx) => acceptChatUpdateTx(deps, tx, binding, update, tx.nowMs()));
   if (!result.duplicate) await noteRetainedInserts(deps, 1);
   return result;
 }

@@ -126,7 +126,7 @@ export async function applyDesiredState(deps: WriteDeps, projectId: string, requ
       project_id: project.id,
       generation: base.generation + 1,
       fingerprint: proposed,
-      created_at: deps.clock.nowIso(),
+      created_at: tx.now(),
       document: document as unknown as Record<string, unknown>,
     };
     tx.put('revisions', revision);
@@ -150,7 +150,7 @@ export async function compileReleaseFromHead(deps: WriteDeps, projectId: string,
       id: deps.ids(),
       project_id: project.id,
       generation,
-      created_at: deps.clock.nowIso(),
+      created_at: tx.now(),
       desired_state_head: headOf(revision),
       document: compileRelease(documentOf(revision)) as unknown as Record<string, unknown>,
     };

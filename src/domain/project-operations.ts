@@ -13,8 +13,8 @@ type Project = RecordOf<'projects'>;
  * correct request answers 200 with the archived project and writes nothing.
  */
 export async function archiveProject(deps: WriteDeps, projectId: string, confirmation: string): Promise<Project> {
-  const now = deps.clock.nowIso();
   return deps.store.transact((tx) => {
+    const now = tx.now();
     const project = tx.get('projects', projectId);
     if (!project) throw new ApiError('project_not_found');
     if (confirmation !== project.slug) {
@@ -40,8 +40,8 @@ const HISTORY = ['releases', 'runs', 'users', 'jobs', 'approvals'] as const;
  * must be empty. Transferring to the workspace it is already in changes nothing.
  */
 export async function transferProject(deps: WriteDeps, input: TransferInput): Promise<Project> {
-  const now = deps.clock.nowIso();
   return deps.store.transact((tx) => {
+    const now = tx.now();
     const project = writableProject(tx, input.projectId);
     if (!tx.get('workspaces', input.workspaceId)) {
       throw new ApiError('workspace_not_found', { affected_resource: `workspace:${input.workspaceId}` });

@@ -1,6 +1,5 @@
 // Retention of the tables that only grow (tokens, codes, webhook dedupe keys): what is kept how long by the mock clock, pruned in amortized sweeps.
 import type { Transaction, Writer } from '../storage/index.js';
-import type { MockClock } from './clock.js';
 import { PRIMARY_KEYS } from '../schemas/state.js';
 
 /**
@@ -30,7 +29,6 @@ export class RetentionTracker {
 /** What a sweep needs of a mock's collaborators (its write deps hold them). */
 interface RetentionDeps {
   store: Writer;
-  clock: MockClock;
   retention: RetentionTracker;
 }
 
@@ -58,10 +56,9 @@ export async function noteRetainedInserts(deps: RetentionDeps, n: number): Promi
 /** Prunes every retained record past its retention; answers how many of each went. */
 export async function sweepRetained(deps: RetentionDeps): Promise<SweepResult> {
   const t = deps.retention;
-  const nowMs = deps.clock.nowMs();
   t.running = true;
   try {
-    const { kept, ...result } = await deps.store.transact((tx) => pruneIn(tx, nowMs));
+    const { kept, ...result } = await deps.store.transact((tx) => pruneIn(tx, tx.nowMs()));
     t.inserts = 0;
     t.sweeps++;
     t.keptAtLastSweep = kept;

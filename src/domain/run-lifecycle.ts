@@ -34,6 +34,9 @@ export const RUN_TRANSITIONS: Readonly<Record<RunStatus, readonly RunStatus[]>> 
   cancelled: [],
 };
 
+/** The statuses a run can be cancelled from (endpoint 4, the conformance probe): those with an edge to `cancelled`. */
+export const CANCELLABLE: readonly RunStatus[] = (Object.keys(RUN_TRANSITIONS) as RunStatus[]).filter((s) => RUN_TRANSITIONS[s].includes('cancelled'));
+
 /** What leaving waiting_approval does to the run's pending approvals (so approval and run never disagree). */
 const APPROVAL_OUTCOME: Partial<Record<RunStatus, RecordOf<'approvals'>['status']>> = {
   running: 'approved',
@@ -121,9 +124,9 @@ const usageOf = (b: { cost_usd?: number; input_tokens?: number; output_tokens?: 
 export async function createRun(deps: WriteDeps, projectId: string, input: CreateRunInput) {
   const body = parse(CreateRunSchema, input, 'body');
   if (body.simulate && body.status !== 'queued') throw invalid(['body', 'simulate'], 'Only a queued run can be simulated', 'value_error', true);
-  const nowMs = deps.clock.nowMs();
-  const now = new Date(nowMs).toISOString();
   return deps.store.transact((tx: Transaction) => {
+    const nowMs = tx.nowMs();
+    const now = new Date(nowMs).toISOString();
     if (!tx.get('projects', projectId)) throw new ApiError('project_not_found', { affected_resource: `project:${projectId}` });
     if (body.id && tx.get('runs', body.id))
       throw new ApiError('duplicate_reference', { message: `Run ${body.id} already exists.`, affected_resource: `run:${body.id}` });
@@ -162,9 +165,9 @@ export async function createRun(deps: WriteDeps, projectId: string, input: Creat
 
 export async function transitionRun(deps: WriteDeps, projectId: string, runId: string, input: TransitionInput) {
   const body = parse(TransitionSchema, input, 'body');
-  const nowMs = deps.clock.nowMs();
-  const now = new Date(nowMs).toISOString();
   return deps.store.transact((tx: Transaction) => {
+    const nowMs = tx.nowMs();
+    const now = new Date(nowMs).toISOString();
     if (!tx.get('projects', projectId)) throw new ApiError('project_not_found', { affected_resource: `project:${projectId}` });
     const run = inProject(tx, 'runs', runId, projectId);
     if (!run) throw new ApiError('run_not_found', { affected_resource: `run:${runId}` });

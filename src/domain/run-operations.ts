@@ -5,10 +5,11 @@ import type { Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/state.js';
 import { effectiveApprovalStatus } from './views.js';
 import { writableProject } from './write-guard.js';
+import { CANCELLABLE } from './run-lifecycle.js';
 
 type Run = RecordOf<'runs'>;
 
-export const CANCELLABLE: ReadonlySet<Run['status']> = new Set(['queued', 'running', 'waiting_approval']);
+const cancellable: ReadonlySet<Run['status']> = new Set(CANCELLABLE);
 
 /** The run if it belongs to the project; another project's run reads as missing. */
 export function runInProject(tx: Transaction, projectId: string, runId: string): Run {
@@ -29,15 +30,15 @@ export interface CancelInput {
  * they are: the contract cancels only pending checkpoints.
  */
 export async function cancelRun(deps: WriteDeps, input: CancelInput): Promise<Run> {
-  const now = deps.clock.nowIso();
-  const nowMs = deps.clock.nowMs();
   return deps.store.transact((tx) => {
+    const now = tx.now();
+    const nowMs = tx.nowMs();
     writableProject(tx, input.projectId);
     const run = runInProject(tx, input.projectId, input.runId);
-    if (!CANCELLABLE.has(run.status)) {
+    if (!cancellable.has(run.status)) {
       throw new ApiError('run_not_cancellable', {
         affected_resource: `run:${run.id}`,
-        message: `The run is ${run.status}; only queued, running or waiting_approval runs can be cancelled.`,
+        message: `The run is ${run.status}; only ${CANCELLABLE.slice(0, -1).join(', ')} or ${CANCELLABLE.at(-1)} runs can be cancelled.`,
       });
     }
     const events: unknown[] = [...run.events, { type: 'run.cancelled', at: now, ...(input.reason !== undefined ? { reason: input.reason } : {}) }];
@@ -67,8 +68,7 @@ export interface RetryInput {
 
 /** Creates a new queued run pinned to the failed run's release; the old run is left untouched. */
 export async function retryRun(deps: WriteDeps, input: RetryInput): Promise<Run> {
-  const nowMs = deps.clock.nowMs();
-  return deps.store.transact((tx) => retryRunTx(deps, tx, input, nowMs));
+  return deps.store.transact((tx) => retryRunTx(deps, tx, input, tx.nowMs()));
 }
 
 /** The retry's transaction at `nowMs` (the simulation's retry policy uses it at the retry's due time). */

@@ -132,9 +132,10 @@ function rotateRefresh(deps: WriteDeps, tx: Transaction, token: string, nowMs: n
 /** `received` is the body as it arrived (for the `input` of a missing-field item); the parsed request by default. */
 export async function exchangeToken(deps: WriteDeps, req: TokenRequest, received: unknown = req): Promise<TokenResponse> {
   requireFields(req, received);
-  const nowMs = deps.clock.nowMs();
   const outcome = await deps.store.transact((tx) =>
-    req.grant_type === 'authorization_code' ? exchangeCode(deps, tx, req.code!, req.code_verifier!, nowMs) : rotateRefresh(deps, tx, req.refresh_token!, nowMs),
+    req.grant_type === 'authorization_code'
+      ? exchangeCode(deps, tx, req.code!, req.code_verifier!, tx.nowMs())
+      : rotateRefresh(deps, tx, req.refresh_token!, tx.nowMs()),
   );
   if ('fail' in outcome) throw invalidGrant(outcome.fail);
   await noteRetainedInserts(deps, 2);
@@ -167,8 +168,8 @@ export async function mintAuthorizationCode(deps: WriteDeps, input: MintCodeInpu
   if (!Number.isSafeInteger(ttl) || ttl < 0) throw invalid(['body', 'expires_in_ms'], '', 'greater_than_equal', ttl, { ge: 0 });
   const code = input.code ?? deps.tokens(32);
   const scopes = [...(input.scopes ?? DEFAULT_CODE_SCOPES)];
-  const expires_at = isoAt(msAfter(deps.clock.nowMs(), ttl, ['body', 'expires_in_ms']));
-  await deps.store.transact((tx) => {
+  const expires_at = await deps.store.transact((tx) => {
+    const expires_at = isoAt(msAfter(tx.nowMs(), ttl, ['body', 'expires_in_ms']));
     if (!tx.get('principals', input.principal_id)) throw new ApiError('principal_not_found', { affected_resource: `principal:${input.principal_id}` });
     tx.put('authorization_codes', {
       code,
@@ -179,6 +180,7 @@ export async function mintAuthorizationCode(deps: WriteDeps, input: MintCodeInpu
       used: false,
       family_id: null,
     });
+    return expires_at;
   });
   await noteRetainedInserts(deps, 1);
   return { code, principal_id: input.principal_id, scopes: [...scopes], expires_at };

@@ -1,7 +1,6 @@
-// What the domain's write functions get from createApp (a writer, the clock, ids, config, the simulation's hooks); nothing global.
+// What the domain's write functions get from createApp (a writer, ids, config, the simulation's hooks; time through the transaction); nothing global.
 import type { Transaction, Writer } from '../storage/store.js';
 import type { RecordOf } from '../schemas/state.js';
-import type { MockClock } from './clock.js';
 import type { IdGenerator, TokenGenerator } from './ids.js';
 import type { RetentionTracker } from './retention.js';
 
@@ -35,11 +34,11 @@ export interface RunHooks {
 
 /**
  * What the domain's write functions get: the store as a Writer (transactions only), so a write can read nothing but
- * its own transaction. The whole deps createApp assembles (src/deps.ts) is assignable to it.
+ * its own transaction, time included: no clock here, a write reads the mock clock through `tx.now()` / `tx.nowMs()`
+ * (run again after a conflict, it reads the moved clock). The whole deps createApp assembles (src/deps.ts) is assignable to it.
  */
 export interface WriteDeps {
   store: Writer;
-  clock: MockClock;
   ids: IdGenerator;
   tokens: TokenGenerator;
   config: RuntimeConfig;

@@ -26,11 +26,11 @@ export interface HeaderParam {
   required?: boolean;
 }
 
-export interface SuccessResponse {
+export interface SuccessResponse<S extends AnySchema = AnySchema> {
   status: number | '2XX';
   description: string;
-  /** A named JSON body; `null` = no body; `{ contentType }` for non-JSON answers. */
-  body: Named | null | { contentType: string };
+  /** A named JSON body (its schema's type is what the handler must answer); `null` = no body; `{ contentType }` for non-JSON answers. */
+  body: (Named & { schema: S }) | null | { contentType: string };
   headers?: Record<string, { description: string; required: boolean }>;
 }
 
@@ -54,7 +54,12 @@ export interface OperationSpec {
   errors: ErrorStatus[];
 }
 
-export const json = (status: number, name: string, schema: AnySchema, description: string): SuccessResponse => ({
+export const json = <S extends AnySchema>(
+  status: number,
+  name: string,
+  schema: S,
+  description: string,
+): SuccessResponse<S> & { body: Named & { schema: S } } => ({
   status,
   description,
   body: named(name, schema),

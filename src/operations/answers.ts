@@ -1,10 +1,10 @@
 // The success answers the /_mock operations share: 200 with a named JSON body.
-import { named, type AnySchema, type SuccessResponse } from '../openapi/operation-spec.js';
+import { named, type AnySchema, type Named, type SuccessResponse } from '../openapi/operation-spec.js';
 import * as A from '../openapi/control-schemas.js';
 import { VerifyAnswerSchema } from '../openapi/control-verify-schemas.js';
 
 /** A control answer: 200 with a named JSON body. */
-export const answer = (name: string, schema: AnySchema, description = 'The answer'): SuccessResponse => ({
+export const answer = <S extends AnySchema>(name: string, schema: S, description = 'The answer'): SuccessResponse<S> & { body: Named & { schema: S } } => ({
   status: 200,
   description,
   body: named(name, schema),

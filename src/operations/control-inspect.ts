@@ -16,6 +16,7 @@ export const CONTROL_INSPECT_OPERATIONS = [
     query: TimelineQuerySchema,
     errors: [422],
     success: [answer('ControlTimeline', TimelineAnswerSchema, 'The series')],
+    client: { name: 'timeline', doc: 'Runs by status, spend, approvals, jobs fired and requests by status class over a span of the mock clock, in buckets.' },
     handler: () => ({ query, control }) => control.timeline(query),
   }),
   declareControl({
@@ -26,6 +27,7 @@ export const CONTROL_INSPECT_OPERATIONS = [
     description: 'The operations never called, then the first missing reason codes of those called, each with the `mock.control` calls to paste and the request to send then (the same gaps `coverage --fail-under 100` and `assertCoverage({ failUnder: 100 })` name). Reset clears what it is computed from.',
     errors: [],
     success: [answer('ControlCoverageNext', CoverageNextSchema, 'The gaps')],
+    client: { name: 'coverageNext', doc: "What to exercise next: the coverage gate's gaps at 100 %, each with the control calls that provoke it." },
     handler: () => ({ control }) => control.coverageNext(),
   }),
 ];

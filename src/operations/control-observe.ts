@@ -3,6 +3,7 @@
 import { invalid } from '../errors.js';
 import { ClockRequestSchema, FaultRequestSchema, JournalQuerySchema, RequestPath } from '../schemas/control.js';
 import { VerifyOnlySchema, VerifyRequestSchema, VerifySequenceSchema } from '../schemas/control-verify.js';
+import { TRANSPORT_FAULTS, TRANSPORT_FAULT_KINDS } from '../schemas/transport-faults.js';
 import type { VerificationKind } from '../control/verify/index.js';
 import * as A from '../openapi/control-schemas.js';
 import { named, type AnySchema } from '../openapi/operation-spec.js';
@@ -29,6 +30,7 @@ export const CONTROL_OBSERVE_OPERATIONS = [
     description: 'Oldest first, bounded. `path` is a substring or a glob (`*` one segment, `**` any); `status` an exact status or a class such as `4xx`; `after` an id (only newer entries: what a poller passes); `limit` keeps the newest N; `summary=true` leaves out query, headers and bodies.',
     query: JournalQuerySchema,
     success: [answer('ControlJournalPage', A.JournalPageSchema, 'The matching entries')],
+    client: { name: 'requests', doc: 'Journal entries, oldest first, filtered by method, path (substring or glob) and status (`404`, `4xx`).', query: 'filter', yields: 'items' },
     handler: () => ({ query, control }) => ({ items: control.requests(query) }),
   }),
   declareControl({
@@ -39,6 +41,7 @@ export const CONTROL_OBSERVE_OPERATIONS = [
     description: 'The entry with this id, with its query, headers and bodies; 404 `request_not_found` once it has left the journal (or was never recorded).',
     pathParams: RequestPath,
     success: [answer('ControlJournalEntry', A.JournalEntrySchema, 'The entry')],
+    client: { name: 'journalEntry', doc: 'One journal entry in full (redacted); ControlError 404 `request_not_found` once it has left the journal.' },
     handler: () => ({ path, control }) => control.journalEntry(path.request_id),
   }),
   declareControl({
@@ -48,6 +51,7 @@ export const CONTROL_OBSERVE_OPERATIONS = [
     summary: 'Clear the request journal',
     description: 'Answers how many entries were removed.',
     success: [Cleared],
+    client: { name: 'clearRequests', doc: 'Empties the journal; resolves with how many entries it held.', yields: 'cleared' },
     handler: () => ({ control }) => ({ cleared: control.clearRequests() }),
   }),
   declareControl({
@@ -58,6 +62,7 @@ export const CONTROL_OBSERVE_OPERATIONS = [
     description: 'Per v3 operation: what the traffic so far produced against what the contract says it can produce. Reset clears it.',
     errors: [],
     success: [answer('ControlCoverageReport', A.CoverageReportSchema, 'The report')],
+    client: { name: 'coverage' },
     handler: () => ({ control }) => control.coverage(),
   }),
   declareControl({
@@ -68,6 +73,7 @@ export const CONTROL_OBSERVE_OPERATIONS = [
     description: 'Answers `{now, frozen_at, offset_ms}`.',
     errors: [],
     success: [Clock],
+    client: { name: 'clock' },
     handler: () => ({ control }) => control.clock(),
   }),
   declareControl({
@@ -78,6 +84,7 @@ export const CONTROL_OBSERVE_OPERATIONS = [
     description: 'Exactly one of `now` (ISO 8601; freezes the clock there) and `advance_ms` (moves it, negative to go back). Answers the clock.',
     body: { schema: named('ClockRequest', ClockRequestSchema), required: true },
     success: [Clock],
+    client: [{ name: 'setClock', doc: 'Freezes the clock at `now` (ISO 8601).', body: [['now', 'now', 'string']] }, { name: 'advanceClock', doc: 'Moves the clock by `ms` (negative goes back).', body: [['ms', 'advance_ms', 'number']] }],
     handler: () => async ({ body, control }) => {
       const given = (body.now !== undefined ? 1 : 0) + (body.advance_ms !== undefined ? 1 : 0);
       if (given !== 1) throw invalid(['body'], 'Give exactly one of now and advance_ms', 'value_error', body);
@@ -94,6 +101,7 @@ export const CONTROL_OBSERVE_OPERATIONS = [
     description: 'Each with its id, what it matches, and how many matches it has left.',
     errors: [],
     success: [answer('ControlFaultPage', A.FaultPageSchema, 'The faults')],
+    client: { name: 'faults', yields: 'items' },
     handler: () => ({ control }) => ({ items: control.faults() }),
   }),
   declareControl({
@@ -101,9 +109,10 @@ export const CONTROL_OBSERVE_OPERATIONS = [
     method: 'post',
     path: '/_mock/faults',
     summary: 'Inject a fault: a status, a wait, a rate limit or a broken connection, for the next N matching requests or until cleared',
-    description: 'A v3 request matching `method`, `path` and `match` (operation, query, headers, body, principal) is answered with `status`, `body` and `headers` instead of being handled, delayed by `delay_ms` (a number or a uniform/lognormal distribution) first, answered 429 with Retry-After past a `rate_limit` on the mock clock, or broken by a `transport` fault (reset, hang, truncate, malformed_json, slow_body at `bytes_per_s`). `after` skips the first N matches, `probability` fires with a seeded draw, `times` limits how many requests it hits. Inconsistent fields are a 422 at their loc. 409 `fault_limit` past 1,000 faults or 1 MiB (as JSON, a rate limit adding 8 bytes per request it counts) per mock, and nothing is added.',
+    description: `A v3 request matching \`method\`, \`path\` and \`match\` (operation, query, headers, body, principal) is answered with \`status\`, \`body\` and \`headers\` instead of being handled, delayed by \`delay_ms\` (a number or a uniform/lognormal distribution) first, answered 429 with Retry-After past a \`rate_limit\` on the mock clock, or broken by a \`transport\` fault (${TRANSPORT_FAULTS.map((k) => (TRANSPORT_FAULT_KINDS[k].paced ? `${k} at \`bytes_per_s\`` : k)).join(', ')}). \`after\` skips the first N matches, \`probability\` fires with a seeded draw, \`times\` limits how many requests it hits. Inconsistent fields are a 422 at their loc. 409 \`fault_limit\` past 1,000 faults or 1 MiB (as JSON, a rate limit adding 8 bytes per request it counts) per mock, and nothing is added.`,
     body: { schema: named('FaultRequest', FaultRequestSchema), required: true },
     success: [answer('ControlFault', A.FaultSchema, 'The new fault')],
+    client: { name: 'addFault', body: 'spec' },
     handler: () => ({ body, control }) => control.addFault(body),
   }),
   declareControl({
@@ -113,6 +122,7 @@ export const CONTROL_OBSERVE_OPERATIONS = [
     summary: 'Clear every fault',
     description: 'Answers how many faults were removed.',
     success: [Cleared],
+    client: { name: 'clearFaults', yields: 'cleared' },
     handler: () => ({ control }) => ({ cleared: control.clearFaults() }),
   }),
   declareControl({
@@ -125,6 +135,7 @@ export const CONTROL_OBSERVE_OPERATIONS = [
     rawBody: true,
     errors: [413, 417, 422],
     success: [VerifyAnswer],
+    client: { name: 'verify', doc: 'Asserts the journal holds requests matching `request`, `count` times (at least once); rejects with an AssertionError otherwise.', body: 'input', verifies: true },
     handler: verifying('verify'),
   }),
   declareControl({
@@ -137,6 +148,7 @@ export const CONTROL_OBSERVE_OPERATIONS = [
     rawBody: true,
     errors: [413, 417, 422],
     success: [VerifyAnswer],
+    client: { name: 'verifySequence', doc: 'Asserts requests matching these patterns happened in this order (others possibly between them).', body: 'input', verifies: true },
     handler: verifying('verifySequence'),
   }),
   declareControl({
@@ -149,6 +161,7 @@ export const CONTROL_OBSERVE_OPERATIONS = [
     rawBody: true,
     errors: [413, 417, 422],
     success: [VerifyAnswer],
+    client: { name: 'verifyOnly', doc: 'Asserts every journaled request matches at least one of these patterns.', body: 'input', verifies: true },
     handler: verifying('verifyOnly'),
   }),
 ];

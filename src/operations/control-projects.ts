@@ -23,6 +23,7 @@ export const CONTROL_PROJECT_OPERATIONS = [
     query: ControlProjectPageQuerySchema,
     errors: [422],
     success: [answer('ControlProjectPage', A.ProjectPageSchema, 'A page of projects')],
+    client: { name: 'projects', doc: "Every project, newest first, in keyset pages (`limit`, `cursor` = the previous page's `next_cursor`)." },
     handler: () => ({ query, control }) => control.projects(query),
   }),
   declareControl({
@@ -33,6 +34,7 @@ export const CONTROL_PROJECT_OPERATIONS = [
     description: 'The project, its budget (the default one until a budget is set), runs and jobs by status, approvals by their status as read now, how many users and releases, and the releases the `live` and `candidate` targets point at.',
     pathParams: ProjectPath,
     success: [answer('ControlProjectOverview', A.ProjectOverviewSchema, 'The project and its counts')],
+    client: { name: 'projectOverview', doc: 'One project at a glance: budget, runs, approvals and jobs by status, users, releases, targets.' },
     handler: () => ({ path, control }) => control.projectOverview(path.project_id),
   }),
   declareControl({
@@ -44,6 +46,7 @@ export const CONTROL_PROJECT_OPERATIONS = [
     pathParams: ProjectPath,
     query: ControlRunPageQuerySchema,
     success: [answer('ControlRunPage', A.RunPageSchema, 'A page of runs')],
+    client: { name: 'runs', doc: "The project's runs, newest first, optionally of one `status`, in pages." },
     handler: () => ({ path, query, control }) => control.runs(path.project_id, query),
   }),
   declareControl({
@@ -54,6 +57,7 @@ export const CONTROL_PROJECT_OPERATIONS = [
     description: 'The run detail (steps, events, result), its surface and user, and every approval it asked for.',
     pathParams: RunPath,
     success: [answer('ControlRunDetail', A.RunInspectSchema, 'The run')],
+    client: { name: 'run', doc: 'One run in full, with its surface, user and approvals.' },
     handler: () => ({ path, control }) => control.run(path.project_id, path.run_id),
   }),
   declareControl({
@@ -65,6 +69,7 @@ export const CONTROL_PROJECT_OPERATIONS = [
     pathParams: ProjectPath,
     query: ControlApprovalPageQuerySchema,
     success: [answer('ControlApprovalPage', A.ApprovalPageSchema, 'A page of approvals')],
+    client: { name: 'approvals', doc: "The project's approvals, optionally of one `status` as read now (`expired` once past expiry), in pages." },
     handler: () => ({ path, query, control }) => control.approvals(path.project_id, query),
   }),
   declareControl({
@@ -76,6 +81,7 @@ export const CONTROL_PROJECT_OPERATIONS = [
     pathParams: ProjectPath,
     query: ControlPageQuerySchema,
     success: [answer('ControlUserPage', A.UserPageSchema, 'A page of users')],
+    client: { name: 'users', doc: "The project's app users, newest first, in pages." },
     handler: () => ({ path, query, control }) => control.users(path.project_id, query),
   }),
   declareControl({
@@ -87,6 +93,7 @@ export const CONTROL_PROJECT_OPERATIONS = [
     pathParams: ProjectPath,
     query: ControlJobPageQuerySchema,
     success: [answer('ControlJobPage', A.JobPageSchema, 'A page of jobs')],
+    client: { name: 'jobs', doc: "The project's jobs, optionally of one `status`, in pages." },
     handler: () => ({ path, query, control }) => control.jobs(path.project_id, query),
   }),
   declareControl({
@@ -98,6 +105,7 @@ export const CONTROL_PROJECT_OPERATIONS = [
     pathParams: ProjectPath,
     query: ControlPageQuerySchema,
     success: [answer('ControlReleasePage', A.ReleasePageSchema, 'A page of releases')],
+    client: { name: 'releases', doc: "The project's releases, newest generation first, with their targets, in pages." },
     handler: () => ({ path, query, control }) => control.releases(path.project_id, query),
   }),
 ];

@@ -19,6 +19,10 @@ export const CONTROL_REPRODUCE_OPERATIONS = [
       'One JSON document `{format: "project-runtime-mock/bundle@1", seal, seed, generators, faults, journal, reset_state, state}`: what reset returns to, the stored state (clock and simulation included), the faults with their remaining counts, the seed and how far its generators have drawn, and the journal. Secrets are sealed as in GET /_mock/state. Streamed.',
     errors: [],
     success: [answer('ReproBundle', BundleDocumentSchema, 'The bundle')],
+    client: {
+      name: 'exportBundle',
+      doc: 'A repro bundle of the whole session (secrets sealed): hand it to importBundle, `--bundle FILE` or createApp({ bundle }).',
+    },
     handler:
       () =>
       async ({ control }) =>
@@ -35,6 +39,7 @@ export const CONTROL_REPRODUCE_OPERATIONS = [
     rawBody: true,
     largeBody: true,
     success: [answer('ControlRestoredAnswer', A.RestoredAnswerSchema)],
+    client: { name: 'importBundle', doc: 'Restores a repro bundle whole (a bad one is a ControlError 422 and changes nothing).', body: 'bundle' },
     handler: replacing('restored', (control, bundle) => control.importBundle(bundle)),
   }),
   declareControl({
@@ -47,6 +52,7 @@ export const CONTROL_REPRODUCE_OPERATIONS = [
     query: JournalQuerySchema,
     errors: [422],
     success: [answer('HarDocument', HarDocumentSchema, 'The HAR document')],
+    client: { name: 'har', doc: 'The journal (filtered as `requests`) as a HAR 1.2 document, redacted.', query: 'filter' },
     handler:
       () =>
       ({ query, control }) => {
@@ -64,6 +70,7 @@ export const CONTROL_REPRODUCE_OPERATIONS = [
     query: TestExportQuerySchema,
     errors: [409, 413, 422],
     success: [{ status: 200, description: 'The test file', body: { contentType: 'text/javascript' } }],
+    client: { name: 'exportTest', doc: "The session as a replayable test file's text (format `node-test` or `vitest`; requests from `since` asserted)." },
     handler:
       () =>
       async ({ query, control }) =>
@@ -81,6 +88,7 @@ export const CONTROL_REPRODUCE_OPERATIONS = [
       'Seven rules, each measured on the mock clock: `refresh_token_reused`, `code_reused` and `retry_after_ignored` (errors), `expired_token_resent`, `retried_final_error`, `hot_polling` and `unbounded_concurrency` (warnings). Each finding names its principal and the journal ids that show it; `rules` says how many entries each rule looked at, `journal` how many entries the report read and how many had left the bounded journal.',
     errors: [],
     success: [answer('ClientReport', ClientReportSchema, 'The report')],
+    client: { name: 'clientReport', doc: "How the client under test behaved: each rule's findings over the journal." },
     handler:
       () =>
       ({ control }) =>

@@ -19,6 +19,7 @@ export const CONTROL_RUN_OPERATIONS = [
     description: "The project's current head (`revision_id`, `generation`, `fingerprint`) and its normalized desired-state document.",
     pathParams: ProjectPath,
     success: [answer('ControlDesiredState', A.DesiredStateViewSchema, 'The head and its document')],
+    client: { name: 'getDesiredState' },
     handler: () => ({ path, deps }) => readDesiredState(deps, path.project_id),
   }),
   declareControl({
@@ -30,6 +31,7 @@ export const CONTROL_RUN_OPERATIONS = [
     pathParams: ProjectPath,
     body: { schema: named('ApplyDesiredStateRequest', ApplyDesiredStateSchema), required: true },
     success: [answer('ControlApplyAnswer', A.ApplyAnswerSchema, 'The new head, the previous one and the changes')],
+    client: { name: 'applyDesiredState', body: 'input' },
     handler: () => ({ path, body, deps }) => applyDesiredState(deps, path.project_id, body),
   }),
   declareControl({
@@ -42,6 +44,7 @@ export const CONTROL_RUN_OPERATIONS = [
     // No body compiles the head without moving a target.
     body: { schema: named('CompileReleaseRequest', CompileReleaseSchema), required: false },
     success: [answer('ReleaseResponseV3', A.CompiledReleaseSchema, 'The new release')],
+    client: { name: 'compileRelease', body: 'input' },
     handler: () => ({ path, body, deps }) => compileReleaseFromHead(deps, path.project_id, body),
   }),
   declareControl({
@@ -53,6 +56,7 @@ export const CONTROL_RUN_OPERATIONS = [
     pathParams: ProjectPath,
     body: { schema: named('ControlCreateRunRequest', CreateRunSchema), required: false },
     success: [Run],
+    client: { name: 'createRun', doc: 'Creates a run in any status, mode and surface (no input: a queued live api run).', body: 'input' },
     handler: () => ({ path, body, control }) => control.createRun(path.project_id, body),
   }),
   declareControl({
@@ -64,6 +68,7 @@ export const CONTROL_RUN_OPERATIONS = [
     pathParams: RunPath,
     body: { schema: named('ControlTransitionRequest', TransitionSchema), required: true },
     success: [Run],
+    client: { name: 'transitionRun', doc: 'Moves a run along a legal lifecycle edge (else 409 `illegal_transition`).', body: 'input' },
     handler: () => ({ path, body, control }) => control.transitionRun(path.project_id, path.run_id, body),
   }),
   declareControl({
@@ -74,6 +79,7 @@ export const CONTROL_RUN_OPERATIONS = [
     description: 'The code is exchanged at endpoint 1 with the matching `code_verifier` (PKCE S256).',
     body: { schema: named('ControlAuthCodeRequest', AuthCodeRequestSchema), required: true },
     success: [answer('ControlMintedCode', A.MintedCodeSchema, 'The code')],
+    client: { name: 'mintAuthorizationCode', doc: 'An authorization code for a principal and PKCE S256 challenge, to exchange at endpoint 1.', body: 'input' },
     handler: () => ({ body, control }) => control.mintAuthorizationCode(body),
   }),
 ];

@@ -23,6 +23,7 @@ export const CONTROL_SANDBOX_OPERATIONS = [
     largeBody: true,
     errors: [404, 413, 422, 429],
     success: [{ status: 201, description: 'The sandbox', body: named('Sandbox', S.SandboxInfoSchema) }],
+    client: { name: 'createSandbox', doc: 'Creates a sandbox and resolves with a client bound to it (same v3 and control methods); `sandbox` is what the create answered.', body: 'input', binds: true },
     handler: () => async ({ body, ctx, control }) => new Reply(201, await control.createSandbox(body, originOf(ctx))),
   }),
   declareControl({
@@ -34,6 +35,7 @@ export const CONTROL_SANDBOX_OPERATIONS = [
     query: S.SandboxPageQuerySchema,
     errors: [422],
     success: [answer('SandboxPage', S.SandboxPageSchema, 'A page of sandboxes')],
+    client: { name: 'sandboxes', doc: 'Live sandboxes, newest first, in pages.' },
     handler: () => ({ query, ctx, control }) => control.sandboxes(query, originOf(ctx)),
   }),
   declareControl({
@@ -44,6 +46,7 @@ export const CONTROL_SANDBOX_OPERATIONS = [
     description: '404 `sandbox_not_found` once it was deleted or expired.',
     pathParams: S.SandboxPath,
     success: [answer('Sandbox', S.SandboxInfoSchema, 'The sandbox')],
+    client: { name: 'sandbox' },
     handler: () => ({ path, ctx, control }) => control.sandbox(path.sandbox_id, originOf(ctx)),
   }),
   declareControl({
@@ -55,6 +58,7 @@ export const CONTROL_SANDBOX_OPERATIONS = [
     pathParams: S.SandboxPath,
     errors: [404],
     success: [answer('ControlDeletedSandbox', A.DeletedSandboxSchema, 'What was deleted')],
+    client: { name: 'deleteSandbox', doc: 'Drops a sandbox and everything it held.' },
     handler: () => async ({ path, control }) => {
       await control.deleteSandbox(path.sandbox_id);
       return { deleted: true, id: path.sandbox_id };
@@ -69,6 +73,7 @@ export const CONTROL_SANDBOX_OPERATIONS = [
     body: { schema: named('SaveSnapshotRequest', S.SaveSnapshotSchema), required: true },
     errors: [409, 422],
     success: [{ status: 201, description: 'The snapshot', body: named('Snapshot', S.SnapshotInfoSchema) }],
+    client: { name: 'saveSnapshot', doc: 'Saves the stored state, the clock and the simulation queue under `name`.', body: [['name', 'name', 'string']] },
     handler: () => ({ body, control }) => new Reply(201, control.saveSnapshot(body.name)),
   }),
   declareControl({
@@ -79,6 +84,7 @@ export const CONTROL_SANDBOX_OPERATIONS = [
     description: 'In the order they were saved.',
     errors: [],
     success: [answer('SnapshotPage', S.SnapshotPageSchema, 'The snapshots')],
+    client: { name: 'snapshots', yields: 'items' },
     handler: () => ({ control }) => ({ items: control.snapshots() }),
   }),
   declareControl({
@@ -90,6 +96,7 @@ export const CONTROL_SANDBOX_OPERATIONS = [
     pathParams: S.SnapshotPath,
     errors: [404, 422],
     success: [answer('ControlRestoredSnapshot', A.RestoredSnapshotSchema, 'The snapshot restored')],
+    client: { name: 'restoreSnapshot' },
     handler: () => async ({ path, deps, control }) => ({ restored: true, snapshot: await control.restoreSnapshot(path.name), now: deps.clock.nowIso() }),
   }),
   declareControl({
@@ -101,6 +108,7 @@ export const CONTROL_SANDBOX_OPERATIONS = [
     pathParams: S.SnapshotPath,
     errors: [404, 422],
     success: [answer('ControlDeletedSnapshot', A.DeletedSnapshotSchema, 'What was removed')],
+    client: { name: 'deleteSnapshot' },
     handler: () => ({ path, control }) => {
       control.deleteSnapshot(path.name);
       return { deleted: true, name: path.name };

@@ -37,6 +37,7 @@ export const CONTROL_STATE_OPERATIONS = [
     errors: [],
     tokenFree: true,
     success: [answer('ControlHealth', A.HealthAnswerSchema)],
+    client: { name: 'health', doc: '`{status: "ok", now}`.' },
     handler:
       () =>
       ({ deps }) => ({ status: 'ok', now: deps.clock.nowIso() }),
@@ -48,6 +49,7 @@ export const CONTROL_STATE_OPERATIONS = [
     summary: 'Back to the loaded fixtures; clears the journal and faults',
     description: 'Restores the state the fixtures describe and empties the request journal, the faults and the coverage report.',
     success: [answer('ControlResetAnswer', A.ResetAnswerSchema)],
+    client: { name: 'reset', doc: 'Back to the loaded fixtures; also clears the journal, the faults and the coverage report.' },
     handler:
       () =>
       async ({ deps, control }) => {
@@ -66,6 +68,7 @@ export const CONTROL_STATE_OPERATIONS = [
     rawBody: true,
     largeBody: true,
     success: [answer('ControlLoadedAnswer', A.LoadedAnswerSchema)],
+    client: { name: 'loadFixtures', doc: 'Replaces all state with a fixture document, which reset then returns to.', body: 'fixture' },
     handler: replacing('loaded', (control, fixture) => control.loadFixtures(fixture)),
   }),
   declareControl({
@@ -76,6 +79,7 @@ export const CONTROL_STATE_OPERATIONS = [
     description: 'Every collection as JSON; secrets are sealed, so the snapshot can be stored and restored with PUT /_mock/state.',
     errors: [],
     success: [answer('StateSnapshot', A.StateSnapshotSchema, 'The state')],
+    client: { name: 'exportState', doc: 'The stored state, secrets sealed: hand it back to importState.' },
     handler:
       () =>
       ({ control }) =>
@@ -91,6 +95,7 @@ export const CONTROL_STATE_OPERATIONS = [
     rawBody: true,
     largeBody: true,
     success: [answer('ControlRestoredAnswer', A.RestoredAnswerSchema)],
+    client: { name: 'importState', body: 'snapshot' },
     handler: replacing('restored', (control, snapshot) => control.importState(snapshot)),
   }),
 ];

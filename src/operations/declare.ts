@@ -3,26 +3,44 @@
 // client types, test generators) is derived from it, so an operation cannot exist in one place and be missing in another.
 import * as v from 'valibot';
 import type { LevelName } from '../domain/auth.js';
-import type { EndpointSpec, ReadBody, Request } from '../routes/endpoint.js';
-import type { AnySchema, ErrorStatus, ObjectSchema, OperationSpec } from '../openapi/operation-spec.js';
+import type { EndpointSpec, ReadBody, Reply, Request } from '../routes/endpoint.js';
+import type { JsonText } from '../routes/json-text.js';
+import type { AnySchema, ErrorStatus, ObjectSchema, OperationSpec, SuccessResponse } from '../openapi/operation-spec.js';
+import type { ClientMethod } from './client-method.js';
 
 /**
  * A handler, built once per server (it may keep caches of immutable records, which every mock shares), then called per
  * request by the pipeline with the collaborators of the mock the request addresses (`req.deps`, `req.control`).
  * `readBody` reads this operation's body (within its limit).
  */
-export type HandlerFactory<P, Q, B> = (readBody: ReadBody) => (req: Request<P, Q, B>) => unknown;
+export type HandlerFactory<P, Q, B, A = unknown> = (readBody: ReadBody) => (req: Request<P, Q, B>) => Answered<A> | Promise<Answered<A>>;
+
+/** What a handler may answer for a success body of type A: the value, that value as ready JSON text, or a Reply carrying it. */
+type Answered<A> = A | JsonText<A> | Reply<A>;
+
+/** The type a declaration's successes let its handler answer: each named body's schema input, a text body's string. */
+export type SuccessBody<R> = R extends { body: infer Body }
+  ? Body extends { schema: infer S extends AnySchema }
+    ? v.InferInput<S>
+    : Body extends { contentType: string }
+      ? string
+      : null | undefined
+  : never;
 
 type Params = ObjectSchema | undefined;
 
-export interface Operation<P extends Params = Params, Q extends Params = Params, B extends AnySchema = AnySchema> extends Omit<
-  OperationSpec,
-  'pathParams' | 'query' | 'body'
-> {
+export interface Operation<
+  P extends Params = Params,
+  Q extends Params = Params,
+  B extends AnySchema = AnySchema,
+  R extends SuccessResponse = SuccessResponse,
+> extends Omit<OperationSpec, 'pathParams' | 'query' | 'body' | 'success'> {
   pathParams?: P;
   query?: Q;
   /** The request body as documented; an optional body reads as `{}` when absent. */
   body?: { schema: { name: string; schema: B }; required: boolean };
+  /** The answers on success: the handler's answer is checked against their schemas at compile time. */
+  success: R[];
   /** The authority the caller needs: 'public' operations check their own credential (the grant, a webhook secret, /_mock's guard). */
   level: LevelName | 'public';
   /** Load `project_id`, check visibility and authority. */
@@ -38,15 +56,22 @@ export interface Operation<P extends Params = Params, Q extends Params = Params,
   /** The reason codes it can answer, and the transitions its writes can make (`entity: from -> to`): the coverage yardstick. */
   reasonCodes?: string[];
   transitions?: string[];
-  handler: HandlerFactory<P, Q, B>;
+  /** The typed client's method(s) for it: every operation has one. */
+  client: ClientMethod | ClientMethod[];
+  handler: HandlerFactory<P, Q, B, SuccessBody<R>>;
 }
 
 /** A v3 operation: numbered as docs/api.md numbers it, and a row of the coverage report. */
 export type V3Operation = Operation & { endpoint: number; reasonCodes: string[] };
 
 /** One v3 operation, declared with its schemas' types flowing into its handler. */
-export const declare = <P extends Params = undefined, Q extends Params = undefined, B extends AnySchema = AnySchema>(
-  op: Operation<P, Q, B> & { endpoint: number; reasonCodes: string[] },
+export const declare = <
+  P extends Params = undefined,
+  Q extends Params = undefined,
+  B extends AnySchema = AnySchema,
+  R extends SuccessResponse = SuccessResponse,
+>(
+  op: Operation<P, Q, B, R> & { endpoint: number; reasonCodes: string[] },
 ): V3Operation => op as unknown as V3Operation;
 
 /** State documents and fixtures outgrow the v3 body limit; the control surface accepts up to 64 MiB of them. */
@@ -58,6 +83,8 @@ const WRITE: ErrorStatus[] = [404, 409, 413, 422];
 /** Every /_mock path passes the control guard first: 401 control token, 403 cross-site Origin, 415 non-JSON body, 421 Host. */
 const GUARD: ErrorStatus[] = [401, 403, 415, 421];
 
+// A control handler's answer is not yet held to its schema: several MockControl and simulation reads are typed wider
+// than what they answer (`Record<string, unknown>`, `boolean` for `true`), so control handlers answer `unknown`.
 type ControlInput<P extends Params, Q extends Params, B extends AnySchema> = Omit<Operation<P, Q, B>, 'tag' | 'security' | 'level' | 'errors'> & {
   errors?: ErrorStatus[];
   /** Answered without the control token (the guard's token-free reads): documented with no credential and no 401. */
@@ -104,7 +131,19 @@ export const routePattern = (path: string): string => path.replace(/\{(\w+)\}/g,
 
 /** The OpenAPI part of a declaration (what build.ts reads). */
 export function openApiSpec(op: Operation): OperationSpec {
-  const { level: _l, project: _p, allowArchived: _a, ownBody: _o, rawBody: _b, largeBody: _g, reasonCodes: _r, transitions: _t, handler: _h, ...spec } = op;
+  const {
+    level: _l,
+    project: _p,
+    allowArchived: _a,
+    ownBody: _o,
+    rawBody: _b,
+    largeBody: _g,
+    reasonCodes: _r,
+    transitions: _t,
+    client: _c,
+    handler: _h,
+    ...spec
+  } = op;
   return spec as OperationSpec;
 }
 

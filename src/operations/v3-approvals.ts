@@ -37,6 +37,7 @@ export const V3_APPROVAL_OPERATIONS = [
       'payload_too_large',
     ],
     transitions: ['approval: pending -> denied', 'run: waiting_approval -> queued'],
+    client: { doc: 'Deny a pending approval.' },
     handler:
       () =>
       ({ path, query, body, deps }) =>
@@ -64,6 +65,7 @@ export const V3_APPROVAL_OPERATIONS = [
     success: [json(200, 'ApprovalPageV3', ApprovalPageSchema, 'The approvals')],
     errors: READ_ERRORS,
     reasonCodes: AUTH,
+    client: { doc: 'Approvals, redacted.' },
     handler:
       () =>
       ({ path, query, deps }) => {
@@ -90,6 +92,7 @@ export const V3_APPROVAL_OPERATIONS = [
     success: [{ status: 200, description: 'The approval', body: named('ApprovalResponseV3', ApprovalResponseSchema) }],
     errors: READ_ERRORS,
     reasonCodes: [...AUTH, 'approval_not_found'],
+    client: { doc: 'One approval, redacted.' },
     handler:
       () =>
       ({ path, query, deps }) => {

@@ -30,6 +30,7 @@ export const V3_PROJECT_OPERATIONS = [
     success: [json(200, 'BudgetResponseV3', BudgetResponseSchema, 'The budget after the change')],
     errors: WRITE_ERRORS,
     reasonCodes: [...AUTH, 'project_archived', 'payload_too_large'],
+    client: { doc: 'Set the budget.' },
     handler:
       () =>
       async ({ path, body, deps }) =>
@@ -54,6 +55,7 @@ export const V3_PROJECT_OPERATIONS = [
     success: [json(200, 'DesiredStatePlanResponseV3', PlanResponseSchema, 'The plan')],
     errors: WRITE_ERRORS,
     reasonCodes: [...AUTH, 'stale_base_revision', 'unknown_reference', 'duplicate_reference', 'payload_too_large'],
+    client: { doc: 'Plan a desired state (bundle or mutation) without storing anything.' },
     handler:
       () =>
       ({ project, body, deps }) =>
@@ -78,6 +80,7 @@ export const V3_PROJECT_OPERATIONS = [
     errors: WRITE_ERRORS,
     reasonCodes: [...AUTH, 'confirmation_mismatch', 'payload_too_large'],
     transitions: ['project: active -> archived'],
+    client: { doc: 'Archive the project (`confirmation` = its slug).' },
     handler:
       () =>
       async ({ path, body, deps }) =>
@@ -99,6 +102,7 @@ export const V3_PROJECT_OPERATIONS = [
     success: [{ status: 200, description: 'The moved project', body: named('ProjectResponseV3', ProjectResponseSchema) }],
     errors: WRITE_ERRORS,
     reasonCodes: [...ADMIN, 'workspace_not_found', 'project_not_empty', 'project_archived', 'payload_too_large'],
+    client: { doc: 'Move an empty project to another workspace (bearer or admin key).' },
     handler:
       () =>
       async ({ actor, path, body, deps }) =>
@@ -120,6 +124,7 @@ export const V3_PROJECT_OPERATIONS = [
     success: [json(200, 'JobPageV3', JobPageSchema, 'The jobs')],
     errors: READ_ERRORS,
     reasonCodes: AUTH,
+    client: { doc: 'The scheduled jobs.' },
     handler:
       () =>
       ({ path, query, deps }) => {

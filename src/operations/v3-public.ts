@@ -46,6 +46,7 @@ export const V3_PUBLIC_OPERATIONS = [
       'refresh_token: * -> revoked',
       'access_token: active -> revoked',
     ],
+    client: { doc: 'Exchange an authorization code (PKCE S256) or rotate a refresh token. No credential.' },
     handler:
       () =>
       async ({ body, ctx, deps }) =>
@@ -70,6 +71,7 @@ export const V3_PUBLIC_OPERATIONS = [
     errors: [401, 404, 409, 413, 422],
     reasonCodes: ['webhook_secret_invalid', 'binding_not_found', 'no_live_agent', 'payload_too_large'],
     transitions: ['run: none -> queued', 'user: none -> active'],
+    client: { doc: "The messaging-channel webhook, verified by the binding's secret.", body: 'update' },
     handler:
       (readBody) =>
       async ({ path, ctx, deps }) => {
@@ -101,6 +103,10 @@ export const V3_PUBLIC_OPERATIONS = [
     errors: [401, 413, 422],
     reasonCodes: ['broker_signature_invalid', 'payload_too_large'],
     transitions: ['connection: * -> active', 'connection: * -> error', 'connection: * -> revoked'],
+    client: {
+      doc: "The broker's lifecycle callback. The body is sent as the exact text that was signed: a string is sent as is, an object as its JSON.stringify text.",
+      body: 'event',
+    },
     handler:
       (readBody) =>
       async ({ ctx, deps }) => {

@@ -31,6 +31,7 @@ export const V3_RELEASE_OPERATIONS = [
     success: [json(200, 'ConnectionBindingResponseV3', ConnectionBindingResponseSchema, 'The connection binding')],
     errors: READ_ERRORS,
     reasonCodes: [...ADMIN, 'connection_not_found'],
+    client: { doc: 'One named connection (bearer or admin key).' },
     handler: () => {
       // A record read again and again is serialized once (per server, shared by every mock: records are immutable; bounded).
       const connectionJson = cachedJson(connectionView);
@@ -58,6 +59,7 @@ export const V3_RELEASE_OPERATIONS = [
     success: [json(200, 'ProjectReleaseDiffResponseV3', ReleaseDiffResponseSchema, 'The semantic diff')],
     errors: READ_ERRORS,
     reasonCodes: [...ADMIN, 'release_not_found'],
+    client: { doc: 'Semantic diff of a release (bearer or admin key).' },
     handler:
       () =>
       ({ path, query, deps }) =>
@@ -80,6 +82,7 @@ export const V3_RELEASE_OPERATIONS = [
     success: [json(200, 'ReleasePageV3', ReleasePageSchema, 'One page of releases')],
     errors: READ_ERRORS,
     reasonCodes: AUTH,
+    client: { doc: 'One page of releases.' },
     handler:
       () =>
       ({ path, query, deps }) => {

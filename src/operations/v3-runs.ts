@@ -3,6 +3,7 @@ import { ApiError } from '../errors.js';
 import { inProject } from '../domain/queries.js';
 import { runDetailView, runView } from '../domain/views.js';
 import { cancelRun, retryRun } from '../domain/run-operations.js';
+import { CANCELLABLE } from '../domain/run-lifecycle.js';
 import { CancelRequestSchema, RetryRequestSchema, RunDetailQuerySchema, RunDetailResponseSchema, RunResponseSchema } from '../schemas/runs.js';
 import { BEARER, READ_ERRORS, WRITE_ERRORS, json, named } from '../openapi/operation-spec.js';
 import { cachedJson } from '../routes/json-text.js';
@@ -19,8 +20,7 @@ export const V3_RUN_OPERATIONS = [
     path: '/api/v3/projects/{project_id}/runs/{run_id}/cancel',
     tag: 'runs',
     summary: 'Cancel a cancellable run and all its pending checkpoints in one transaction',
-    description:
-      'Endpoint 4. Cancellable: queued, running, waiting_approval (else 409 `run_not_cancellable`). The run, its pending steps and its pending approvals are cancelled in one transaction; the reason is kept in `result.cancel_reason`.',
+    description: `Endpoint 4. Cancellable: ${CANCELLABLE.join(', ')} (else 409 \`run_not_cancellable\`). The run, its pending steps and its pending approvals are cancelled in one transaction; the reason is kept in \`result.cancel_reason\`.`,
     security: BEARER,
     level: 'operator',
     project: true,
@@ -29,13 +29,8 @@ export const V3_RUN_OPERATIONS = [
     success: [json(200, 'RunDetailResponseV3', RunDetailResponseSchema, 'The cancelled run')],
     errors: WRITE_ERRORS,
     reasonCodes: [...AUTH, 'run_not_found', 'run_not_cancellable', 'project_archived', 'payload_too_large'],
-    transitions: [
-      'run: queued -> cancelled',
-      'run: running -> cancelled',
-      'run: waiting_approval -> cancelled',
-      'step: pending -> cancelled',
-      'approval: pending -> cancelled',
-    ],
+    transitions: [...CANCELLABLE.map((status) => `run: ${status} -> cancelled`), 'step: pending -> cancelled', 'approval: pending -> cancelled'],
+    client: { doc: 'Cancel a run.' },
     handler:
       () =>
       async ({ path, body, deps }) =>
@@ -57,6 +52,7 @@ export const V3_RUN_OPERATIONS = [
     success: [json(200, 'RunDetailResponseV3', RunDetailResponseSchema, 'The run detail')],
     errors: READ_ERRORS,
     reasonCodes: [...AUTH, 'run_not_found'],
+    client: { doc: 'Show a run.' },
     handler: () => {
       // A record read again and again is serialized once (per server, shared by every mock: records are immutable; bounded).
       const runDetailJson = cachedJson(runDetailView);
@@ -92,6 +88,7 @@ export const V3_RUN_OPERATIONS = [
     errors: WRITE_ERRORS,
     reasonCodes: [...AUTH, 'run_not_found', 'run_not_retryable', 'project_archived', 'payload_too_large'],
     transitions: ['run: none -> queued'],
+    client: { doc: 'Retry a failed background run (201 and `Location`).' },
     handler:
       () =>
       async ({ path, body, deps }) => {

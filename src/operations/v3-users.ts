@@ -28,6 +28,7 @@ export const V3_USER_OPERATIONS = [
     success: [json(200, 'UserPageV3', UserPageSchema, 'One page of app users')],
     errors: READ_ERRORS,
     reasonCodes: AUTH,
+    client: { doc: 'One page of app users.' },
     handler:
       () =>
       ({ path, query, deps }) => {
@@ -50,6 +51,7 @@ export const V3_USER_OPERATIONS = [
     success: [json(200, 'UserResponseV3', UserResponseSchema, 'The app user')],
     errors: READ_ERRORS,
     reasonCodes: [...ADMIN, 'user_not_found'],
+    client: { doc: 'One app user (bearer or admin key).' },
     handler: () => {
       // A record read again and again is serialized once (per server, shared by every mock: records are immutable; bounded).
       const userJson = cachedJson(userView);
@@ -78,6 +80,7 @@ export const V3_USER_OPERATIONS = [
     errors: WRITE_ERRORS,
     reasonCodes: [...ADMIN, 'user_not_found', 'project_archived', 'payload_too_large'],
     transitions: ['user: active -> deleted'],
+    client: { doc: 'Delete an app user, their memory and traces (bearer or admin key).' },
     handler:
       () =>
       ({ path, deps }) =>

@@ -47,10 +47,10 @@ export interface Request<P, Q, B> {
 }
 
 /** A non-default reply: another status, or extra headers. */
-export class Reply {
+export class Reply<T = unknown> {
   constructor(
     readonly status: number,
-    readonly body: unknown,
+    readonly body: T,
     readonly headers: Record<string, string> = {},
   ) {}
 }

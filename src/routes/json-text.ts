@@ -1,6 +1,8 @@
 // Response bodies sent as ready JSON text: a record's view is serialized once and reused while that (immutable) record is current.
 /** A JSON body already serialized; the pipeline sends the text as is (application/json). */
-export class JsonText {
+export class JsonText<T = unknown> {
+  /** The type of the value serialized (compile time only: a handler's answer is checked against its schema). */
+  declare readonly of?: T;
   constructor(readonly text: string) {}
 }
 
@@ -9,8 +11,8 @@ export class JsonText {
  * text stays right for as long as the record is the current one. At most `limit` texts are kept
  * (oldest dropped first): memory stays bounded whatever the size of the state.
  */
-export function cachedJson<R extends object>(view: (record: R) => unknown, limit = 256): (record: R) => JsonText {
-  const cache = new Map<R, JsonText>();
+export function cachedJson<R extends object, V>(view: (record: R) => V, limit = 256): (record: R) => JsonText<V> {
+  const cache = new Map<R, JsonText<V>>();
   return (record) => {
     let hit = cache.get(record);
     if (hit === undefined) {

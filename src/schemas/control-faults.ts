@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { AnyJson, Float, Int, NonNegInt } from './common.js';
 import { GLOB_MAX_LENGTH } from '../glob.js';
+import { TRANSPORT_FAULTS } from './transport-faults.js';
 
 /** The longest wait a fault may impose, fixed or drawn (five minutes). */
 export const MAX_DELAY_MS = 300_000;
@@ -41,8 +42,6 @@ export const FaultMatchSchema = v.strictObject({
   principal: v.optional(Text),
 });
 
-export const TRANSPORT_FAULTS = ['reset', 'hang', 'truncate', 'malformed_json', 'slow_body'] as const;
-export type TransportKind = (typeof TRANSPORT_FAULTS)[number];
 
 export const FaultRequestSchema = v.strictObject({
   /** An HTTP method or `*` (any). */

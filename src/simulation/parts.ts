@@ -14,27 +14,28 @@ import { MAX_EVENTS_PER_RUN, type OwnSimulation, type SimulationObserver, type S
 type Run = RecordOf<'runs'>;
 
 /**
- * The simulation of one mock. Its engine (heaps, history, reader) is built when first needed, from the stored events: a
- * mock with the simulation off and no events (most sandboxes) never builds one, and its timer only with a running
- * clock in auto mode. It is also the engine's options, the timer's hooks and the domain's run hooks (passed on to the
- * engine), so a mock holds no closures for them.
+ * The parts of one mock's simulation. Its engine (heaps, history, reader) is built when first needed, from the stored
+ * events: a mock with the simulation off and no events (most sandboxes) never builds one, and its timer only with a
+ * running clock in auto mode. It is also the engine's options, the timer's hooks and the domain's run hooks (passed on
+ * to the engine), so a mock holds no closures for them.
  */
-export abstract class SimulationParts implements RunHooks, EngineOptions, RealTimeHooks {
-  /** The domain's collaborators, with this simulation as their run hooks. */
+export class SimulationParts implements RunHooks, EngineOptions, RealTimeHooks {
+  /** The domain's collaborators, with these parts as their run hooks. */
   readonly deps: Deps;
   readonly defaultMode: SimulationMode;
   readonly seed: string | undefined;
-  protected readonly start: StartSettings | undefined;
+  readonly start: StartSettings | undefined;
   private readonly observer: SimulationObserver | undefined;
-  protected built: Engine | undefined;
-  protected realTime: RealTime | undefined;
-  protected closed = false;
+  /** The engine once built (undefined until first needed). */
+  private engineBuilt: Engine | undefined;
+  private realTime: RealTime | undefined;
+  private closed = false;
   private rearming = false;
 
   constructor(
     deps: Deps,
     /** The server's (shared by its mocks). */
-    protected readonly settings: SimulationSettings,
+    readonly settings: SimulationSettings,
     own: OwnSimulation = {},
   ) {
     this.deps = withRunHooks(deps, this);
@@ -46,13 +47,18 @@ export abstract class SimulationParts implements RunHooks, EngineOptions, RealTi
 
   /** The engine, built at first need with its heap rebuilt from the stored events. */
   get engine(): Engine {
-    if (this.built) return this.built;
-    this.built = new Engine(this.deps, this);
-    this.built.rebuild();
-    return this.built;
+    if (this.engineBuilt) return this.engineBuilt;
+    this.engineBuilt = new Engine(this.deps, this);
+    this.engineBuilt.rebuild();
+    return this.engineBuilt;
   }
 
-  protected get maxEvents(): number {
+  /** The engine if it was built, else undefined (asking does not build it). */
+  get built(): Engine | undefined {
+    return this.engineBuilt;
+  }
+
+  get maxEvents(): number {
     return this.settings.maxEvents ?? MAX_EVENTS_PER_RUN;
   }
 
@@ -75,7 +81,7 @@ export abstract class SimulationParts implements RunHooks, EngineOptions, RealTi
     try {
       await this.deps.store.flush();
     } catch (err) {
-      this.built?.rebuild();
+      this.engineBuilt?.rebuild();
       throw err;
     }
   }
@@ -90,6 +96,12 @@ export abstract class SimulationParts implements RunHooks, EngineOptions, RealTi
     // Only a running clock in auto mode has a timer: a mock that never had one builds none.
     if (!this.realTime && (this.closed || this.mode() !== 'auto' || this.deps.clock.frozen)) return;
     (this.realTime ??= new RealTime(this.deps, this)).arm(minDelay);
+  }
+
+  /** Stops the timer for good: nothing arms it again. */
+  stop(): void {
+    this.closed = true;
+    this.realTime?.close();
   }
 
   // ---- the engine's options and the timer's hooks ----
@@ -130,7 +142,7 @@ export abstract class SimulationParts implements RunHooks, EngineOptions, RealTi
 
   queued(tx: Transaction, run: Run, nowMs: number, options: { explicit?: boolean; retryOf?: string } = {}): void {
     // A run a client queued with the simulation off (not simulated, not a retry) is none of an unbuilt engine's business.
-    if (!this.built && !options.explicit && options.retryOf === undefined && this.mode(tx) === 'off') return;
+    if (!this.engineBuilt && !options.explicit && options.retryOf === undefined && this.mode(tx) === 'off') return;
     this.engine.queued(tx, run, nowMs, options);
   }
 

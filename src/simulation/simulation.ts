@@ -7,12 +7,34 @@ import { drain, TooManyEvents } from './drain.js';
 import { startInput } from './start.js';
 import { isWholeState, type CaughtUp, type ChangeSet } from '../storage/index.js';
 import { eventView } from './options.js';
+import { clockMove, type ClockInTransaction } from '../domain/clock.js';
 import { SimulationParts } from './parts.js';
+import type { Deps } from '../deps.js';
+import type { OwnSimulation, SimulationSettings } from './options.js';
 
 export { MAX_EVENTS_PER_RUN, eventView, type OwnSimulation, type SimulationObserver, type SimulationSettings } from './options.js';
 
-/** The simulation as the control surface drives it (its parts and hooks: parts.ts). */
-export class Simulation extends SimulationParts {
+/** The simulation as the control surface drives it; its engine, timer and hooks are its parts (parts.ts). */
+export class Simulation {
+  /** The domain's collaborators, with this simulation's parts as their run hooks. */
+  readonly deps: Deps;
+  private readonly parts: SimulationParts;
+
+  constructor(deps: Deps, settings: SimulationSettings, own: OwnSimulation = {}) {
+    this.parts = new SimulationParts(deps, settings, own);
+    this.deps = this.parts.deps;
+  }
+
+  /** The mode in the newest state. */
+  mode(): SimulationMode {
+    return this.parts.mode();
+  }
+
+  /** Simulated days a simulated run is kept after it ended (0: everything is kept). */
+  retentionDays(): number {
+    return this.parts.retentionDays();
+  }
+
   /**
    * After the state was (re)loaded: the heap is rebuilt, and unless the mode is off, jobs, traffic and budget
    * resets are scheduled. `fromFixture` (start-up from fixtures, reset, a fixture load): a fixture asking for a
@@ -21,15 +43,15 @@ export class Simulation extends SimulationParts {
   async load(fromFixture: boolean): Promise<void> {
     const { store, clock } = this.deps;
     // Built (or rebuilt) when it has events to hold or will schedule some; else when first needed, from what is stored then.
-    if (this.built) this.built.rebuild();
-    else if (this.mode() !== 'off' || store.count('simulation_events') > 0) void this.engine;
-    const mode = this.mode();
-    if (fromFixture && mode === 'auto' && this.record()?.clock === 'running' && clock.frozen) {
-      await store.setClock(clock.runningFrom(clock.nowMs()));
+    if (this.parts.built) this.parts.built.rebuild();
+    else if (this.parts.mode() !== 'off' || store.count('simulation_events') > 0) void this.parts.engine;
+    const mode = this.parts.mode();
+    if (fromFixture && mode === 'auto' && this.parts.record()?.clock === 'running' && clock.frozen) {
+      await store.transact(clockMove((c) => (c.frozen ? c.runningFrom(c.nowMs()) : undefined)));
     }
-    if (mode !== 'off') store.apply((tx) => this.engine.ensureSources(tx, clock.nowMs()));
+    if (mode !== 'off') store.apply((tx) => this.parts.engine.ensureSources(tx, tx.nowMs()));
     await store.flush();
-    this.arm();
+    this.parts.arm();
   }
 
   /**
@@ -37,31 +59,30 @@ export class Simulation extends SimulationParts {
    * time the mock was down (`--speed` on the next start runs it again from there).
    */
   async close(): Promise<void> {
-    this.closed = true;
-    this.realTime?.close();
+    this.parts.stop();
     const { store, clock } = this.deps;
-    const rate = store.clock.rate;
-    if (!clock.frozen && rate !== undefined && rate !== 1) await store.setClock(clock.frozenAt(clock.nowIso()));
+    const sped = (c: { frozen: boolean; rate?: number }) => !c.frozen && c.rate !== undefined && c.rate !== 1;
+    if (sped(clock)) await store.transact(clockMove((c) => (sped(c) ? c.frozenAt(c.nowIso()) : undefined)));
   }
 
   status() {
-    const r = this.record();
+    const r = this.parts.record();
     return {
-      mode: this.mode(),
+      mode: this.parts.mode(),
       speed: this.deps.store.clock.rate ?? 1,
       now: this.deps.clock.nowIso(),
       clock: this.deps.clock.frozen ? 'frozen' : 'running',
-      pending_count: this.engine.pendingCount,
-      pending: this.engine.upcoming(100).map(eventView),
+      pending_count: this.parts.engine.pendingCount,
+      pending: this.parts.engine.upcoming(100).map(eventView),
       behaviours: r?.behaviours ?? {},
       traffic: r?.traffic ?? [],
-      retention_days: this.retentionDays(),
+      retention_days: this.parts.retentionDays(),
     };
   }
 
   /** The start settings, over whatever the state now holds: at start-up, and after a reset or a fixture load. */
   async applyStart(): Promise<void> {
-    const input = this.start && startInput(this.start, this.deps.store, this.record()?.traffic ?? []);
+    const input = this.parts.start && startInput(this.parts.start, this.deps.store, this.parts.record()?.traffic ?? []);
     if (input) await this.configure(input);
   }
 
@@ -73,12 +94,12 @@ export class Simulation extends SimulationParts {
     traffic?: SimulationRecord['traffic'];
     retention_days?: number;
   }) {
-    const { store, clock } = this.deps;
-    const before = this.mode();
+    const { store } = this.parts.deps;
+    const before = this.parts.mode();
     store.apply((tx) => {
       if (input.mode === undefined && input.traffic === undefined && input.retention_days === undefined) return;
-      const r = this.engine.settings(tx);
-      if (input.traffic !== undefined) r.traffic.forEach((_, i) => this.engine.remove(tx, `traffic:${i}`));
+      const r = this.parts.engine.settings(tx);
+      if (input.traffic !== undefined) r.traffic.forEach((_, i) => this.parts.engine.remove(tx, `traffic:${i}`));
       const { mode, traffic, retention_days } = input;
       tx.put('simulation', {
         ...r,
@@ -86,35 +107,36 @@ export class Simulation extends SimulationParts {
         ...(traffic !== undefined ? { traffic } : {}),
         ...(retention_days !== undefined ? { retention_days } : {}),
       });
-      if (this.engine.mode(tx) !== 'off' && (before === 'off' || input.traffic !== undefined)) this.engine.ensureSources(tx, clock.nowMs());
+      if (this.parts.engine.mode(tx) !== 'off' && (before === 'off' || input.traffic !== undefined)) this.parts.engine.ensureSources(tx, tx.nowMs());
     });
-    if (input.speed !== undefined) await store.setClock(clock.withRate(input.speed));
+    const speed = input.speed;
+    if (speed !== undefined) await store.transact(clockMove((c) => c.withRate(speed)));
     // A frozen clock starts running from where it stands (at the speed), a running one stops where it is.
-    if (input.clock === 'running' && clock.frozen) await store.setClock(clock.runningFrom(clock.nowMs()));
-    if (input.clock === 'frozen' && !clock.frozen) await store.setClock(clock.frozenAt(clock.nowIso()));
-    await this.settle();
-    this.arm();
+    if (input.clock === 'running') await store.transact(clockMove((c) => (c.frozen ? c.runningFrom(c.nowMs()) : undefined)));
+    if (input.clock === 'frozen') await store.transact(clockMove((c) => (c.frozen ? undefined : c.frozenAt(c.nowIso()))));
+    await this.parts.settle();
+    this.parts.arm();
     return this.status();
   }
 
   /** PUT /_mock/simulation/behaviours (already validated): runs queued from now on follow them. */
   async setBehaviours(behaviours: SimulationRecord['behaviours']) {
-    await this.deps.store.transact((tx) => tx.put('simulation', { ...this.engine.settings(tx), behaviours }));
+    await this.deps.store.transact((tx) => tx.put('simulation', { ...this.parts.engine.settings(tx), behaviours }));
     return behaviours;
   }
 
   /** POST /_mock/simulation/step: exactly the next event; the clock jumps to its time when that is later. */
   async step() {
     const { store, clock } = this.deps;
-    this.resync();
-    const next = this.engine.peek();
+    this.parts.resync();
+    const next = this.parts.engine.peek();
     if (!next) return { executed: null, now: clock.nowIso(), pending_count: 0 };
     const at = Date.parse(next.at);
-    if (at > clock.nowMs()) await store.setClock(clock.advanced(at - clock.nowMs()));
-    this.engine.executeNext();
-    await this.settle();
-    this.arm();
-    return { executed: eventView(next), now: clock.nowIso(), pending_count: this.engine.pendingCount };
+    await store.transact(clockMove((c) => (at > c.nowMs() ? c.advanced(at - c.nowMs()) : undefined)));
+    this.parts.engine.executeNext();
+    await this.parts.settle();
+    this.parts.arm();
+    return { executed: eventView(next), now: clock.nowIso(), pending_count: this.parts.engine.pendingCount };
   }
 
   /** POST /_mock/simulation/run: every event up to `until` (the clock then reads `until`), or until no run has work left. */
@@ -129,60 +151,66 @@ export class Simulation extends SimulationParts {
     const started = performance.now();
     const counts = await this.bounded(loc, () => this.drain(until, until === null, input.until ?? null));
     const target = until ?? Math.max(from, counts.lastAt);
-    if (target > clock.nowMs()) await store.setClock(clock.advanced(target - clock.nowMs()));
-    await this.settle();
-    this.arm();
+    await store.transact(clockMove((c) => (target > c.nowMs() ? c.advanced(target - c.nowMs()) : undefined)));
+    await this.parts.settle();
+    this.parts.arm();
     return {
       executed: counts.executed,
       by_kind: counts.byKind,
       from: new Date(from).toISOString(),
       now: clock.nowIso(),
-      pending_count: this.engine.pendingCount,
+      pending_count: this.parts.engine.pendingCount,
       elapsed_ms: Math.round(performance.now() - started),
     };
   }
 
-  /** A clock move (POST /_mock/clock): in auto mode every event due by the new time runs before it answers. */
-  async moveClock(next: ClockState, loc: (string | number)[]): Promise<void> {
+  /**
+   * A clock move (POST /_mock/clock): `move` answers the new state for the clock as the move's transaction sees it
+   * (run again after others moved the clock, it moves on from theirs). In auto mode every event due by the new time
+   * runs before it answers.
+   */
+  async moveClock(move: (clock: ClockInTransaction) => ClockState, loc: (string | number)[]): Promise<void> {
     const { store, clock } = this.deps;
-    if (this.mode() !== 'auto') {
-      await store.setClock(next);
-      this.arm();
+    if (this.parts.mode() !== 'auto') {
+      await store.transact(clockMove(move));
+      this.parts.arm();
       return;
     }
     await this.bounded(loc, async () => {
       // The clock move is stored with the events it lets happen; until then the clock still reads the old time.
-      const saved = store.setClock(next);
+      let next: ClockState | undefined;
+      const saved = store.transact((tx) => (next = clockMove(move)(tx)));
+      if (next === undefined) await saved; // the move was refused (a 422): nothing to drain
       try {
-        this.drain(clock.nowMsOf(next), false, null);
+        this.drain(clock.nowMsOf(next!), false, null);
       } finally {
         await saved.catch(() => {});
       }
     });
-    await this.settle();
-    this.arm();
+    await this.parts.settle();
+    this.parts.arm();
   }
 
   /** Runs `work`; past the event bound, everything it did (clock included) is rolled back and the request is a 422. */
   private async bounded<T>(loc: (string | number)[], work: () => T | Promise<T>): Promise<T> {
     // A snapshot holds stored state only: everything applied so far is stored first.
-    await this.settle();
-    this.resync();
+    await this.parts.settle();
+    this.parts.resync();
     const before = this.deps.store.snapshot();
     try {
       return await work();
     } catch (err) {
       if (!(err instanceof TooManyEvents)) throw err;
       await this.deps.store.restore(before);
-      this.engine.rebuild();
-      throw invalid(loc, `This would execute more than ${this.maxEvents} simulated events; move in smaller steps`, 'value_error', undefined, {
-        max_events: this.maxEvents,
+      this.parts.engine.rebuild();
+      throw invalid(loc, `This would execute more than ${this.parts.maxEvents} simulated events; move in smaller steps`, 'value_error', undefined, {
+        max_events: this.parts.maxEvents,
       });
     }
   }
 
   private drain(until: number | null, idle: boolean, untilIso: string | null) {
-    return drain(this.engine, { until, idle, untilIso, maxEvents: this.maxEvents, onProgress: this.settings.onProgress });
+    return drain(this.parts.engine, { until, idle, untilIso, maxEvents: this.parts.maxEvents, onProgress: this.parts.settings.onProgress });
   }
 
   /**
@@ -190,15 +218,15 @@ export class Simulation extends SimulationParts {
    * set anew, so the instance that leads fires them on time.
    */
   othersWrote(found: readonly CaughtUp[]): void {
-    if (!this.built) {
+    if (!this.parts.built) {
       // Built from the stored state, which already holds what they wrote: nothing to adopt on top of it.
-      if (found.some((f) => isWholeState(f) || f.changes.some((c) => c.collection === 'simulation_events'))) void this.engine;
-    } else if (found.some(isWholeState)) this.engine.rebuild();
+      if (found.some((f) => isWholeState(f) || f.changes.some((c) => c.collection === 'simulation_events'))) void this.parts.engine;
+    } else if (found.some(isWholeState)) this.parts.engine.rebuild();
     else
       for (const set of found as readonly ChangeSet[]) {
-        this.engine.adopt(set.changes.flatMap((c) => (c.collection === 'simulation_events' && c.record ? [c.record] : [])));
-        this.engine.history.adopt(set.changes.flatMap((c) => (c.collection === 'simulated_runs' && c.record ? [c.record] : [])));
+        this.parts.engine.adopt(set.changes.flatMap((c) => (c.collection === 'simulation_events' && c.record ? [c.record] : [])));
+        this.parts.engine.history.adopt(set.changes.flatMap((c) => (c.collection === 'simulated_runs' && c.record ? [c.record] : [])));
       }
-    this.arm();
+    this.parts.arm();
   }
 }

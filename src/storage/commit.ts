@@ -1,42 +1,49 @@
 // The commit pipeline: transactions run on the newest state, their change sets queue and are stored in groups (group commit).
-import { COLLECTION_NAMES, DATA_FILE_FORMAT, DATA_FILE_VERSION, type CollectionName, type DataFile, type StateData } from '../schemas/state.js';
-import { ChangeSetConflict, type CaughtUp, type ChangeSet, type ChangeSetAdapter } from './change-sets.js';
+import type { ClockState, CollectionName, Settings } from '../schemas/state.js';
+import { ChangeSetConflict, type ChangeSetAdapter } from './change-sets.js';
 import { PendingLayer } from './pending.js';
 import type { Writer } from './transaction.js';
-import { NotADiff } from './replace.js';
-import { StoredState } from './state.js';
+import type { StoredState } from './state.js';
 import { Transaction, type StateView } from './transaction.js';
+import type { TimeSource } from './clock.js';
 import { storageUnavailable } from './unavailable.js';
-import { StaleView, type CommitMeter, type WriteObserver, type WriteScope } from './write-scope.js';
-import type { Pending } from './pending-write.js';
+import { StaleView, type CommitMeter, type PipelineOptions, type WriteObserver, type WriteScope } from './write-scope.js';
+import { documentOf, NotADiff, type Pending, type SharedWrites } from './pending-write.js';
 
-export { StaleView, type CommitMeter, type Optimism, type WriteObserver, type WriteScope } from './write-scope.js';
-export type { Pending } from './pending-write.js';
+export { StaleView, type CommitMeter, type Optimism, type PipelineOptions, type WriteObserver, type WriteScope } from './write-scope.js';
+export type { Pending, SharedWrites } from './pending-write.js';
 
-export abstract class CommitPipeline extends StoredState implements StateView, Writer {
-  protected lastSeq: number;
-  protected readonly layer = new PendingLayer();
-  protected pending: Pending[] = [];
-  /** How many entries at the head of `pending` are being stored (-1: catching up after a conflict). */
-  protected writing = 0;
-  /** The group being stored (replaced when the adapter rebases it). */
-  protected inFlight: Pending[] = [];
-  /** Called when the group being stored settles (stored, refused or conflicting). */
-  protected groupEnds: (() => void)[] = [];
+/** The part members (sync.ts, replace.ts) work on are public and marked internal: the store's face (store.ts) is what others use. */
+export class CommitPipeline<S extends SharedWrites = SharedWrites> implements StateView, Writer {
+  /** @internal */ lastSeq: number;
+  /** @internal */ readonly layer = new PendingLayer();
+  /** @internal */ pending: Pending[] = [];
+  /** @internal How many entries at the head of `pending` are being stored (-1: catching up after a conflict). */
+  writing = 0;
+  /** @internal The group being stored (replaced when the adapter rebases it). */
+  inFlight: Pending[] = [];
+  /** @internal Called when the group being stored settles (stored, refused or conflicting). */
+  groupEnds: (() => void)[] = [];
+  /** Multi-instance sync, made for this pipeline by the store (see store.ts). */
+  readonly sync: S;
   private scope: WriteScope | undefined;
   /** When the group being stored was handed to the adapter (performance.now(); read only with a meter). */
   private groupStart = 0;
+  private readonly observer: WriteObserver | undefined;
+  private readonly meter: CommitMeter | undefined;
+  private readonly time: TimeSource;
 
   constructor(
-    protected readonly adapter: ChangeSetAdapter,
-    data: StateData,
-    seq: number,
-    private readonly observer: WriteObserver | undefined,
-    shared = false,
-    private readonly meter?: CommitMeter,
+    readonly state: StoredState,
+    readonly adapter: ChangeSetAdapter,
+    options: PipelineOptions,
+    sync: (pipeline: CommitPipeline<S>) => S,
   ) {
-    super(data, seq, shared);
-    this.lastSeq = seq;
+    this.observer = options.observer;
+    this.meter = options.meter;
+    this.time = options.time ?? Date.now;
+    this.lastSeq = state.seq;
+    this.sync = sync(this);
   }
 
   /** True when other instances may write the same storage (the adapter can list their change sets). */
@@ -46,19 +53,27 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
 
   // ---- what transactions read: the newest state, pending writes included ----
   /** @internal */ viewGet(c: CollectionName, key: string): unknown {
-    return this.layer.get(this.maps, c, key);
+    return this.layer.get(this.state.maps, c, key);
   }
   /** @internal */ viewHas(c: CollectionName, key: string): boolean {
-    return this.layer.has(this.maps, c, key);
+    return this.layer.has(this.state.maps, c, key);
   }
   /** @internal */ viewEntries(c: CollectionName): Iterable<[string, unknown]> {
-    return this.layer.entries(this.maps, c);
+    return this.layer.entries(this.state.maps, c);
+  }
+  /** @internal The newest state's clock (as transactions and the replace diff read it). */
+  viewClock(): ClockState {
+    return this.layer.clock(this.state.clockState);
+  }
+  /** @internal The newest state's settings. */
+  newestSettings(): Settings {
+    return this.layer.settings(this.state.settingsState);
   }
   /** @internal The keys that may hold `field` = `value` (committed ones by index, pending ones all); null: scan instead. */
   viewCandidates(c: CollectionName, field: string, value: unknown): Iterable<string> | null {
     const pending = this.layer.pendingKeys(c);
     if (pending === null) return null; // a whole state is on its way: no index describes it
-    const committed = this.indexedKeys(c, field, value);
+    const committed = this.state.indexedKeys(c, field, value);
     if (!committed) return pending;
     return pending.length === 0 ? committed : [...committed, ...pending];
   }
@@ -113,15 +128,15 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
   private begin(fn: (tx: Transaction) => unknown, observe: boolean): Pending {
     // Others' writes arrived since an optimistic request began: what it read may be older than they are.
     const o = this.scope?.optimism;
-    if (o && !o.valid && o.mark !== this.foreignCount) throw new StaleView();
+    if (o && !o.valid && o.mark !== this.sync.foreignCount) throw new StaleView();
     const p: Pending = { fn, observe, scope: this.scope, seq: 0, attempts: 0, state: 'pending' };
     this.run(p);
     return p;
   }
 
-  /** Runs a pending transaction's callback on the newest state; an empty transaction is stored at once. */
-  protected run(p: Pending): void {
-    const tx = new Transaction(this);
+  /** @internal Runs a pending transaction's callback on the newest state; an empty transaction is stored at once. */
+  run(p: Pending): void {
+    const tx = new Transaction(this, this.time);
     try {
       p.scope?.guard?.(tx);
       p.result = p.fn!(tx);
@@ -141,7 +156,8 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
     this.enqueue(p);
   }
 
-  protected enqueue(p: Pending): Pending {
+  /** @internal */
+  enqueue(p: Pending): Pending {
     p.seq = ++this.lastSeq;
     if (p.replacement) this.layer.addReplacement(p.seq, p.replacement);
     else if (p.set) this.layer.addSet(p.set.seq === p.seq ? p.set : (p.set = { ...p.set, seq: p.seq }));
@@ -150,8 +166,8 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
     return p;
   }
 
-  /** Starts storing the next group: every pending change set up to the next replacement, or that replacement alone. */
-  protected pump(): void {
+  /** @internal Starts storing the next group: every pending change set up to the next replacement, or that replacement alone. */
+  pump(): void {
     if (this.writing !== 0 || this.pending.length === 0) return;
     const first = this.pending[0];
     let n = 1;
@@ -163,12 +179,12 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
     try {
       done = first.replacement
         ? this.adapter.replaceState && this.shared
-          ? this.adapter.replaceState(this.documentOf(first), (missed) => this.rebaseWhole(missed))
-          : this.adapter.write(this.documentOf(first))
+          ? this.adapter.replaceState(documentOf(first), (missed) => this.sync.rebaseWhole(missed))
+          : this.adapter.write(documentOf(first))
         : this.adapter.appendChangeSets(
             this.inFlight.map((p) => p.set!),
-            this,
-            this.shared ? (missed) => this.rebase(missed) : undefined,
+            this.state,
+            this.shared ? (missed) => this.sync.rebase(missed) : undefined,
           );
     } catch (err) {
       this.failed(err);
@@ -182,18 +198,11 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
     else this.stored(this.inFlight);
   }
 
-  private documentOf(p: Pending): DataFile {
-    const r = p.replacement!;
-    const state = { clock: r.clock, settings: r.settings } as Record<string, unknown>;
-    for (const c of COLLECTION_NAMES) state[c] = Array.from((r.maps[c] as Map<string, unknown>).values());
-    return { format: DATA_FILE_FORMAT, format_version: DATA_FILE_VERSION, seq: p.seq, state: state as StateData };
-  }
-
   private stored(group: Pending[]): void {
     this.writing = 0;
     this.inFlight = [];
     this.pending.splice(0, group.length);
-    this.groupStored(group.length);
+    this.sync.groupStored(group.length);
     this.meter?.commitGroup(group.length, (performance.now() - this.groupStart) / 1000);
     for (const p of group) {
       // Stored at the head this instance built on (a rebase would have refused it): nothing newer existed elsewhere.
@@ -204,17 +213,18 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
     this.pump();
   }
 
-  protected endGroup(): void {
+  /** @internal */
+  endGroup(): void {
     const ends = this.groupEnds;
     this.groupEnds = [];
     for (const resolve of ends) resolve();
   }
 
-  /** Makes a stored change set (or replacement) visible to readers. */
-  protected fold(p: Pending): void {
-    if (p.replacement) this.foldWhole(p.replacement, p.seq);
-    else if (p.set) this.foldSet(p.set, p.seq, p.observe && this.observer ? (c, before, after) => this.observer!(c, before, after, p.scope) : undefined);
-    else this.committedSeq = p.seq;
+  /** @internal Makes a stored change set (or replacement) visible to readers. */
+  fold(p: Pending): void {
+    if (p.replacement) this.state.foldWhole(p.replacement, p.seq);
+    else if (p.set) this.state.foldSet(p.set, p.seq, p.observe && this.observer ? (c, before, after) => this.observer!(c, before, after, p.scope) : undefined);
+    else this.state.committedSeq = p.seq;
     this.layer.stored(p.seq, p.set);
     this.settle(p, 'stored');
   }
@@ -225,12 +235,12 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
     this.pending = [];
     this.inFlight = [];
     this.layer.clear();
-    this.lastSeq = this.committedSeq;
+    this.lastSeq = this.state.seq;
     if (err instanceof ChangeSetConflict && this.adapter.changesSince) {
       this.conflicted();
       this.writing = -1;
       this.endGroup();
-      void this.retry(all);
+      void this.sync.retry(all);
       return;
     }
     this.writing = 0;
@@ -239,8 +249,8 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
     this.endGroup();
   }
 
-  /** Runs a pending transaction again on the caught-up state (enqueueing it, or settling it when it now fails or is empty). */
-  protected rerun(p: Pending): void {
+  /** @internal Runs a pending transaction again on the caught-up state (enqueueing it, or settling it when it now fails or is empty). */
+  rerun(p: Pending): void {
     // Runs again only after others' change sets were applied: an optimistic request's view is then stale, so its
     // transaction is refused instead, and the request runs again from the start (it stored nothing).
     if (p.scope?.optimism && !p.scope.optimism.valid) {
@@ -262,32 +272,22 @@ export abstract class CommitPipeline extends StoredState implements StateView, W
     }
   }
 
-  /** Another writer of the same store moved its head first (counted; the caller catches up and runs again). */
-  protected conflicted(): void {
+  /** @internal Another writer of the same store moved its head first (counted; the caller catches up and runs again). */
+  conflicted(): void {
     this.meter?.conflict();
   }
 
-  protected async settled(p: Pending): Promise<void> {
+  /** @internal Resolves once `p` is stored; throws what refused it. */
+  async settled(p: Pending): Promise<void> {
     if (p.state === 'pending') await new Promise<void>((resolve) => (p.waiters ??= []).push(resolve));
     if (p.state === 'failed') throw p.error;
   }
 
-  protected settle(p: Pending, state: 'stored' | 'failed', error?: unknown): void {
+  /** @internal */
+  settle(p: Pending, state: 'stored' | 'failed', error?: unknown): void {
     p.state = state;
     p.error = error;
     if (p.waiters) for (const resolve of p.waiters) resolve();
     p.waiters = undefined;
   }
-
-  // ---- what multi-instance sync provides (src/storage/sync.ts) ----
-  /** How many of others' change sets (or whole states) were applied so far. */
-  protected abstract get foreignCount(): number;
-  /** A group of `n` own change sets was stored. */
-  protected abstract groupStored(n: number): void;
-  /** The adapter lost a race holding its lock: apply `missed`, run the pending transactions again, answer the group to store. */
-  protected abstract rebase(missed: readonly CaughtUp[]): readonly ChangeSet[];
-  /** The same for a whole state: answer its new position, or null when it is not to be stored. */
-  protected abstract rebaseWhole(missed: readonly CaughtUp[]): number | null;
-  /** The adapter reported a conflict: catch up, then run `all` again. */
-  protected abstract retry(all: Pending[]): Promise<void>;
 }

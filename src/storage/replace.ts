@@ -1,16 +1,15 @@
-// Whole-state replace (reset, fixture load, PUT state, restore): one change set against the newest state when it can be, else the whole state.
+// Whole-state replace (reset, fixture load, PUT state, restore, the first save): one change set against the newest state when it can be, else the whole state.
 import { COLLECTION_NAMES, type ClockState, type CollectionName, type Settings } from '../schemas/state.js';
 import { sameJson } from '../json.js';
 import type { Maps, Replacement } from './pending.js';
 import type { Transaction } from './transaction.js';
-
-/** The replace is not one change set on this state (a record would move, or the diff outgrows the target). */
-export class NotADiff extends Error {}
+import { NotADiff, type Pending } from './pending-write.js';
+import type { CommitPipeline } from './commit.js';
 
 /** What the diff reads: the newest state (committed plus pending), as a transaction sees it. */
 export interface NewestState {
   viewEntries(c: CollectionName): Iterable<[string, unknown]>;
-  newestClock(): ClockState;
+  viewClock(): ClockState;
   newestSettings(): Settings;
 }
 
@@ -45,7 +44,7 @@ export function diffTo(state: NewestState, target: Target): (tx: Transaction) =>
       for (let next = order.next(); !next.done; next = order.next()) tx.put(c, want.get(next.value) as never);
       if (tx.size > total) throw new NotADiff();
     }
-    if (!sameJson(state.newestClock(), target.clock)) tx.setClock(target.clock);
+    if (!sameJson(state.viewClock(), target.clock)) tx.setClock(target.clock);
     if (!sameJson(state.newestSettings(), target.settings)) tx.setSettings(target.settings);
   };
 }
@@ -56,4 +55,37 @@ export function wholeState(target: Target): Replacement {
     ? (Object.fromEntries(COLLECTION_NAMES.map((c) => [c, new Map(target.maps[c] as Map<string, unknown>)])) as unknown as Maps)
     : target.maps;
   return { maps, clock: target.clock, settings: target.settings };
+}
+
+/** The store's part that replaces or saves the whole state, through its commit pipeline. */
+export class WholeStateWrites {
+  constructor(private readonly pipeline: CommitPipeline) {}
+
+  /** Stores the whole state as it is (a store seeded from fixtures is saved before the first request); false: `ifEmpty` found state stored. */
+  async save(ifEmpty?: boolean): Promise<boolean> {
+    const { pipeline } = this;
+    await pipeline.flush();
+    const { maps, clockState: clock, settingsState: settings } = pipeline.state;
+    const p = pipeline.enqueue({ replacement: { maps, clock, settings }, ifEmpty, observe: false, scope: undefined, seq: 0, attempts: 0, state: 'pending' });
+    await pipeline.settled(p);
+    return !p.dropped;
+  }
+
+  /**
+   * One change set when that is possible and smaller than the target itself (see diffTo), otherwise the whole
+   * state; run again after others' writes, it is a diff against theirs or the whole state, never a refusal.
+   */
+  async replaceWith(target: Target): Promise<void> {
+    const p: Pending = {
+      fn: diffTo(this.pipeline, target),
+      whole: () => wholeState(target),
+      observe: false,
+      scope: undefined,
+      seq: 0,
+      attempts: 0,
+      state: 'pending',
+    };
+    this.pipeline.run(p);
+    await this.pipeline.settled(p);
+  }
 }

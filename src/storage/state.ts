@@ -52,10 +52,11 @@ export type RecordChange = (c: CollectionName, before: unknown, after: unknown) 
 
 /** What was stored, and nothing else: readers never see a write before storage acknowledged it. */
 export class StoredState implements CommittedState, ReadView {
-  protected maps: Maps;
-  protected clockState: ClockState;
-  protected settingsState: Settings;
-  protected committedSeq: number;
+  // Read and folded into by the commit pipeline (commit.ts), which owns this part.
+  /** @internal */ maps: Maps;
+  /** @internal */ clockState: ClockState;
+  /** @internal */ settingsState: Settings;
+  /** @internal */ committedSeq: number;
   /*
    * Made at first use, as are the field indexes: a mock (a sandbox) that nobody writes to or lists from holds none of
    * them, and an empty map costs about 180 bytes.
@@ -127,8 +128,8 @@ export class StoredState implements CommittedState, ReadView {
     return value;
   }
 
-  /** The keys of committed records whose `field` equals `value`, through the field index (built on first use). */
-  protected indexedKeys(c: CollectionName, field: string, value: unknown): ReadonlySet<string> | undefined {
+  /** @internal The keys of committed records whose `field` equals `value`, through the field index (built on first use). */
+  indexedKeys(c: CollectionName, field: string, value: unknown): ReadonlySet<string> | undefined {
     this.fieldIndexes ??= new FieldIndexes(
       (c) => this.maps[c] as Map<string, unknown>,
       (m) => SHARED.has(m),
@@ -148,8 +149,8 @@ export class StoredState implements CommittedState, ReadView {
     return data as StateData;
   }
 
-  /** Makes a stored change set visible to readers (`seen` sees each record it writes). */
-  protected foldSet(set: ChangeSet, seq: number, seen?: RecordChange): void {
+  /** @internal Makes a stored change set visible to readers (`seen` sees each record it writes). */
+  foldSet(set: ChangeSet, seq: number, seen?: RecordChange): void {
     let last: CollectionName | undefined;
     for (const ch of set.changes) {
       const m = this.writable(ch.collection);
@@ -165,8 +166,8 @@ export class StoredState implements CommittedState, ReadView {
     this.committedSeq = seq;
   }
 
-  /** Makes a stored whole state visible to readers. */
-  protected foldWhole(r: Replacement, seq: number): void {
+  /** @internal Makes a stored whole state visible to readers. */
+  foldWhole(r: Replacement, seq: number): void {
     this.maps = r.maps;
     this.fieldIndexes?.clear();
     this.clockState = r.clock;

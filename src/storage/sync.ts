@@ -1,7 +1,6 @@
 // Multi-instance sync on shared storage: catching up on others' change sets, optimistic requests, conflicts and rebase.
-import type { StateData } from '../schemas/state.js';
-import { ChangeSetConflict, isWholeState, type CaughtUp, type ChangeSet, type ChangeSetAdapter } from './change-sets.js';
-import { CommitPipeline, type CommitMeter, type Optimism, type Pending, type WriteObserver } from './commit.js';
+import { ChangeSetConflict, isWholeState, type CaughtUp, type ChangeSet } from './change-sets.js';
+import type { CommitPipeline, Optimism, Pending, SharedWrites } from './commit.js';
 import { mapsFromData } from './state.js';
 import { storageUnavailable } from './unavailable.js';
 
@@ -13,7 +12,8 @@ const noop = () => {};
 /** Shared storage: sees what was applied from other instances (change sets, or a whole state). */
 export type CaughtUpListener = (found: readonly CaughtUp[]) => void;
 
-export abstract class SyncingState extends CommitPipeline {
+/** Multi-instance sync, a part of the store working on its commit pipeline (a no-op on storage of one instance). */
+export class SyncingState implements SharedWrites {
   /** Shared storage: the look at the storage on its way, and the one queued behind it. */
   private looking: Promise<void> | null = null;
   private nextLook: Promise<void> | null = null;
@@ -23,19 +23,13 @@ export abstract class SyncingState extends CommitPipeline {
   private ownSinceForeign = 0;
 
   constructor(
-    adapter: ChangeSetAdapter,
-    data: StateData,
-    seq: number,
-    observer: WriteObserver | undefined,
+    private readonly pipeline: CommitPipeline,
     private readonly onCaughtUp: CaughtUpListener | undefined,
-    shared = false,
-    meter?: CommitMeter,
   ) {
-    super(adapter, data, seq, observer, shared, meter);
     // Shared storage: others' commits are applied as they are announced, so an idle instance stays current.
     // At most one such look per 50 ms: a busy instance catches up before each request anyway.
-    this.adapter.watch?.((at) => {
-      if (this.watchTimer || (at !== undefined && at <= this.committedSeq)) return;
+    this.pipeline.adapter.watch?.((at) => {
+      if (this.watchTimer || (at !== undefined && at <= this.pipeline.state.seq)) return;
       this.watchTimer = setTimeout(() => {
         this.watchTimer = null;
         this.sync().catch(noop);
@@ -46,7 +40,7 @@ export abstract class SyncingState extends CommitPipeline {
 
   /** Shared storage: whether this instance does the work only one may do (fire simulated events); always true otherwise. */
   get leads(): boolean {
-    return this.adapter.leads?.() ?? true;
+    return this.pipeline.adapter.leads?.() ?? true;
   }
 
   /**
@@ -55,7 +49,7 @@ export abstract class SyncingState extends CommitPipeline {
    * next look to start, never one already on its way (that one may have missed a write acknowledged just now).
    */
   sync(): Promise<void> {
-    if (!this.shared) return Promise.resolve();
+    if (!this.pipeline.shared) return Promise.resolve();
     if (!this.looking) return this.look();
     return (this.nextLook ??= this.looking.then(noop, noop).then(() => {
       this.nextLook = null;
@@ -70,7 +64,7 @@ export abstract class SyncingState extends CommitPipeline {
    * Null: catch up first (`sync`).
    */
   optimism(): Optimism | null {
-    if (!this.shared || this.ownSinceForeign < OPTIMISM_AFTER) return null;
+    if (!this.pipeline.shared || this.ownSinceForeign < OPTIMISM_AFTER) return null;
     return { mark: this.foreignApplied, valid: false };
   }
 
@@ -86,11 +80,11 @@ export abstract class SyncingState extends CommitPipeline {
     return o.valid;
   }
 
-  protected get foreignCount(): number {
+  get foreignCount(): number {
     return this.foreignApplied;
   }
 
-  protected groupStored(n: number): void {
+  groupStored(n: number): void {
     this.ownSinceForeign += n;
   }
 
@@ -98,13 +92,13 @@ export abstract class SyncingState extends CommitPipeline {
     const p = (async () => {
       let found: readonly CaughtUp[];
       try {
-        found = await this.adapter.changesSince!(this.committedSeq);
+        found = await this.pipeline.adapter.changesSince!(this.pipeline.state.seq);
       } catch (err) {
         throw storageUnavailable(err);
       }
       // A group being stored may hold some of these seqs (ours, or ours to be refused as conflicting): let it settle first.
       // (Catching up after a conflict needs no wait: folds skip what is already applied, and the retry runs again.)
-      if (found.length && this.writing > 0) await new Promise<void>((resolve) => this.groupEnds.push(resolve));
+      if (found.length && this.pipeline.writing > 0) await new Promise<void>((resolve) => this.pipeline.groupEnds.push(resolve));
       this.catchUp(found);
     })().finally(() => {
       if (this.looking === p) this.looking = null;
@@ -118,10 +112,10 @@ export abstract class SyncingState extends CommitPipeline {
     const applied: CaughtUp[] = [];
     for (const item of found) {
       const seq = item.seq ?? 0;
-      if (seq <= this.committedSeq) continue;
+      if (seq <= this.pipeline.state.seq) continue;
       if (isWholeState(item)) {
         const maps = mapsFromData(item.state);
-        this.fold({
+        this.pipeline.fold({
           replacement: { maps, clock: item.state.clock, settings: item.state.settings },
           seq,
           observe: false,
@@ -130,25 +124,25 @@ export abstract class SyncingState extends CommitPipeline {
           state: 'pending',
         });
       } else {
-        if (seq !== this.committedSeq + 1) throw storageUnavailable(new Error(`change set ${seq} does not follow ${this.committedSeq}`));
-        this.fold({ set: item, seq, observe: false, scope: undefined, attempts: 0, state: 'pending' });
+        if (seq !== this.pipeline.state.seq + 1) throw storageUnavailable(new Error(`change set ${seq} does not follow ${this.pipeline.state.seq}`));
+        this.pipeline.fold({ set: item, seq, observe: false, scope: undefined, attempts: 0, state: 'pending' });
       }
       applied.push(item);
       this.foreignApplied++;
       this.ownSinceForeign = 0;
     }
-    if (this.pending.length === 0 && this.writing === 0) this.lastSeq = this.committedSeq;
+    if (this.pipeline.pending.length === 0 && this.pipeline.writing === 0) this.pipeline.lastSeq = this.pipeline.state.seq;
     if (applied.length) this.onCaughtUp?.(applied);
   }
 
   /** Applies `missed` and runs every pending transaction again on it, in order (the pending layer rebuilt from scratch). */
   private replay(missed: readonly CaughtUp[]): Pending[] {
     this.catchUp(missed); // throwing refuses the group (and everything pending) as storage that failed
-    const all = this.pending;
-    this.pending = [];
-    this.layer.clear();
-    this.lastSeq = this.committedSeq;
-    for (const p of all) this.rerun(p);
+    const all = this.pipeline.pending;
+    this.pipeline.pending = [];
+    this.pipeline.layer.clear();
+    this.pipeline.lastSeq = this.pipeline.state.seq;
+    for (const p of all) this.pipeline.rerun(p);
     return all;
   }
 
@@ -156,14 +150,14 @@ export abstract class SyncingState extends CommitPipeline {
    * The adapter lost a race and still holds its lock: apply what it missed, run every pending transaction again
    * on it (as a conflict would, but without letting go), and hand back the group to store now.
    */
-  protected rebase(missed: readonly CaughtUp[]): readonly ChangeSet[] {
-    this.conflicted();
+  rebase(missed: readonly CaughtUp[]): readonly ChangeSet[] {
+    this.pipeline.conflicted();
     this.replay(missed);
     let n = 0;
-    while (n < this.pending.length && !this.pending[n].replacement) n++;
-    this.inFlight = this.pending.slice(0, n);
-    this.writing = Math.max(n, 1); // still writing (nothing, perhaps) until the adapter is done
-    return this.inFlight.map((p) => p.set!);
+    while (n < this.pipeline.pending.length && !this.pipeline.pending[n].replacement) n++;
+    this.pipeline.inFlight = this.pipeline.pending.slice(0, n);
+    this.pipeline.writing = Math.max(n, 1); // still writing (nothing, perhaps) until the adapter is done
+    return this.pipeline.inFlight.map((p) => p.set!);
   }
 
   /**
@@ -171,38 +165,39 @@ export abstract class SyncingState extends CommitPipeline {
    * every pending transaction again (the replacement stays first: it depends on nothing it read) and answer the
    * position to store it at, or null when it is no longer to be stored (a first save that found state).
    */
-  protected rebaseWhole(missed: readonly CaughtUp[]): number | null {
-    this.conflicted();
+  rebaseWhole(missed: readonly CaughtUp[]): number | null {
+    this.pipeline.conflicted();
     const all = this.replay(missed);
-    const head = this.pending[0];
+    const head = this.pipeline.pending[0];
     const stays = head !== undefined && head === all[0] && !!head.replacement;
-    this.inFlight = stays ? [head] : [];
-    this.writing = 1;
+    this.pipeline.inFlight = stays ? [head] : [];
+    this.pipeline.writing = 1;
     return stays ? head.seq : null;
   }
 
-  protected async retry(all: Pending[]): Promise<void> {
+  async retry(all: Pending[]): Promise<void> {
     try {
-      this.catchUp(await this.adapter.changesSince!(this.committedSeq));
+      this.catchUp(await this.pipeline.adapter.changesSince!(this.pipeline.state.seq));
     } catch (err) {
-      all.push(...this.pending);
-      this.pending = [];
-      this.layer.clear();
-      this.lastSeq = this.committedSeq;
-      this.writing = 0;
-      for (const p of all) this.settle(p, 'failed', storageUnavailable(err));
+      all.push(...this.pipeline.pending);
+      this.pipeline.pending = [];
+      this.pipeline.layer.clear();
+      this.pipeline.lastSeq = this.pipeline.state.seq;
+      this.pipeline.writing = 0;
+      for (const p of all) this.pipeline.settle(p, 'failed', storageUnavailable(err));
       return;
     }
     // Transactions applied while catching up were built on the old state too: they run again as well.
-    all.push(...this.pending);
-    this.pending = [];
-    this.layer.clear();
-    this.lastSeq = this.committedSeq;
-    this.writing = 0;
+    all.push(...this.pipeline.pending);
+    this.pipeline.pending = [];
+    this.pipeline.layer.clear();
+    this.pipeline.lastSeq = this.pipeline.state.seq;
+    this.pipeline.writing = 0;
     for (const p of all) {
-      if (++p.attempts >= MAX_ATTEMPTS) this.settle(p, 'failed', storageUnavailable(new ChangeSetConflict('the change kept conflicting with other writers')));
-      else this.rerun(p);
+      if (++p.attempts >= MAX_ATTEMPTS)
+        this.pipeline.settle(p, 'failed', storageUnavailable(new ChangeSetConflict('the change kept conflicting with other writers')));
+      else this.pipeline.rerun(p);
     }
-    this.pump();
+    this.pipeline.pump();
   }
 }

@@ -2,6 +2,7 @@
 import { PRIMARY_KEYS, type ClockState, type CollectionName, type RecordOf, type Settings } from '../schemas/state.js';
 import type { Change, ChangeSet } from './change-sets.js';
 import type { RecordReader } from './reader.js';
+import { ClockReading, type TimeSource } from './clock.js';
 
 export const DELETED = Symbol('deleted');
 
@@ -10,6 +11,8 @@ export interface StateView {
   viewGet(c: CollectionName, key: string): unknown;
   viewEntries(c: CollectionName): Iterable<[string, unknown]>;
   viewHas(c: CollectionName, key: string): boolean;
+  /** The clock state of the newest state. */
+  viewClock(): ClockState;
   /** Keys that may hold `field` = `value` (a superset); null when only a scan can tell. */
   viewCandidates?(c: CollectionName, field: string, value: unknown): Iterable<string> | null;
 }
@@ -23,7 +26,35 @@ export class Transaction implements RecordReader {
   private writes: Map<CollectionName, Map<string, unknown>> | undefined;
   private newClock: ClockState | undefined;
   private newSettings: Settings | undefined;
-  constructor(private readonly view: StateView) {}
+  private reading: ClockReading | undefined;
+  constructor(
+    private readonly view: StateView,
+    /** Real time, as the mock clock reads it (Date.now unless the mock was given its own). */
+    private readonly source: TimeSource = Date.now,
+  ) {}
+
+  /**
+   * The mock clock as this transaction sees it: the newest state's, or what this transaction set. A write reads
+   * time here and nowhere else, so when it runs again after another instance moved the clock, it reads the moved clock.
+   */
+  get clock(): ClockState {
+    return this.newClock ?? this.view.viewClock();
+  }
+
+  /** The mock clock's reading in this transaction's view (its source and state; see `now`). */
+  get time(): ClockReading {
+    return (this.reading ??= new ClockReading(this.source, this));
+  }
+
+  /** "Now" by the mock clock, as an ISO datetime: what a write stamps. */
+  now(): string {
+    return this.time.nowIso();
+  }
+
+  /** "Now" by the mock clock, in epoch ms. */
+  nowMs(): number {
+    return this.time.nowMs();
+  }
 
   get<C extends CollectionName>(c: C, key: string): RecordOf<C> | undefined {
     const own = this.writes?.get(c)?.get(key);

@@ -1,6 +1,7 @@
 // What a write is attributed to (a request's scope: its guard, its optimism) and who observes stored writes.
 import type { CollectionName } from '../schemas/state.js';
 import type { Transaction } from './transaction.js';
+import type { TimeSource } from './clock.js';
 
 /** Whatever the caller wants committed writes attributed to (the coverage report passes a request's). */
 export interface WriteScope {
@@ -43,4 +44,12 @@ export interface CommitMeter {
   conflict(): void;
   /** A transaction ran again on the caught-up state after a conflict. */
   rerun(): void;
+}
+
+/** Who sees what the pipeline does, and where its transactions read real time. */
+export interface PipelineOptions {
+  observer?: WriteObserver;
+  meter?: CommitMeter;
+  /** What the mock clock reads as real time in transactions (Date.now unless given). */
+  time?: TimeSource;
 }

@@ -1,11 +1,14 @@
 // The domain cannot read around a write's transaction: its write functions get WriteDeps, whose store only runs
-// transactions (checked by the type checker below), and no domain module names the Store or the whole Deps.
+// transactions and which carries no clock (checked by the type checker below), and no domain module names the Store or
+// the whole Deps. Time is read through the transaction too, and a clock move is made on the transaction's clock.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { WriteDeps } from '../../src/deps.js';
 import type { ReadView, RecordReader, Transaction, Writer } from '../../src/storage/store.js';
+import { MockClock, clockMove } from '../../src/domain/clock.js';
+import type { ClockState } from '../../src/schemas/state.js';
 import { createApp } from '../../src/app.js';
 import { demoFixture } from '../../src/fixtures.js';
 import { inProject } from '../../src/domain/queries.js';
@@ -24,9 +27,28 @@ export function aWriteCannotReadAroundItsTransaction(deps: WriteDeps, projectId:
     deps.store.derive('x', [], () => 0);
     // @ts-expect-error nor the stored state's clock
     void deps.store.clock;
+    // @ts-expect-error nor the mock clock: a write reads time through its transaction
+    void deps.clock;
+    // Time as the transaction sees it: an ISO datetime and epoch ms.
+    const stamped: [string, number] = [tx.now(), tx.nowMs()];
+    void stamped;
     // A query helper takes any reader: the transaction is one.
     return inProject(tx, 'runs', 'x', projectId);
   });
+}
+
+/** Never called: the clock over the stored state only reads; a move is made on the clock of a transaction. */
+export function aClockMoveIsMadeInItsTransaction(clock: MockClock, tx: Transaction): ClockState[] {
+  // @ts-expect-error the stored state's clock cannot compute a move (it would be computed outside the write)
+  clock.advanced(1);
+  // @ts-expect-error nor a frozen point
+  clock.frozenAt('2026-01-01T00:00:00Z');
+  // @ts-expect-error nor a rate
+  clock.withRate(2);
+  // @ts-expect-error nor a running clock
+  clock.runningFrom(0);
+  const inTx = MockClock.of(tx);
+  return [inTx.advanced(1), inTx.frozenAt('2026-01-01T00:00:00Z'), inTx.withRate(2), inTx.runningFrom(0)];
 }
 
 /** Both faces answer the query helpers' reader. */
@@ -49,6 +71,33 @@ test('no domain module names the Store or the whole Deps, and none reaches deps.
     assert.not.match(text, /[^\w]Deps\b/, `${f} takes the whole Deps (write functions take WriteDeps)`);
     for (const m of text.matchAll(/deps\.store\.(\w+)/g)) assert.is(m[1], 'transact', `${f}: deps.store.${m[1]}`);
   }
+});
+
+test('no domain, control or simulation module moves the clock outside a transaction or reads deps.clock in a write', () => {
+  for (const f of [...files('domain'), ...files('control'), ...files('simulation')]) {
+    const text = readFileSync(join(SRC, f), 'utf8');
+    // Store.setClock takes a state computed beforehand, from a clock read outside the write: moves go through clockMove.
+    assert.not.match(text, /store\.setClock\(/, `${f} moves the clock with a state computed outside its transaction`);
+    if (f.startsWith('domain')) assert.not.match(text, /deps\.clock\b/, `${f} reads the mock clock outside a transaction`);
+  }
+});
+
+test('the transaction reads the clock of its own view: its own move, then the newest state, and the source it was given', async () => {
+  let real = Date.parse('2026-01-01T00:00:00.000Z');
+  const mock = await createApp({ storage: 'memory', fixtures: demoFixture(), clock: () => real });
+  await mock.store.transact(clockMove(() => ({ frozen_at: null, offset_ms: 5_000 })));
+  // Applied, not yet waited for: the next transaction reads it (the newest state), and so does a move made on it.
+  mock.store.apply(clockMove((c) => c.advanced(1_000)));
+  real += 10;
+  const seen = await mock.store.transact((tx) => {
+    const before = [tx.nowMs(), tx.now()] as const;
+    tx.setClock(MockClock.of(tx).frozenAt('2030-05-05T05:05:05.000Z'));
+    return [...before, tx.nowMs(), tx.now(), MockClock.of(tx).advanced(1).frozen_at];
+  });
+  const at = Date.parse('2026-01-01T00:00:00.000Z') + 10 + 6_000;
+  assert.equal(seen, [at, new Date(at).toISOString(), Date.parse('2030-05-05T05:05:05.000Z'), '2030-05-05T05:05:05.000Z', '2030-05-05T05:05:05.001Z']);
+  assert.equal(mock.store.clock, { frozen_at: '2030-05-05T05:05:05.000Z', offset_ms: 0 });
+  await mock.close();
 });
 
 test('the simulation reaches the store only where it orchestrates: event handlers get a transaction', () => {

@@ -75,6 +75,7 @@ const probe = (operationId: string, path: string) =>
     summary: operationId,
     description: operationId,
     success: [answer('Probe', v.object({}))],
+    client: { name: operationId },
     handler: () => () => ({}),
   });
 

@@ -2,7 +2,8 @@
 // connection; matched through an index, fired by `after`, `probability` and `times`, N times or until cleared.
 import { randomUUID } from 'node:crypto';
 import { compileGlob, type GlobMatcher } from '../../glob.js';
-import type { FaultBody, FaultRequest, TransportKind } from '../../schemas/control-faults.js';
+import type { FaultBody, FaultRequest } from '../../schemas/control-faults.js';
+import type { TransportKind } from '../../schemas/transport-faults.js';
 import { FaultIndex } from './lookup.js';
 import { compileMatch, type MatchTest, type RequestFacts } from './match.js';
 import { RateWindow, retryAfterSeconds, type RateWindowState } from './rate-limit.js';

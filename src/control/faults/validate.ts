@@ -3,6 +3,7 @@ import { ValidationError, type ValidationItem } from '../../validation.js';
 import { parse } from '../../validation.js';
 import { unknownOperation } from './operation-of.js';
 import { FaultRequestSchema, type FaultBody } from '../../schemas/control-faults.js';
+import { PACED_TRANSPORT } from '../../schemas/transport-faults.js';
 
 const item = (loc: (string | number)[], msg: string, input: unknown): ValidationItem => ({ loc: ['body', ...loc], msg, type: 'value_error', input });
 
@@ -19,9 +20,11 @@ export function validFault(input: unknown): FaultBody {
   if (given('transport')) {
     for (const k of ['status', 'rate_limit'] as const)
       if (given(k)) problems.push(item(['transport'], `transport cannot be given together with ${k}`, f.transport));
-    if (f.transport === 'slow_body' && !given('bytes_per_s')) problems.push(item(['bytes_per_s'], 'slow_body needs bytes_per_s', null));
+    if (f.transport === PACED_TRANSPORT && !given('bytes_per_s')) problems.push(item(['bytes_per_s'], `${PACED_TRANSPORT} needs bytes_per_s`, null));
   }
-  if (given('bytes_per_s') && f.transport !== 'slow_body') problems.push(item(['bytes_per_s'], 'bytes_per_s goes with transport slow_body', f.bytes_per_s));
+  if (given('bytes_per_s') && f.transport !== PACED_TRANSPORT) {
+    problems.push(item(['bytes_per_s'], `bytes_per_s goes with transport ${PACED_TRANSPORT}`, f.bytes_per_s));
+  }
   if (given('rate_limit')) {
     if (given('status')) problems.push(item(['rate_limit'], 'a rate_limit answers 429 itself: give no status', f.rate_limit));
     for (const k of ['after', 'probability'] as const)

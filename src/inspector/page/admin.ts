@@ -12,7 +12,7 @@ export function AdminView({ onReset }: { onReset: () => void }) {
   const reset = async () => {
     setBusy(true);
     try {
-      const r = await call<{ now: string }>('POST', '/_mock/reset');
+      const r = await call('POST', '/_mock/reset');
       onReset();
       show(`Reset: state is the loaded fixtures again; journal, faults and coverage cleared (clock ${r.now}).`);
     } catch (e) {
@@ -29,7 +29,7 @@ export function AdminView({ onReset }: { onReset: () => void }) {
     setBusy(true);
     try {
       // Sent as the file's text: the mock validates it (a bad field is a 422 naming where it is, and nothing changes).
-      const r = await call<{ counts: Record<string, number> }>('POST', '/_mock/fixtures', await file.text());
+      const r = await call('POST', '/_mock/fixtures', { body: await file.text() });
       const counts = Object.entries(r.counts)
         .filter(([, n]) => n > 0)
         .map(([c, n]) => `${n} ${c}`)

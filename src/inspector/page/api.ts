@@ -1,6 +1,7 @@
 // The page's one way to the control surface: same-origin fetch with the control token (when one is set) as a header.
 // The token is asked for once, kept in sessionStorage (this tab only, gone when it closes), and never put in a URL.
 import type { components } from '../../client/generated.js';
+import { routeUrl, type Answer, type CallInput, type ControlPath, type VerbOf } from './routes.js';
 
 /** The control surface's answers, typed from the OpenAPI document (the same types as the typed client's). */
 export type S = components['schemas'];
@@ -79,15 +80,21 @@ export function pickSandbox(id: string | null): void {
   history.replaceState(null, '', `${location.pathname}${search ? `?${search}` : ''}${location.hash}`);
 }
 
-/** Calls a /_mock route of the mock the page shows; resolves with the JSON answer, rejects with ApiFailure. `body` is sent as JSON (a string as is). */
-export function call<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-  return send<T>(base() + path, method, body);
+/**
+ * Calls a /_mock route of the mock the page shows: `call('GET', '/_mock/projects/{project_id}', { path: { project_id } })`
+ * resolves with that route's answer, rejects with ApiFailure. `body` is sent as JSON (a string as is).
+ */
+export function call<P extends ControlPath, M extends VerbOf<P>>(method: M, route: P, input: CallInput<P, M> = {}): Promise<Answer<P, M>> {
+  return send(base() + routeUrl(route, input.path, input.query), method, input.body);
 }
 
 /** Calls a /_mock route of the default mock whichever sandbox is shown (sandboxes are managed there only). */
-export function callDefault<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-  return send<T>(path, method, body);
+export function callDefault<P extends ControlPath, M extends VerbOf<P>>(method: M, route: P, input: CallInput<P, M> = {}): Promise<Answer<P, M>> {
+  return send(routeUrl(route, input.path, input.query), method, input.body);
 }
+
+/** The default mock's Prometheus exposition (text, outside the JSON control document). */
+export const metricsText = (): Promise<string> => send('/_mock/metrics', 'GET');
 
 async function send<T>(url: string, method: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = {};
@@ -116,14 +123,6 @@ async function send<T>(url: string, method: string, body?: unknown): Promise<T> 
     throw new ApiFailure(res.status, json);
   }
   return json as T;
-}
-
-/** A query string from the defined values. */
-export function qs(params: Record<string, string | number | boolean | undefined | null>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
-  const s = q.toString();
-  return s ? `?${s}` : '';
 }
 
 /** Something changed the state (a clock move, a step, a reset): views that show state reload. */

@@ -5,7 +5,6 @@ import { html, when } from './html.js';
 import { useLoad, useNotice } from './hooks.js';
 import { offsetText, trafficText } from './format.js';
 
-type Clock = S['ControlClock'];
 type SimEvent = S['ControlSimulationStep']['executed'] & {};
 type Simulation = S['ControlSimulation'];
 
@@ -34,8 +33,8 @@ export const retention = (days: number) =>
   days === 0 ? 'simulated runs kept' : `simulated runs removed ${days} ${days === 1 ? 'day' : 'days'} after they end`;
 
 export function ClockView() {
-  const clock = useLoad(() => call<Clock>('GET', '/_mock/clock'), []);
-  const sim = useLoad(() => call<Simulation>('GET', '/_mock/simulation'), []);
+  const clock = useLoad(() => call('GET', '/_mock/clock'), []);
+  const sim = useLoad(() => call('GET', '/_mock/simulation'), []);
   const [notice, show] = useNotice();
   const [freezeAt, setFreezeAt] = useState('');
   const [mode, setMode] = useState<string>('');
@@ -54,21 +53,22 @@ export function ClockView() {
     }
   };
   const advance = (label: string, ms: number) =>
-    act(async () => `Advanced ${label}: now ${when((await call<Clock>('POST', '/_mock/clock', { advance_ms: ms })).now)}.`);
-  const freeze = (iso: string) => act(async () => `Frozen at ${when((await call<Clock>('POST', '/_mock/clock', { now: iso })).now)}.`);
+    act(async () => `Advanced ${label}: now ${when((await call('POST', '/_mock/clock', { body: { advance_ms: ms } })).now)}.`);
+  const freeze = (iso: string) => act(async () => `Frozen at ${when((await call('POST', '/_mock/clock', { body: { now: iso } })).now)}.`);
   const step = () =>
     act(async () => {
-      const r = await call<S['ControlSimulationStep']>('POST', '/_mock/simulation/step');
+      const r = await call('POST', '/_mock/simulation/step');
       return r.executed
         ? `Stepped: ${r.executed.kind} of ${subject(r.executed)} at ${when(r.executed.at)}; ${r.pending_count} pending.`
         : 'Nothing pending: no step taken.';
     });
   const runIdle = () =>
     act(async () => {
-      const r = await call<S['ControlSimulationRun']>('POST', '/_mock/simulation/run', { idle: true });
+      const r = await call('POST', '/_mock/simulation/run', { body: { idle: true } });
       return `Ran ${r.executed} events until idle: now ${when(r.now)}, ${r.pending_count} pending.`;
     });
-  const applyMode = () => act(async () => `Mode ${(await call<Simulation>('PUT', '/_mock/simulation', { mode: mode || sim.data?.mode })).mode}.`);
+  const applyMode = () =>
+    act(async () => `Mode ${(await call('PUT', '/_mock/simulation', { body: { mode: (mode || sim.data?.mode) as Simulation['mode'] } })).mode}.`);
 
   const c = clock.data;
   const s = sim.data;

@@ -1,11 +1,9 @@
 // Coverage: first what to do next (the gaps the coverage gate names, each with the calls that provoke it), then the
 // full report as a table, folded: per v3 operation, what the traffic exercised and, highlighted, what it did not.
-import { call, type S } from './api.js';
+import { call } from './api.js';
 import { html } from './html.js';
 import { useLoad } from './hooks.js';
 
-type Report = S['ControlCoverageReport'];
-type Next = S['ControlCoverageNext'];
 /** Once opened, the full report stays open in this tab (another sandbox, a reload). */
 const FULL_KEY = 'project-runtime-mock.coverage-full';
 
@@ -17,8 +15,8 @@ const list = (xs: (string | number)[], cls: string) =>
     : html`<span class="muted">none</span>`;
 
 export function CoverageView() {
-  const report = useLoad(() => call<Report>('GET', '/_mock/coverage'), []);
-  const next = useLoad(() => call<Next>('GET', '/_mock/coverage/next'), [report.data]);
+  const report = useLoad(() => call('GET', '/_mock/coverage'), []);
+  const next = useLoad(() => call('GET', '/_mock/coverage/next'), [report.data]);
   const r = report.data;
   const n = next.data;
   const tally = (label: string, t: { total: number; exercised: number }) => html`<li>${label}: <strong>${t.exercised}</strong> of ${t.total}</li>`;

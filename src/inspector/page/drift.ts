@@ -1,10 +1,9 @@
 // Shadow mode in the inspector: where the target answered differently (grouped by operation and field), the target's
 // state and what was dropped; and one request's differences in its journal detail.
-import { call, type S } from './api.js';
+import { call } from './api.js';
 import { html, pretty, when } from './html.js';
 import { useLoad } from './hooks.js';
 
-type Report = S['DriftReport'];
 export type DriftItem = { field: string; mock?: unknown; target?: unknown };
 
 /** A value as the drift tables show it: JSON, or `absent` for a side that had none. */
@@ -42,7 +41,7 @@ export function DriftItems({ items }: { items: DriftItem[] }) {
 }
 
 export function DriftView() {
-  const report = useLoad(() => call<Report>('GET', '/_mock/drift'), []);
+  const report = useLoad(() => call('GET', '/_mock/drift'), []);
   const r = report.data;
   const t = r?.target;
   return html`

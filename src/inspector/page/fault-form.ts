@@ -1,4 +1,5 @@
 // The fault form's fields and the POST /_mock/faults document they make (the server validates it), and one line per fault.
+import { PACED_TRANSPORT, TRANSPORT_FAULTS } from '../../schemas/transport-faults.js';
 
 export type FaultKind = 'status' | 'delay' | 'rate_limit' | 'transport';
 /** Short enough to read whole in the Kind list at 800 px (tested); the form's fields say the rest. */
@@ -8,7 +9,8 @@ export const FAULT_KINDS: [FaultKind, string][] = [
   ['rate_limit', 'Rate limit (429)'],
   ['transport', 'Break the connection'],
 ];
-export const TRANSPORTS = ['reset', 'hang', 'truncate', 'malformed_json', 'slow_body'];
+/** The transport kinds the server accepts, from its table. */
+export { TRANSPORT_FAULTS as TRANSPORTS, PACED_TRANSPORT } from '../../schemas/transport-faults.js';
 export const DELAYS = ['fixed', 'uniform', 'lognormal'];
 
 export const EMPTY_FORM = {
@@ -32,7 +34,7 @@ export const EMPTY_FORM = {
   probability: '',
   requests: '',
   per_ms: '',
-  transport: 'reset',
+  transport: TRANSPORT_FAULTS[0] as string,
   bytes_per_s: '',
 };
 export type FaultForm = typeof EMPTY_FORM;
@@ -87,7 +89,7 @@ export function faultSpec(form: FaultForm): { spec: Spec } | { error: string } {
   }
   if (form.kind === 'transport') {
     spec.transport = form.transport;
-    if (form.transport === 'slow_body') num('bytes_per_s');
+    if (form.transport === PACED_TRANSPORT) num('bytes_per_s');
   }
   if (form.delay === 'fixed') num('delay_ms');
   else if (form.delay === 'uniform') spec.delay_ms = { distribution: 'uniform', min_ms: Number(form.min_ms), max_ms: Number(form.max_ms) };
@@ -116,7 +118,7 @@ export function describeFault(f: FaultView): string {
   const parts: string[] = [];
   if (f.rate_limit) parts.push(`429 past ${f.rate_limit.requests} per ${f.rate_limit.per_ms} ms`);
   if (f.status !== undefined) parts.push(`status ${f.status}`);
-  if (f.transport) parts.push(f.transport === 'slow_body' ? `slow_body at ${f.bytes_per_s} B/s` : f.transport);
+  if (f.transport) parts.push(f.transport === PACED_TRANSPORT ? `${PACED_TRANSPORT} at ${f.bytes_per_s} B/s` : f.transport);
   const d = f.delay_ms;
   if (typeof d === 'number' && d > 0) parts.push(`waits ${d} ms`);
   else if (typeof d === 'object') parts.push(d.distribution === 'uniform' ? `waits ${d.min_ms}-${d.max_ms} ms` : `waits ~${d.median_ms} ms (p99 ${d.p99_ms})`);

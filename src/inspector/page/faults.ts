@@ -1,16 +1,14 @@
 // Faults: the active ones (what each does, what is left), a form that adds one of every kind, and a button that clears them all.
 import { useState } from 'preact/hooks';
-import { call, type S } from './api.js';
+import { call } from './api.js';
 import { html, pretty } from './html.js';
 import { useLoad, useNotice, usePoll } from './hooks.js';
-import { DELAYS, EMPTY_FORM, FAULT_KINDS, TRANSPORTS, describeFault, faultSpec, type FaultForm } from './fault-form.js';
-
-type Fault = S['ControlFault'];
+import { DELAYS, EMPTY_FORM, FAULT_KINDS, PACED_TRANSPORT, TRANSPORTS, describeFault, faultSpec, type FaultForm } from './fault-form.js';
 
 const METHODS = ['*', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 export function FaultsView({ active }: { active: boolean }) {
-  const faults = useLoad(() => call<{ items: Fault[] }>('GET', '/_mock/faults'), []);
+  const faults = useLoad(() => call('GET', '/_mock/faults'), []);
   // Hits and what is left change with the traffic.
   usePoll(async () => faults.reload(), 2000, active);
   const [notice, show] = useNotice();
@@ -27,7 +25,7 @@ export function FaultsView({ active }: { active: boolean }) {
       return;
     }
     try {
-      const f = await call<Fault>('POST', '/_mock/faults', made.spec);
+      const f = await call('POST', '/_mock/faults', { body: made.spec });
       show(`Added fault ${f.id}: ${f.method} ${f.path}.`);
     } catch (err) {
       show((err as Error).message, true);
@@ -36,7 +34,7 @@ export function FaultsView({ active }: { active: boolean }) {
   };
   const clear = async () => {
     try {
-      const n = (await call<{ cleared: number }>('DELETE', '/_mock/faults')).cleared;
+      const n = (await call('DELETE', '/_mock/faults')).cleared;
       show(`Cleared ${n} fault${n === 1 ? '' : 's'}.`);
     } catch (err) {
       show((err as Error).message, true);
@@ -138,7 +136,7 @@ export function FaultsView({ active }: { active: boolean }) {
                 ${TRANSPORTS.map((t) => html`<option value=${t}>${t}</option>`)}
               </select></label
             >
-            ${form.transport === 'slow_body' && input('bytes_per_s', 'Bytes per second', { min: '1' })}`
+            ${form.transport === PACED_TRANSPORT && input('bytes_per_s', 'Bytes per second', { min: '1' })}`
         }
         <label
           >Delay

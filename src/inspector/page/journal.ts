@@ -1,28 +1,23 @@
 // The request journal, live: summaries polled every half second (only entries after the last id seen), the full
 // redacted request and response fetched when one is opened.
 import { useEffect, useState } from 'preact/hooks';
-import { call, qs } from './api.js';
+import { call, type S } from './api.js';
+import type { Query } from './routes.js';
 import { html, pretty, when } from './html.js';
 import { usePoll } from './hooks.js';
 import { rowTime } from './format.js';
-import { DriftItems, type DriftItem } from './drift.js';
+import { DriftItems } from './drift.js';
 import { inSpan, onOpen, setSpan, spanText, take, useSpan } from './span.js';
 
-/** A journal entry as the summaries list it (what the Requests list and the waterfall show). */
-export interface Summary {
-  id: number;
-  at: string;
-  method: string;
-  path: string;
-  status: number;
-  duration_ms: number;
-  operation: string | null;
-  fault?: { id: string; status?: number; delay_ms?: number };
-  /** The simulation's own traffic (a synthetic chat message). */
-  simulated?: true;
-  principal?: string;
-  test?: string;
-}
+/**
+ * A journal entry as the summaries list it (what the Requests list and the waterfall show): the document's entry, whose
+ * schema leaves the timing and fault fields open, with those fields named.
+ */
+export type Summary = S['ControlJournalEntry'] & { duration_ms: number; fault?: { id: string; status?: number; delay_ms?: number } };
+
+/** One page of summaries, oldest first. */
+export const summaries = async (query: Query<'controlListRequests'>): Promise<Summary[]> =>
+  (await call('GET', '/_mock/requests', { query: { ...query, summary: true } })).items as Summary[];
 
 /** Which traffic the list shows: all of it, the clients' requests, or the simulation's own. */
 const TRAFFIC = { all: () => true, clients: (r: Summary) => !r.simulated, simulated: (r: Summary) => r.simulated === true } as const;
@@ -61,11 +56,11 @@ export function JournalView({ active }: { active: boolean }) {
   usePoll(
     async () => {
       try {
-        const page = await call<{ items: Summary[] }>('GET', `/_mock/requests${qs({ summary: true, after: last, limit: KEEP })}`);
+        const page = await summaries({ after: last, limit: KEEP });
         setError(null);
-        if (page.items.length === 0) return;
-        setLast(page.items[page.items.length - 1].id);
-        setRows((old) => [...old, ...page.items].slice(-KEEP));
+        if (page.length === 0) return;
+        setLast(page[page.length - 1]!.id);
+        setRows((old) => [...old, ...page].slice(-KEEP));
       } catch (e) {
         setError((e as Error).message);
       }
@@ -177,13 +172,12 @@ export function JournalView({ active }: { active: boolean }) {
   `;
 }
 
-interface Entry extends Summary {
+/** A whole entry: its summary, the query, and the request and response (redacted), which the document leaves open. */
+type Entry = Summary & {
   query: Record<string, unknown>;
   request: { headers: Record<string, unknown>; body: unknown };
   response: { headers: Record<string, unknown>; body: unknown };
-  /** Shadow mode: where the target's answer differed. */
-  drift?: DriftItem[];
-}
+};
 
 function EntryDetail({ id, onClose }: { id: number; onClose: () => void }) {
   const [entry, setEntry] = useState<Entry | null>(null);
@@ -192,8 +186,8 @@ function EntryDetail({ id, onClose }: { id: number; onClose: () => void }) {
     let live = true;
     setEntry(null);
     setError(null);
-    call<Entry>('GET', `/_mock/requests/${id}`).then(
-      (e) => live && setEntry(e),
+    call('GET', '/_mock/requests/{request_id}', { path: { request_id: id } }).then(
+      (e) => live && setEntry(e as Entry),
       (e: Error) => live && setError(e.message),
     );
     return () => {

@@ -1,5 +1,5 @@
 // The server's metrics in the inspector: GET /_mock/metrics (the Prometheus text) as a table of its samples, buckets left out.
-import { callDefault } from './api.js';
+import { metricsText } from './api.js';
 import { html } from './html.js';
 import { useLoad } from './hooks.js';
 
@@ -21,7 +21,7 @@ export function samples(text: string): Sample[] {
 }
 
 export function MetricsView() {
-  const load = useLoad(() => callDefault<string>('GET', '/_mock/metrics'), []);
+  const load = useLoad(() => metricsText(), []);
   const rows = typeof load.data === 'string' ? samples(load.data) : [];
   return html`
     <section aria-labelledby="metrics-title">

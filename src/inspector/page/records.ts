@@ -1,21 +1,17 @@
 // One project's records in pages (runs, approvals, users, jobs, releases): the control surface's keyset pages, a
 // status filter where the records have one, and a run opened in full.
 import { useEffect, useState } from 'preact/hooks';
-import { call, qs } from './api.js';
+import { call } from './api.js';
 import { html, pretty, when } from './html.js';
 import { useLoad } from './hooks.js';
 import { inSpan, spanText, type Span } from './span.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a record as the control surface sent it: shown, never computed with
 type Row = Record<string, any>;
-interface Page {
-  items: Row[];
-  next_cursor: string | null;
-}
 
 export interface Kind {
   /** The route under /_mock/projects/{id}/. */
-  path: string;
+  path: 'runs' | 'approvals' | 'users' | 'jobs' | 'releases';
   label: string;
   statuses?: string[];
   columns: { label: string; value: (r: Row) => unknown; wide?: boolean }[];
@@ -115,11 +111,16 @@ export function Records({
   }, [project, kind.path, initialStatus, openRun]);
   const cursor = cursors[cursors.length - 1];
   const page = useLoad(
-    () => call<Page>('GET', `/_mock/projects/${project}/${kind.path}${qs({ status: statusFilter || undefined, cursor, limit: 20 })}`),
+    // The status filter is one of the kind's own statuses (its list offers no other).
+    () =>
+      call('GET', `/_mock/projects/{project_id}/${kind.path}`, {
+        path: { project_id: project },
+        query: { status: (statusFilter || undefined) as never, cursor, limit: 20 },
+      }),
     [project, kind.path, statusFilter, cursor],
   );
   const filterId = `filter-${kind.path}`;
-  const items = (page.data?.items ?? []).filter((r) => !kind.at || !span || inSpan(span, kind.at(r)));
+  const items = ((page.data?.items ?? []) as Row[]).filter((r) => !kind.at || !span || inSpan(span, kind.at(r)));
   return html`
     <div class="records">
       <div class="toolbar">
@@ -172,7 +173,7 @@ export function Records({
 }
 
 function RunDetail({ project, run, onClose }: { project: string; run: string; onClose: () => void }) {
-  const detail = useLoad(() => call<Row>('GET', `/_mock/projects/${project}/runs/${run}`), [project, run]);
+  const detail = useLoad(() => call('GET', '/_mock/projects/{project_id}/runs/{run_id}', { path: { project_id: project, run_id: run } }), [project, run]);
   const r = detail.data;
   return html`
     <section class="detail" aria-labelledby="run-title">
@@ -202,7 +203,7 @@ function RunDetail({ project, run, onClose }: { project: string; run: string; on
           </dl>
           <h5>Steps</h5>
           ${
-            (r.steps ?? []).length === 0
+            !r.steps?.length
               ? html`<p class="muted">None.</p>`
               : html`<ol class="steps">
                   ${r.steps.map((s: Row) => html`<li>${s.name} ${status(s.status)} <span class="muted">${s.step_type}</span></li>`)}

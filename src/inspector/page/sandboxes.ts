@@ -8,7 +8,6 @@ import { usePoll } from './hooks.js';
 import './sandboxes.css';
 
 /** The list's largest page: more live sandboxes than this are counted, the newest listed. */
-const LIST = '/_mock/sandboxes?limit=200';
 const REFRESH_MS = 3000;
 
 type Sandbox = S['Sandbox'];
@@ -27,7 +26,7 @@ export function SandboxPicker({ picked, onPick }: { picked: string | null; onPic
   usePoll(async () => {
     let page: S['SandboxPage'];
     try {
-      page = await callDefault<S['SandboxPage']>('GET', LIST);
+      page = await callDefault('GET', '/_mock/sandboxes', { query: { limit: 200 } });
     } catch (e) {
       // A page reached through a proxy that adds X-Mock-Sandbox is a sandbox's: sandboxes do not nest, nothing to pick.
       if (e instanceof ApiFailure && e.status === 404) setKnown({ page: null, picked: null, unavailable: true });
@@ -66,7 +65,7 @@ export function SandboxPicker({ picked, onPick }: { picked: string | null; onPic
 /** The chosen sandbox when it is older than the listed page, or 'gone' when it is not live. */
 async function lookUp(id: string): Promise<Sandbox | 'gone'> {
   try {
-    return await callDefault<Sandbox>('GET', `/_mock/sandboxes/${id}`);
+    return await callDefault('GET', '/_mock/sandboxes/{sandbox_id}', { path: { sandbox_id: id } });
   } catch (e) {
     if (e instanceof ApiFailure && e.status === 404) return 'gone';
     throw e;

@@ -1,14 +1,13 @@
 // State per project: pick a project, see it at a glance (budget, counts by status, targets), then page through its
 // runs, approvals, users, jobs and releases. Never the whole state at once: every list is a page of the control surface.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { call, onStateChanged, qs, type S } from './api.js';
+import { call, onStateChanged, type S } from './api.js';
 import { html } from './html.js';
 import { useLoad } from './hooks.js';
 import { KINDS, Records } from './records.js';
 import { onOpen, take, useSpan } from './span.js';
 
 type Project = S['ControlProjectPage']['items'][number];
-type Overview = S['ControlProjectOverview'];
 
 const PROJECT_KEY = 'project-runtime-mock.project';
 
@@ -24,13 +23,13 @@ export function StateView() {
 
   const more = async (cursor?: string) => {
     try {
-      const page = await call<S['ControlProjectPage']>('GET', `/_mock/projects${qs({ limit: 100, cursor })}`);
+      const page = await call('GET', '/_mock/projects', { query: { limit: 100, cursor } });
       setProjects((old) => (cursor ? [...old, ...page.items] : page.items));
       setNext(page.next_cursor);
       setError(null);
       // No choice yet (or it is gone): open on the first project in the order the state holds them (the fixture's).
       if (!cursor && !page.items.some((p) => p.id === chosen.current)) {
-        const first = (await call<S['ControlProjectPage']>('GET', `/_mock/projects${qs({ limit: 1, order: 'stored' })}`)).items[0]?.id ?? page.items[0]?.id;
+        const first = (await call('GET', '/_mock/projects', { query: { limit: 1, order: 'stored' } })).items[0]?.id ?? page.items[0]?.id;
         if (first && !page.items.some((p) => p.id === chosen.current)) choose(first);
       }
     } catch (e) {
@@ -103,7 +102,7 @@ export function StateView() {
 const money = (n: number | null | undefined) => (n === null || n === undefined ? '—' : `$${n.toFixed(2)}`);
 
 function ProjectOverview({ project, onRuns }: { project: string; onRuns: (status: string) => void }) {
-  const o = useLoad(() => call<Overview>('GET', `/_mock/projects/${project}`), [project]);
+  const o = useLoad(() => call('GET', '/_mock/projects/{project_id}', { path: { project_id: project } }), [project]);
   if (o.error) return html`<p class="error" role="alert">${o.error}</p>`;
   const d = o.data;
   if (!d) return html`<p class="muted">Loading…</p>`;

@@ -3,7 +3,7 @@
 // opens its first request (requests chart) or its first run (the other charts).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type uPlot from 'uplot';
-import { call, qs } from './api.js';
+import { call } from './api.js';
 import { html } from './html.js';
 import { usePoll } from './hooks.js';
 import { open, setSpan, spanText, useSpan } from './span.js';
@@ -44,9 +44,9 @@ export function TimelineView({ active }: { active: boolean }) {
   }, []);
   const load = async () => {
     try {
-      const { now } = await call<{ now: string }>('GET', '/_mock/clock');
+      const { now } = await call('GET', '/_mock/clock');
       const to = Date.parse(now);
-      setData(await call<TimelineAnswer>('GET', `/_mock/timeline${qs({ from: new Date(to - spanMs).toISOString(), to: now, buckets: BUCKETS })}`));
+      setData(await call('GET', '/_mock/timeline', { query: { from: new Date(to - spanMs).toISOString(), to: now, buckets: BUCKETS } }));
       setError(null);
     } catch (e) {
       setError((e as Error).message);

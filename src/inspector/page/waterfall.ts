@@ -2,15 +2,12 @@
 // on the mock clock with their durations; faults and the client report's findings marked on the requests that broke a
 // rule. Drawn as one SVG with its colours in attributes, so the same bytes download as an image (SVG, or PNG via canvas).
 import { useState } from 'preact/hooks';
-import { call, qs } from './api.js';
+import { call } from './api.js';
 import { html } from './html.js';
 import { useLoad } from './hooks.js';
-import type { Summary } from './journal.js';
+import { summaries, type Summary } from './journal.js';
 
 type Row = Summary;
-interface Report {
-  findings: { rule: string; severity: string; entries: number[] }[];
-}
 
 const W = 1000;
 const LABEL = 380;
@@ -44,13 +41,13 @@ export function layout(rows: readonly Pick<Row, 'at' | 'duration_ms'>[]): { star
 export function WaterfallView() {
   const [picked, setPicked] = useState('');
   const [tick, setTick] = useState(0);
-  const all = useLoad(() => call<{ items: Row[] }>('GET', `/_mock/requests${qs({ summary: true, simulated: false, limit: 1000 })}`), [tick]);
-  const report = useLoad(() => call<Report>('GET', '/_mock/client-report'), [tick]);
-  const options = sessions(all.data?.items ?? []);
+  const all = useLoad(() => summaries({ simulated: false, limit: 1000 }), [tick]);
+  const report = useLoad(() => call('GET', '/_mock/client-report'), [tick]);
+  const options = sessions(all.data ?? []);
   const key = picked || options[0]?.key || '';
   const [kind, ...rest] = key.split(':');
   const value = rest.join(':');
-  const rows = (all.data?.items ?? []).filter((r) => (kind === 'test' ? r.test === value : r.principal === value)).slice(-MAX_ROWS);
+  const rows = (all.data ?? []).filter((r) => (kind === 'test' ? r.test === value : r.principal === value)).slice(-MAX_ROWS);
   const broke = new Map<number, string[]>();
   for (const f of report.data?.findings ?? []) for (const id of f.entries) broke.set(id, [...(broke.get(id) ?? []), f.rule]);
 

@@ -161,9 +161,25 @@ export async function everyControlMethod(mock: MockApp): Promise<unknown[]> {
   const bundle = await c.exportBundle();
   (await c.exportBundleStream()).destroy();
   await c.importBundle(bundle);
+  const saved: string = c.saveSnapshot('before').name;
+  const held = c.snapshots().map((s) => s.bytes);
+  await c.restoreSnapshot('before');
+  const named: Snapshot = c.namedState('before');
+  c.deleteSnapshot('before');
+  const sb = await c.createSandbox({ ttl_ms: 60_000 });
+  const listed = (await c.sandboxes({ limit: 5 })).items.length;
+  const one: string = (await c.sandbox(sb.id)).base_url;
+  const own: MockControl = c.sandboxControl(sb.id);
+  await c.deleteSandbox(sb.id);
+  c.startSession();
+  const exported: string = await c.exportTest({ format: 'vitest' });
+  (await c.exportTestStream()).destroy();
+  const opened: { a: number } = c.unseal({ a: 1 });
+  const sessions = [saved, held, named, listed, one, own, exported, opened];
   const reads = [c.projects(), c.projectOverview(P), c.runs(P, { limit: 5 }), c.run(P, run.id as string), c.approvals(P), c.users(P), c.jobs(P), c.releases(P)];
   const status: string | undefined = mock.store.get('runs', run.id as string)?.status;
   return [
+    sessions,
     verified,
     har.log.entries.length,
     client,

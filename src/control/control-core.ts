@@ -1,0 +1,68 @@
+// What the parts of a mock's control API share: its collaborators, its per-mock records, the seal, the session and the reset point.
+import type { Deps } from '../deps.js';
+import type { StateData } from '../schemas/state.js';
+import type { Simulation } from '../simulation/index.js';
+import type { SeededGenerators } from '../domain/ids.js';
+import type { ReplaySession } from '../reproduce/index.js';
+import type { DriftSource } from '../schemas/drift.js';
+import type { Journal } from './journal.js';
+import type { FaultRegistry } from './faults/index.js';
+import type { CoverageTracker } from './coverage.js';
+import type { Sealer } from './sealing.js';
+import type { NamedSnapshots } from './snapshots.js';
+import type { SandboxDirectory } from './sandbox-directory.js';
+
+/** A mock's named snapshots, and the sandboxes it manages (the default mock only: sandboxes do not nest). */
+export interface SandboxParts {
+  snapshots: NamedSnapshots;
+  sandboxes: SandboxDirectory | null;
+}
+
+/** What each mock keeps of its own traffic, built by createApp before the store and the control surface. */
+export interface ControlParts extends SandboxParts {
+  journal: Journal;
+  faults: FaultRegistry;
+  coverage: CoverageTracker;
+  /** What shadow mode found (an empty record without a shadow target). */
+  drift: DriftSource;
+}
+
+/**
+ * What a reset returns to: the fixtures last loaded. Shared storage keeps it, so every instance resets to the fixtures
+ * last loaded through any of them; `seed` (the state the mock was built from) answers while the storage holds none.
+ */
+export class ResetPoint {
+  constructor(
+    private readonly deps: Deps,
+    private seed: StateData,
+  ) {}
+
+  async read(): Promise<StateData> {
+    return (await this.deps.store.readResetState()) ?? this.seed;
+  }
+
+  /** Stores `state` as what reset returns to. */
+  async write(state: StateData): Promise<void> {
+    this.seed = state;
+    await this.deps.store.writeResetState(state);
+  }
+}
+
+/** The one object every control part is built from: nothing here is copied, each part reads what it needs. */
+export interface ControlCore {
+  readonly deps: Deps;
+  readonly sim: Simulation;
+  readonly parts: ControlParts;
+  readonly sealer: Sealer;
+  /** Where the current session began: what an exported test rebuilds. */
+  readonly session: ReplaySession;
+  readonly resetPoint: ResetPoint;
+  /** The seeded id and token generators (null without a seed): a repro bundle holds their positions. */
+  readonly generators: SeededGenerators | null;
+}
+
+/** After the stored state was replaced whole: the simulation reloads from it and a new session begins there. */
+export async function reloaded(core: ControlCore): Promise<void> {
+  await core.sim.load(false);
+  core.session.begin();
+}

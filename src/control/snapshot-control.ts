@@ -1,0 +1,54 @@
+// The control operations on snapshots of a mock: the cheap in-process ones, and the named ones (bounded in number and bytes).
+import type { Snapshot } from '../storage/index.js';
+import { parse as parseInput } from '../validation.js';
+import { SaveSnapshotSchema, SnapshotPath } from '../schemas/sandboxes.js';
+import { jsonLengthUpTo } from '../json-length.js';
+import type { NamedSnapshotInfo } from './snapshots.js';
+import { reloaded, type ControlCore } from './control-core.js';
+
+export class SnapshotControl {
+  constructor(private readonly core: ControlCore) {}
+
+  /** A cheap in-process snapshot (no serialization), to restore before each test. */
+  snapshot(): Snapshot {
+    return this.core.deps.store.snapshot();
+  }
+
+  async restore(snapshot: Snapshot): Promise<void> {
+    await this.core.deps.store.restore(snapshot);
+    await reloaded(this.core);
+  }
+
+  /** Saves the stored state, the clock and the simulation queue under `name` (replacing one of that name); 409 `snapshot_limit` past the bounds. */
+  saveSnapshot(name: string): NamedSnapshotInfo {
+    const body = parseInput(SaveSnapshotSchema, { name }, 'body');
+    const { deps, parts } = this.core;
+    // The byte bound counts the state as JSON text: what the snapshot would cost were its records not shared. It is
+    // counted record by record and the count stops past the room left, so a save never builds the text it measures.
+    const bytes = jsonLengthUpTo(deps.store.toData(), parts.snapshots.roomFor(body.name));
+    return parts.snapshots.save({ name: body.name, created_at: deps.clock.nowIso(), bytes }, deps.store.snapshot());
+  }
+
+  /** The saved snapshots, in the order they were saved. */
+  snapshots(): NamedSnapshotInfo[] {
+    return this.core.parts.snapshots.list();
+  }
+
+  /** Puts back the state, clock and simulation queue saved under `name` (the snapshot stays); 404 `snapshot_not_found`. */
+  async restoreSnapshot(name: string): Promise<NamedSnapshotInfo> {
+    const held = this.core.parts.snapshots.get(parseInput(SnapshotPath, { name }, 'path').name);
+    await this.core.deps.store.restore(held.snapshot);
+    await reloaded(this.core);
+    return held.info;
+  }
+
+  /** Removes a saved snapshot; 404 `snapshot_not_found`. */
+  deleteSnapshot(name: string): void {
+    this.core.parts.snapshots.delete(parseInput(SnapshotPath, { name }, 'path').name);
+  }
+
+  /** The state saved under `name`, to start a sandbox from; 404 `snapshot_not_found`. */
+  namedState(name: string) {
+    return this.core.parts.snapshots.get(name).snapshot;
+  }
+}

@@ -1,0 +1,67 @@
+// The control operations on a mock's whole state: reset, fixture loads, and the state's export and import.
+import type { Readable } from 'node:stream';
+import { CompleteStateDataSchema, type StateData } from '../schemas/state.js';
+import { invalid } from '../errors.js';
+import { parse as parseInput } from '../validation.js';
+import { validateFixture } from './fixture-errors.js';
+import { sealedStateStream } from './state-stream.js';
+import { reloaded, type ControlCore } from './control-core.js';
+
+export class StateControl {
+  constructor(private readonly core: ControlCore) {}
+
+  /** Back to the loaded fixtures; also clears the journal, the faults and the coverage report. */
+  async reset(): Promise<void> {
+    const { deps, sim, parts, resetPoint, session } = this.core;
+    parts.journal.clear();
+    parts.faults.clear();
+    parts.coverage.clear();
+    parts.drift.clear();
+    await deps.store.replace(await resetPoint.read());
+    await sim.load(true);
+    // Back to what the instance was started with, not only to the fixtures: a sped-up clock runs again, traffic flows.
+    await sim.applyStart();
+    session.begin();
+  }
+
+  /**
+   * Loads a fixture document, replacing all state; it becomes what reset returns to. A bad fixture
+   * throws a ValidationError whose items locate each bad field (`["body", "runs", 3, "status"]`) and changes nothing.
+   */
+  async loadFixtures(fixture: unknown): Promise<void> {
+    const { deps, sim, resetPoint, session } = this.core;
+    const state = validateFixture(fixture);
+    await deps.store.replace(state);
+    await resetPoint.write(state);
+    await sim.load(true);
+    await sim.applyStart();
+    session.begin();
+  }
+
+  /**
+   * The stored state as plain JSON. In-process the secrets are in clear by default (the caller already holds
+   * the store); `{ sealed: true }` seals them as GET /_mock/state does.
+   */
+  exportState(options: { sealed?: boolean } = {}): StateData {
+    const data = this.core.deps.store.toData();
+    return options.sealed ? this.core.sealer.sealState(data) : data;
+  }
+
+  /** The sealed export (what GET /_mock/state sends) as JSON text in chunks: any size of state is served. */
+  exportStateStream(): Readable {
+    return sealedStateStream(this.core.deps.store.toData(), this.core.sealer);
+  }
+
+  /**
+   * Replaces the stored state with a whole document from exportState, sealed or clear: every key must be present
+   * (validated; 422 items and no change on bad input).
+   */
+  async importState(data: unknown): Promise<void> {
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+      throw invalid(['body'], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type', data);
+    }
+    // parse(): pydantic's items, and a value nested too deep is refused before anything walks it.
+    await this.core.deps.store.replace(parseInput(CompleteStateDataSchema, this.core.sealer.unsealState(data), 'body') as StateData);
+    await reloaded(this.core);
+  }
+}
