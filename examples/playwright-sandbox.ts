@@ -1,5 +1,5 @@
 // Recipe (Playwright): a worker-scoped fixture that gives each Playwright worker its own sandbox on one shared mock
-// server, and the pages a base URL that reaches it. test/sandbox-recipes.test.ts runs it as Playwright does (set up,
+// server, and the pages a base URL that reaches it. test/sandboxes/sandbox-playwright-recipe.test.ts runs it as Playwright does (set up,
 // use, tear down, once per worker) with four workers at once in Chromium.
 import { createClient, type ClientOptions, type MockClient } from 'project-runtime-mock/client';
 

@@ -1,4 +1,4 @@
-// Recipe: test a client's retry logic against faults that production has (test/retry-recipe.test.ts runs it).
+// Recipe: test a client's retry logic against faults that production has (test/control/faults/retry-recipe.test.ts runs it).
 // The client's sleep advances the mock clock, so a 30 s Retry-After costs no real time and is asserted exactly.
 import { createApp, demoFixture } from 'project-runtime-mock';
 import { getJson } from './retry-client.js';

@@ -1,5 +1,5 @@
 // Recipe: sandboxes in process. One createApp, a sandbox per test that wants its own clock or state, reached by
-// mock.fetch (its base_url, or the X-Mock-Sandbox header) and by the typed client bound to it (test/sandbox-clients.test.ts).
+// mock.fetch (its base_url, or the X-Mock-Sandbox header) and by the typed client bound to it (test/sandboxes/sandbox-clients.test.ts).
 import assert from 'node:assert/strict';
 import { createApp, demoFixture } from 'project-runtime-mock';
 import { createClient } from 'project-runtime-mock/client';

@@ -1,6 +1,6 @@
 // Recipe: the typed client (`project-runtime-mock/client`) under strict TypeScript. It reads the free-form fields
 // (request_metadata, result, configuration, health) and the release document without a single cast, as any client of
-// the real service would; `npm test` type-checks it and runs it against the built CLI (test/client.test.ts).
+// the real service would; `npm test` type-checks it and runs it against the built CLI (test/client/client.test.ts).
 import { createClient, type ConnectionBindingResponseV3, type ReleaseResponseV3, type RunDetailResponseV3 } from 'project-runtime-mock/client';
 
 const PROJECT = 'fe1868ee-d60e-4ce6-8db0-f4a764225229';

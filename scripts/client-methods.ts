@@ -1,6 +1,6 @@
 // Writes the typed client's methods (src/client/v3.ts and control.ts) from the operation declarations: each method's
 // name, arguments and path come from its operation's `client` entry, body, query and path, so a declaration and its
-// method cannot drift apart (test/client-methods.test.ts regenerates them and fails on any difference).
+// method cannot drift apart (test/client/client-methods.test.ts regenerates them and fails on any difference).
 // `npm run generate:client` rewrites the files; `--check` only compares them.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -1,6 +1,6 @@
 // Writes src/control/operation-table.ts, the coverage yardstick of the 20 v3 operations, from their declarations
 // (src/operations): control code stands below the declarations (their handlers call it), so it reads this derived table
-// rather than importing them. Run it after changing a v3 declaration; test/operation-table.test.ts fails until then.
+// rather than importing them. Run it after changing a v3 declaration; test/operations/operation-table.test.ts fails until then.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';

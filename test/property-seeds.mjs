@@ -3,6 +3,7 @@
 // `node test/property-seeds.mjs [fresh-count]` (default 2); .ci/run runs it after `npm test`, which drew one seed of its own.
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -14,8 +15,14 @@ if (!Number.isSafeInteger(fresh) || fresh < 0) {
   process.stdout.write(`fresh seed count ${process.argv[2]}: expected a whole number\n`);
   process.exit(1);
 }
-const suites = readdirSync(new URL('.', import.meta.url))
-  .filter((f) => f.endsWith('.test.ts') && /from 'fast-check'/.test(readFileSync(new URL(f, import.meta.url), 'utf8')))
+const here = fileURLToPath(new URL('.', import.meta.url));
+/** Every suite under test/ (its path relative to test/), folders included. */
+const walk = (rel) =>
+  readdirSync(join(here, rel), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules' ? walk(join(rel, e.name)) : e.name.endsWith('.test.ts') ? [join(rel, e.name)] : [],
+  );
+const suites = walk('')
+  .filter((f) => /from 'fast-check'/.test(readFileSync(join(here, f), 'utf8')))
   .sort();
 const pattern = `^(${suites.map((f) => f.replace(/\./g, '\\.')).join('|')})$`;
 const seeds = [...FIXED_SEEDS, ...Array.from({ length: fresh }, () => (Math.random() * 2 ** 31) | 0)];

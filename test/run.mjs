@@ -1,10 +1,20 @@
-// Runs every uvu suite (test/*.test.ts) in shards (test/runner/worker.mjs), then the README recipes in examples/,
+// Runs every uvu suite under test/ in shards (test/runner/worker.mjs), then the README recipes in examples/,
 // and closes with the "N passed, N failed" line CI reads. Every registered test counts: one that never finished
 // (crashed shard, hook error, timeout) or was never run (a file without test.run()) is a failure, and no test = failure.
+//
+// test/ mirrors src/ by folder: the suites of src/<folder>/ are in test/<folder>/ (storage/, storage/postgres/,
+// control/faults/, domain/desired-state/, sandboxes/, ...). Top-level src files and whole-package concerns have
+// folders named for what they hold: app/ (app.ts, mock.ts, fixtures, errors, whole-app properties), cli/, validation/
+// (validation.ts and pydantic/), package/ (dist/, the packed tarball, CJS, the import graph), docs/, container/,
+// python/, runner/ (this runner and its tests). Shared helpers are in helpers/ (helpers/consumer/: the consumer's
+// project); browser/ holds the docs' browser check and the screenshots it saves.
+//
+// `node test/run.mjs 'regex'` runs the suites (*.test.* files) whose path under test/ or whose file name matches:
+// '^storage/' runs a folder, 'sandbox' every suite with that in its path.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allowedSkips, isCI, propertyRuns, propertySeed, runTimeoutMs, shardCount, testTimeoutMs } from './runner/config.mjs';
 
@@ -36,12 +46,27 @@ const env = { ...process.env, FORCE_COLOR: '0', PROPERTY_RUNS: String(config.run
 const replay = `property seed ${config.seed}, ${config.runs} cases per property (replay: PROPERTY_SEED=${config.seed})`;
 process.stdout.write(`${replay}; timeouts: ${config.testTimeout} ms per test, ${config.runTimeout} ms in all\n`);
 
+/** The suite files (*.test.ts, *.test.mjs, ...) under test/, as paths relative to it; dot folders and node_modules left out. */
+function suites(rel = '') {
+  return readdirSync(join(dirPath, rel), { withFileTypes: true })
+    .filter((e) => !e.name.startsWith('.') && e.name !== 'node_modules')
+    .flatMap((e) => {
+      const path = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) return suites(path);
+      return /\.test\.[cm]?[jt]s$/.test(e.name) ? [path] : [];
+    });
+}
+
 /** Splits the suites into one process per core (the machine has two), largest first, so CLI-spawning suites do not queue behind each other. */
 function shards(count) {
-  const files = readdirSync(dirPath)
-    .filter((f) => new RegExp(pattern).test(f))
-    .map((f) => ({ name: `${dir}/${f}`, weight: statSync(join(dirPath, f)).size * (/^(property|crash-safety|durability|cli|concurrency)\./.test(f) ? 4 : 1) }))
-    .sort((a, b) => b.weight - a.weight);
+  const match = new RegExp(pattern);
+  const files = suites()
+    .filter((f) => match.test(f) || match.test(basename(f)))
+    .map((f) => ({
+      name: `${dir}/${f}`,
+      weight: statSync(join(dirPath, f)).size * (/^(property|crash-safety|durability|cli|concurrency)\./.test(basename(f)) ? 4 : 1),
+    }))
+    .sort((a, b) => b.weight - a.weight || (a.name < b.name ? -1 : 1));
   const groups = Array.from({ length: count }, () => ({ weight: 0, files: [] }));
   for (const f of files) {
     const g = groups.reduce((min, x) => (x.weight < min.weight ? x : min));

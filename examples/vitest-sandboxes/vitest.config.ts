@@ -1,5 +1,5 @@
 // Recipe (vitest threads against one CLI server): global-setup.ts starts the server once for the run; setup.ts gives
-// each test file, in whichever worker thread runs it, a sandbox of its own. test/sandbox-vitest-recipe.test.ts runs it.
+// each test file, in whichever worker thread runs it, a sandbox of its own. test/sandboxes/sandbox-vitest-recipe.test.ts runs it.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({

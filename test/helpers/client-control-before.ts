@@ -1,5 +1,5 @@
 // Today's control client methods as they were written by hand before being generated from the declarations: the
-// signature test (test/client-signatures.test.ts) holds the generated ones to exactly these types.
+// signature test (test/client/client-signatures.test.ts) holds the generated ones to exactly these types.
 import type { Client } from 'openapi-fetch';
 import type { components, operations, paths } from '../../src/client/generated.js';
 import { answer, verified, type CallOptions } from '../../src/client/calls.js';

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './cli.js';
-import { run as runCommand } from '../consumer/scratch.js';
+import { run as runCommand } from './consumer/scratch.js';
 
 export const PYTHON = '/usr/bin/python3';
 export const PY = join(ROOT, 'python');

@@ -1,4 +1,4 @@
-// Pure helpers of the page (no DOM, no Preact): the clock offset and traffic as words, and a journal row's time. Unit-tested in Node (test/inspector-format.test.ts).
+// Pure helpers of the page (no DOM, no Preact): the clock offset and traffic as words, and a journal row's time. Unit-tested in Node (test/inspector/inspector-format.test.ts).
 
 const UNITS: [string, number][] = [
   ['d', 86_400_000],

@@ -1,0 +1,200 @@
+// The fast path answers exactly as Koa's whole chain: the same status, headers (Date aside), body and journal entry for a
+// matrix of v3 reads (ok, refusals, queries, sandboxes, faults), and it takes only the requests it may take.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createServer, request, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp, type MockApp } from '../../src/app.js';
+import { demoFixture } from '../../src/fixtures.js';
+import { DEMO, bearer } from '../helpers/demo.js';
+
+const P = DEMO.projects.support;
+const RUN = DEMO.runs.waitingApproval;
+const owner = bearer(DEMO.tokens.owner);
+
+interface Answer {
+  status: number;
+  message: string | undefined;
+  headers: string[];
+  body: string;
+}
+
+function listen(listener: RequestListener): Promise<Server> {
+  const server = createServer(listener);
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/** One request with these exact headers (Host given, so both servers see the same one); raw headers kept, Date dropped. */
+function send(server: Server, method: string, path: string, headers: Record<string, string>): Promise<Answer> {
+  const { port } = server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers: { Host: 'localhost', ...headers } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => {
+        const raw = res.rawHeaders.filter((_, i, all) => all[i - (i % 2)].toLowerCase() !== 'date');
+        resolve({ status: res.statusCode ?? 0, message: res.statusMessage, headers: raw, body });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The newest journal entry without what differs by nature (its id, its duration, its byte count). */
+function lastEntry(mock: MockApp): unknown {
+  const all = mock.control.journal.records();
+  const e = { ...(all.at(-1) as unknown as Record<string, unknown>) };
+  delete e.id;
+  delete e.duration_ms;
+  return JSON.parse(JSON.stringify({ ...e, size: undefined }));
+}
+
+interface Setup {
+  mock: MockApp;
+  fast: Server;
+  full: Server;
+  /** Koa contexts made so far: the whole chain makes one per request, the fast path none. */
+  contexts: () => number;
+  sandbox: string;
+}
+
+async function setup(): Promise<Setup> {
+  // A mock clock standing still: both sides' entries carry the same arrival time.
+  const mock = await createApp({ storage: 'memory', fixtures: demoFixture(), clock: () => Date.parse(DEMO.now) });
+  let made = 0;
+  const create = mock.app.createContext.bind(mock.app);
+  mock.app.createContext = ((req, res) => (made++, create(req, res))) as typeof mock.app.createContext;
+  const fast = await listen(mock.callback());
+  const full = await listen(mock.app.callback());
+  const created = await send(full, 'POST', '/_mock/sandboxes', { 'Content-Type': 'application/json' });
+  const sandbox = (JSON.parse(created.body) as { id: string }).id;
+  return { mock, fast, full, contexts: () => made, sandbox };
+}
+
+/** Sends the request through both paths (fast first) and asserts the same answer and the same journal entry. */
+async function same(s: Setup, path: string, headers: Record<string, string> = owner, method = 'GET'): Promise<Answer> {
+  const before = s.mock.control.journal.next;
+  const a = await send(s.fast, method, path, headers);
+  const journaledFast = s.mock.control.journal.next > before;
+  const entryFast = journaledFast ? lastEntry(s.mock) : null;
+  const b = await send(s.full, method, path, headers);
+  const journaledFull = s.mock.control.journal.next > before + (journaledFast ? 1 : 0);
+  const entryFull = journaledFull ? lastEntry(s.mock) : null;
+  assert.equal(a, b, `${method} ${path}: answers`);
+  assert.is(journaledFast, journaledFull, `${method} ${path}: journaled on one side only`);
+  assert.equal(entryFast, entryFull, `${method} ${path}: journal entries`);
+  return a;
+}
+
+/** Asserts that the fast path answered `path` itself (no Koa context made) and that the whole chain answers it the same. */
+async function fastAndSame(s: Setup, path: string, headers: Record<string, string> = owner): Promise<Answer> {
+  const made = s.contexts();
+  const answer = await send(s.fast, 'GET', path, headers);
+  assert.is(s.contexts(), made, `GET ${path}: taken by the fast path`);
+  void answer;
+  return same(s, path, headers);
+}
+
+const V3 = `/api/v3/projects/${P}`;
+const READS = [
+  `${V3}/runs/${RUN}`,
+  `${V3}/runs/${RUN}?runtime_mode=live`,
+  `${V3}/runs/${RUN}?runtime_mode=bogus`,
+  `${V3}/runs/${RUN}?runtime_mode=live&runtime_mode=test`,
+  `${V3}/runs/${RUN}/`,
+  `${V3}/runs/00000000-0000-4000-8000-000000000000`,
+  `${V3}/runs/not-a-uuid`,
+  `${V3}/approvals`,
+  `${V3}/approvals?status=pending&limit=1`,
+  `${V3}/approvals/${DEMO.approvals.pendingWaiting}`,
+  `${V3}/approvals/apr_unknown`,
+  `${V3}/jobs`,
+  `${V3}/connections/crm`,
+  `${V3}/releases`,
+  `${V3}/releases?limit=0`,
+  `${V3}/releases/${DEMO.releases.gen4Candidate}/diff`,
+  `${V3}/users?limit=2`,
+  `${V3}/users/${DEMO.principals.owner}`,
+  `/api/v3/projects/${DEMO.projects.globex}/runs/${RUN}`,
+];
+
+test('every v3 read, ok or refused, with and without credentials: the same answer and entry on both paths', async () => {
+  const s = await setup();
+  try {
+    for (const path of READS) {
+      await fastAndSame(s, path);
+      await fastAndSame(s, path, {});
+      await fastAndSame(s, path, bearer(DEMO.tokens.expired));
+      await fastAndSame(s, path, { Authorization: 'Bearer nope', 'X-Test-Name': 'fast path' });
+      await fastAndSame(s, path, bearer(DEMO.tokens.viewer));
+    }
+    const ok = await same(s, READS[0]);
+    assert.is(ok.status, 200);
+    assert.ok(ok.headers.includes('Content-Type') && ok.headers.includes('application/json; charset=utf-8'));
+    const refused = await same(s, READS[0], {});
+    assert.is(refused.status, 401);
+    assert.ok(refused.headers.includes('WWW-Authenticate'));
+    assert.is((await same(s, READS[6])).status, 422);
+    assert.is((await same(s, READS[5])).status, 404);
+  } finally {
+    s.fast.close();
+    s.full.close();
+    await s.mock.close();
+  }
+});
+
+test('sandboxes by path and header, faults and other methods: the same answer and entry; what the fast path leaves, Koa answers', async () => {
+  const s = await setup();
+  try {
+    // A sandbox named by its path prefix or its header is a read the fast path serves from that sandbox's mock.
+    await fastAndSame(s, `/sandboxes/${s.sandbox}${V3}/runs/${RUN}`);
+    await fastAndSame(s, `${V3}/runs/${RUN}`, { ...owner, 'X-Mock-Sandbox': s.sandbox });
+    await fastAndSame(s, `/sandboxes/${s.sandbox}${V3}/users`, {});
+    // An unknown sandbox, two that conflict, a sandbox host: left to the selector, answered alike.
+    await same(s, `/sandboxes/sbx_unknown${V3}/runs/${RUN}`);
+    await same(s, `/sandboxes/${s.sandbox}${V3}/runs/${RUN}`, { ...owner, 'X-Mock-Sandbox': 'other' });
+    await same(s, `${V3}/runs/${RUN}`, { ...owner, Host: `${s.sandbox}.localhost` });
+    // Faults for other routes leave the fast path on; a fault that could match sends the request through the chain.
+    s.mock.control.addFault({ match: { operation: 'listUsers' }, status: 503 });
+    await fastAndSame(s, `${V3}/runs/${RUN}`);
+    s.mock.control.addFault({ match: { operation: 'getRun' }, status: 503, times: 4 });
+    const faulted = await same(s, `${V3}/runs/${RUN}`);
+    assert.is(faulted.status, 503);
+    s.mock.control.clearFaults();
+    await fastAndSame(s, `${V3}/runs/${RUN}`);
+    // Other methods, unknown routes and targets Koa parses its own way.
+    await same(s, `${V3}/runs/${RUN}`, owner, 'HEAD');
+    await same(s, `${V3}/runs/${RUN}`, owner, 'OPTIONS');
+    await same(s, `${V3}/nothing-here`);
+    await same(s, `/API/V3/projects/${P}/runs/${RUN}`);
+    await same(s, `${V3}/runs/${RUN}#part`);
+  } finally {
+    s.fast.close();
+    s.full.close();
+    await s.mock.close();
+  }
+});
+
+test('client facts: requests of one principal in flight are counted alike on both paths', async () => {
+  const s = await setup();
+  try {
+    const path = `${V3}/runs/${RUN}`;
+    const made = s.contexts();
+    await Promise.all([send(s.fast, 'GET', path, owner), send(s.fast, 'GET', path, owner)]);
+    assert.is(s.contexts(), made);
+    const entries = s.mock.control.journal.records().slice(-2);
+    assert.equal(
+      entries.map((e) => e.client?.principal),
+      [DEMO.principals.owner, DEMO.principals.owner],
+    );
+    for (const e of entries) assert.ok(e.client!.inFlight >= 1);
+  } finally {
+    s.fast.close();
+    s.full.close();
+    await s.mock.close();
+  }
+});
+
+test.run();

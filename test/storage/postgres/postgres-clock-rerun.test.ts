@@ -1,0 +1,115 @@
+// Two instances on one PostgreSQL schema: a control write and a simulation write that conflict with another instance's
+// clock move (made between their read and their commit) run again, and store what the moved clock says.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import request from 'supertest';
+import type { MockApp } from '../../../src/app.js';
+import type { ChangeSet, StorageAdapter } from '../../../src/storage/index.js';
+import { freshSchema, needsPostgres } from '../../helpers/postgres.js';
+import { DEMO } from '../../helpers/demo.js';
+import { postgresApps } from '../../helpers/postgres-apps.js';
+
+needsPostgres();
+const P = DEMO.projects.support;
+const T0 = Date.parse(DEMO.now);
+const HOUR = 3_600_000;
+const { storage, app } = postgresApps(test);
+
+/** A's storage, which runs `before` once, ahead of the next group holding a change set that `when` picks. */
+function interposed(schema: string) {
+  const inner = storage(schema);
+  let armed: { when: (set: ChangeSet) => boolean; before: () => Promise<void>; ran: boolean } | null = null;
+  const adapter = new Proxy(inner, {
+    get(target, key) {
+      if (key === 'appendChangeSets') {
+        return async (group: readonly ChangeSet[], ...rest: unknown[]) => {
+          const a = armed;
+          if (a && !a.ran && group.some(a.when)) {
+            a.ran = true;
+            await a.before();
+          }
+          return (target.appendChangeSets as (...args: unknown[]) => Promise<void>)(group, ...rest);
+        };
+      }
+      const value = Reflect.get(target, key) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  }) as StorageAdapter;
+  return {
+    adapter,
+    /** Arms the hook; answers whether it ran. */
+    arm(when: (set: ChangeSet) => boolean, before: () => Promise<void>) {
+      armed = { when, before, ran: false };
+      return () => armed!.ran;
+    },
+  };
+}
+
+async function twoInstances() {
+  const schema = freshSchema();
+  const b = await app(schema);
+  const aStorage = interposed(schema);
+  const a = await app(schema, { storage: aStorage.adapter });
+  return { a, b, arm: aStorage.arm };
+}
+
+/** Another instance moves the clock an hour on (its own write, acknowledged before A's group is stored). */
+const advanceOn = (mock: MockApp, ms: number) => async () => {
+  const moved = await request(mock.callback()).post('/_mock/clock').send({ advance_ms: ms });
+  assert.is(moved.status, 200, JSON.stringify(moved.body));
+};
+const clockOf = async (mock: MockApp) => (await request(mock.callback()).get('/_mock/state').expect(200)).body.clock;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+test('a clock move on A that conflicts with B moving the clock runs again and moves on from B: no move is lost', async () => {
+  const { a, b, arm } = await twoInstances();
+  assert.equal(await clockOf(a), { frozen_at: DEMO.now, offset_ms: 0 });
+  const ran = arm((set) => set.clock !== undefined, advanceOn(b, HOUR));
+  const moved = await request(a.callback()).post('/_mock/clock').send({ advance_ms: 60_000 });
+  assert.is(moved.status, 200, JSON.stringify(moved.body));
+  assert.ok(ran(), 'B moved the clock between A reading it and storing its move');
+  const both = { frozen_at: iso(T0 + HOUR + 60_000), offset_ms: 0 };
+  assert.equal(await clockOf(a), both);
+  assert.equal(await clockOf(b), both);
+});
+
+test('a control write that stamps time, run again after B moved the clock, stores the moved time', async () => {
+  const { a, b, arm } = await twoInstances();
+  const ran = arm((set) => set.changes.some((c) => c.collection === 'runs'), advanceOn(b, HOUR));
+  const made = await request(a.callback()).post(`/_mock/projects/${P}/runs`).send({});
+  assert.is(made.status, 200, JSON.stringify(made.body));
+  assert.ok(ran(), 'B moved the clock between A reading it and storing the run');
+  const stamped = iso(T0 + HOUR);
+  assert.is(made.body.created_at, stamped);
+  for (const mock of [a, b]) {
+    await mock.store.sync();
+    assert.is(mock.store.get('runs', made.body.id)!.created_at, stamped);
+  }
+});
+
+test('a simulation write, run again after B moved the clock past its target, keeps the moved clock (never moves it back)', async () => {
+  const { a, b, arm } = await twoInstances();
+  const until = iso(T0 + 10 * 60_000);
+  const ran = arm((set) => set.clock !== undefined, advanceOn(b, HOUR));
+  const run = await request(a.callback()).post('/_mock/simulation/run').send({ until });
+  assert.is(run.status, 200, JSON.stringify(run.body));
+  assert.ok(ran(), 'B moved the clock between A reading it and storing the move to `until`');
+  assert.is(run.body.now, iso(T0 + HOUR));
+  const moved = { frozen_at: iso(T0 + HOUR), offset_ms: 0 };
+  assert.equal(await clockOf(a), moved);
+  assert.equal(await clockOf(b), moved);
+});
+
+test('without a conflict the same writes read the clock as it stands (the baseline the reruns differ from)', async () => {
+  const { a, b } = await twoInstances();
+  await request(a.callback()).post('/_mock/clock').send({ advance_ms: 60_000 }).expect(200);
+  const made = await request(a.callback()).post(`/_mock/projects/${P}/runs`).send({}).expect(200);
+  assert.is(made.body.created_at, iso(T0 + 60_000));
+  const run = await request(a.callback())
+    .post('/_mock/simulation/run')
+    .send({ until: iso(T0 + 10 * 60_000) });
+  assert.is(run.status, 200, JSON.stringify(run.body));
+  assert.equal(await clockOf(b), { frozen_at: iso(T0 + 10 * 60_000), offset_ms: 0 });
+});
+
+test.run();
