@@ -169,10 +169,13 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   // (Koa builds it per callback() call).
   const { app, listener } = serverApp(root, sandboxes, server);
   const local = inProcess(listener);
+  const chain = app.middleware.length;
 
   return {
     app,
-    callback: () => listener,
+    // Middleware a user adds to mock.app afterwards runs on every request of a listener asked for since: the whole
+    // chain, composed again (the fast path knows only the chain it was built beside).
+    callback: () => (app.middleware.length === chain ? listener : app.callback()),
     fetch: local.fetch,
     inject: local.inject,
     intercept: local.intercept,

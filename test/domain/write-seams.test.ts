@@ -112,7 +112,7 @@ test('routes read through the read-only view: they reach the store only to attri
   for (const f of files('routes')) {
     for (const m of readFileSync(join(SRC, f), 'utf8').matchAll(/deps\.store\.(\w+)/g)) assert.is(m[1], 'attributeTo', `${f}: deps.store.${m[1]}`);
   }
-  for (const m of readFileSync(join(SRC, 'control/project-reads.ts'), 'utf8').matchAll(/deps\.(store|view)\b/g)) assert.is(m[1], 'view');
+  for (const m of readFileSync(join(SRC, 'mock-control/project-reads.ts'), 'utf8').matchAll(/deps\.(store|view)\b/g)) assert.is(m[1], 'view');
 });
 
 test('storage throws its own error: nothing under src/storage imports the HTTP error class', () => {
