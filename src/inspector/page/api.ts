@@ -115,7 +115,8 @@ async function send<T>(url: string, method: string, body?: unknown): Promise<T> 
   }
   if (!res.ok) {
     if (res.status === 401 && (json as { detail?: { reason_code?: string } })?.detail?.reason_code === 'control_token_invalid') {
-      if (!tokenWanted) {
+      // Only a refusal of the token held now asks for one: a call sent before a token was given answers late.
+      if (!tokenWanted && token === storedToken()) {
         tokenWanted = true;
         for (const fn of tokenListeners) fn();
       }
