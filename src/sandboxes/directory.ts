@@ -1,64 +1,25 @@
 // The server's sandboxes as its control surface and its request path see them: create from fixtures, a snapshot or the
 // start state; list, get, delete; and the middleware that hands a sandbox's requests to its own mock.
-import type { Middleware } from 'koa';
 import { COLLECTION_NAMES, type StateData } from '../schemas/index.js';
-import { Store, type Snapshot, type StoreOptions } from '../storage/index.js';
+import { Store, type Snapshot } from '../storage/index.js';
 import { MemoryAdapter } from '../storage/index.js';
-import type { SharedSandboxStorage } from '../storage/index.js';
 import { invalid } from '../errors.js';
 import { parse as parseInput } from '../validation.js';
 import { validateFixture } from '../control/index.js';
-import type { AddressedMock } from '../pipeline/index.js';
-import type { SandboxDirectory } from '../mock-control/index.js';
 import { CreateSandboxSchema, type CreateSandboxInput, type SandboxInfo } from '../schemas/index.js';
-import { SandboxRegistry, notFound, type SandboxCore } from './registry.js';
+import { SandboxRegistry, notFound } from './registry.js';
 import { LiveAdapter } from './life.js';
 import { sandboxIds } from './ids.js';
 import { sharedSandboxes } from './shared.js';
-import { handOver, within, type Served } from './request-router.js';
+import { handOver, within } from './request-router.js';
 import type { SandboxEntry } from './registry.js';
+import type { SandboxMock, SandboxesOptions, SandboxOpen, Sandboxes } from './kinds.js';
 
 /** Sandboxes go this long (real time) after their last request unless created with another `ttl_ms`. */
 export const SANDBOX_TTL_MS = 60 * 60 * 1000;
 export const MAX_SANDBOXES = 1000;
 
-/** A sandbox's mock: what the registry needs, and what its requests are answered from. */
-export interface SandboxMock extends SandboxCore, AddressedMock {}
-
-export interface SandboxesOptions {
-  now(): number;
-  ttlMs: number;
-  max: number;
-  /** Called for each sandbox dropped because its time to live ran out (the server's metrics). */
-  expired?(): void;
-  /** The server's seed: sandbox ids follow from it (else they are random). */
-  seed?: string | number;
-  /** What a sandbox starts from when given neither fixtures nor a snapshot: what the server started with. */
-  base(): StateData;
-  /** A snapshot saved at the default mock (404 `snapshot_not_found`). */
-  snapshot(name: string): Snapshot;
-  /**
-   * A whole mock on the store `open` gives: in memory, holding `state` (its records shared, never copied); or a shared
-   * sandbox's (`state` is then what it resets to when the storage keeps nothing else).
-   */
-  build(state: StateData, own: { seed?: string | number; open: SandboxOpen }): Promise<SandboxMock>;
-  /** Shared storage that keeps sandboxes for every instance on it (PostgreSQL); else they live in this process. */
-  shared?: SharedSandboxStorage;
-}
-
-/** Opens a sandbox's store with the hooks its mock needs (see OwnParts.open). */
-export type SandboxOpen = (hooks: StoreOptions) => Promise<{ store: Store; fresh: boolean }>;
-
-export interface Sandboxes extends SandboxDirectory {
-  /** Readdresses a request that names a sandbox to that sandbox's mock (its prefix taken off), before anything else sees it. */
-  select: Middleware;
-  /**
-   * Sandboxes kept in this process, found at once (absent on shared storage, where a lookup may wait): the fast path
-   * serves their reads as `select` would, touching the sandbox on arrival and calling `answered` once it is answered.
-   */
-  local?: { touch(id: string): Served | undefined; answered(s: Served): void };
-  close(): Promise<void>;
-}
+export type { SandboxMock, SandboxesOptions, SandboxOpen, Sandboxes } from './kinds.js';
 
 /** Each snapshot's state document, made once: the sandboxes started from one snapshot then share its record maps too. */
 const snapshotStates = new WeakMap<Snapshot, StateData>();

@@ -7,6 +7,7 @@ import type { AddressedMock } from '../pipeline/index.js';
 import type { SandboxDirectory } from '../mock-control/index.js';
 import type { CreateSandboxInput } from '../schemas/index.js';
 import type { SandboxCore } from './registry.js';
+import type { Served } from './request-router.js';
 
 /** A sandbox's mock: what the registry needs, and what its requests are answered from. */
 export interface SandboxMock extends SandboxCore, AddressedMock {}
@@ -38,6 +39,11 @@ export type SandboxOpen = (hooks: StoreOptions) => Promise<{ store: Store; fresh
 export interface Sandboxes extends SandboxDirectory {
   /** Readdresses a request that names a sandbox to that sandbox's mock (its prefix taken off), before anything else sees it. */
   select: Middleware;
+  /**
+   * Sandboxes kept in this process, found at once (absent on shared storage, where a lookup may wait): the fast path
+   * serves their reads as `select` would, touching the sandbox on arrival and calling `answered` once it is answered.
+   */
+  local?: { touch(id: string): Served | undefined; answered(s: Served): void };
   close(): Promise<void>;
 }
 
