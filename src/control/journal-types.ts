@@ -14,7 +14,7 @@ export interface FaultMarker {
   transport?: string;
 }
 
-export interface JournalEntry {
+export type JournalEntry = {
   /** 1, 2, 3 ... per instance; survives clearing so ids never repeat. */
   id: number;
   /** When the request arrived, by the mock clock. */
@@ -36,7 +36,7 @@ export interface JournalEntry {
   findings?: { rule: string; fix: string }[];
   /** Present on what the simulation sent itself (its synthetic chat traffic), never on a client's request. */
   simulated?: true;
-}
+};
 
 /** The header a test names itself with, so the journal (and the inspector's waterfall) can show one test's requests. */
 export const TEST_NAME_HEADER = 'x-test-name';

@@ -1,5 +1,6 @@
 // GET /_mock/state as a stream: the same bytes as JSON.stringify of the sealed export, written in chunks, so any size of state is served.
 import { Readable } from 'node:stream';
+import { streamed, type Streamed } from '../json-stream.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { COLLECTION_NAMES, type StateData } from '../schemas/index.js';
 import type { Sealer } from './sealing.js';
@@ -31,6 +32,6 @@ export async function* sealedStateChunks(data: StateData, sealer: Sealer, head =
   yield `${out}}`;
 }
 
-export function sealedStateStream(data: StateData, sealer: Sealer): Readable {
-  return Readable.from(sealedStateChunks(data, sealer), { objectMode: false });
+export function sealedStateStream(data: StateData, sealer: Sealer): Streamed<StateData> {
+  return streamed(Readable.from(sealedStateChunks(data, sealer), { objectMode: false }));
 }

@@ -109,7 +109,11 @@ export function pendingApproval(deps: WriteDeps, run: RunRecord, input: Approval
 
 /** The answer of both control run routes: the run detail, plus surface, user and the approval a transition opened. */
 function runAnswer(run: RunRecord, approval: RecordOf<'approvals'> | undefined, nowMs: number) {
-  const out: Record<string, unknown> = { ...runDetailView(run), surface: run.surface, user_id: run.user_id ?? null };
+  const out: ReturnType<typeof runDetailView> & Pick<RunRecord, 'surface'> & { user_id: string | null; approval?: ReturnType<typeof approvalView> } = {
+    ...runDetailView(run),
+    surface: run.surface,
+    user_id: run.user_id ?? null,
+  };
   if (approval) out.approval = approvalView(approval, nowMs);
   return out;
 }

@@ -1,11 +1,12 @@
 // What takes a session away from a mock: repro bundles (and their import), replayable tests, the HAR, the client report.
 import type { Readable } from 'node:stream';
+import type { Streamed } from '../json-stream.js';
 import { invalid } from '../validation.js';
 import type { JournalFilter } from '../control/index.js';
 import { faultBoundText } from '../control/index.js';
 import { bundleStream, harOf, openBundle, type TestExportRequest } from '../reproduce/index.js';
 import { assertClean, clientReport, type ClientReport } from '../judge/index.js';
-import type { StateData } from '../schemas/index.js';
+import type { BUNDLE_FORMAT, StateData } from '../schemas/index.js';
 import { reloaded } from './control-core.js';
 import { type ControlCore } from './control-core.js';
 
@@ -20,7 +21,7 @@ export class ReproControl {
   constructor(private readonly core: ControlCore) {}
 
   /** GET /_mock/bundle: states, clock, simulation, faults, generators and journal as one JSON text, secrets sealed. */
-  async exportBundleStream(): Promise<Readable> {
+  async exportBundleStream(): Promise<Streamed<{ format: typeof BUNDLE_FORMAT }>> {
     const { deps, sim, sealer, parts, generators, resetPoint } = this.core;
     const resetState = await resetPoint.read();
     const src = {
@@ -79,7 +80,7 @@ export class ReproControl {
    * GET /_mock/requests/export: the session as a self-contained test file (node:test or vitest) that builds the mock
    * from the session's start, replays its requests in order and asserts each recorded status and body from `since`.
    */
-  async exportTestStream(request: TestExportRequest = {}): Promise<Readable> {
+  async exportTestStream(request: TestExportRequest = {}): Promise<Streamed<string>> {
     return this.core.session.export(await this.core.resetPoint.read(), request);
   }
 

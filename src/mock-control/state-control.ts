@@ -1,5 +1,5 @@
 // The control operations on a mock's whole state: reset, fixture loads, and the state's export and import.
-import type { Readable } from 'node:stream';
+import type { Streamed } from '../json-stream.js';
 import { CompleteStateDataSchema, type StateData } from '../schemas/index.js';
 import { invalid } from '../errors.js';
 import { parse as parseInput } from '../validation.js';
@@ -48,7 +48,7 @@ export class StateControl {
   }
 
   /** The sealed export (what GET /_mock/state sends) as JSON text in chunks: any size of state is served. */
-  exportStateStream(): Readable {
+  exportStateStream(): Streamed<StateData> {
     return sealedStateStream(this.core.deps.store.toData(), this.core.sealer);
   }
 

@@ -4,7 +4,7 @@ import { invalid } from '../errors.js';
 import { ClockRequestSchema, FaultRequestSchema, JournalQuerySchema, RequestPath } from '../schemas/index.js';
 import { VerifyOnlySchema, VerifyRequestSchema, VerifySequenceSchema } from '../schemas/index.js';
 import { TRANSPORT_FAULTS, TRANSPORT_FAULT_KINDS } from '../schemas/index.js';
-import type { VerificationKind } from '../control/index.js';
+import type { VerificationKind, VerifyAnswer as Verified } from '../control/index.js';
 import { controlSchemas as A } from '../openapi/index.js';
 import { named, type AnySchema } from '../openapi/index.js';
 import { Reply } from '../pipeline/index.js';
@@ -13,7 +13,7 @@ import { declareControl, type HandlerFactory } from './declare.js';
 
 /** The body is validated by the verifier (the same check in process), so its 422 items are the same. */
 const verifying =
-  (kind: VerificationKind): HandlerFactory<undefined, undefined, AnySchema> =>
+  (kind: VerificationKind): HandlerFactory<undefined, undefined, AnySchema, Verified> =>
   () =>
   ({ body, control }) => {
     const outcome = control.verifier.check(kind, body);

@@ -40,7 +40,10 @@ export const CONTROL_REPRODUCE_OPERATIONS = [
     largeBody: true,
     success: [answer('ControlRestoredAnswer', A.RestoredAnswerSchema)],
     client: { name: 'importBundle', doc: 'Restores a repro bundle whole (a bad one is a ControlError 422 and changes nothing).', body: 'bundle' },
-    handler: replacing('restored', (control, bundle) => control.importBundle(bundle)),
+    handler: replacing(
+      (control, bundle) => control.importBundle(bundle),
+      (counts) => ({ restored: true as const, counts }),
+    ),
   }),
   declareControl({
     operationId: 'controlRequestsHar',

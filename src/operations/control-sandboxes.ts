@@ -61,7 +61,7 @@ export const CONTROL_SANDBOX_OPERATIONS = [
     client: { name: 'deleteSandbox', doc: 'Drops a sandbox and everything it held.' },
     handler: () => async ({ path, control }) => {
       await control.deleteSandbox(path.sandbox_id);
-      return { deleted: true, id: path.sandbox_id };
+      return { deleted: true as const, id: path.sandbox_id };
     },
   }),
   declareControl({
@@ -97,7 +97,7 @@ export const CONTROL_SANDBOX_OPERATIONS = [
     errors: [404, 422],
     success: [answer('ControlRestoredSnapshot', A.RestoredSnapshotSchema, 'The snapshot restored')],
     client: { name: 'restoreSnapshot' },
-    handler: () => async ({ path, deps, control }) => ({ restored: true, snapshot: await control.restoreSnapshot(path.name), now: deps.clock.nowIso() }),
+    handler: () => async ({ path, deps, control }) => ({ restored: true as const, snapshot: await control.restoreSnapshot(path.name), now: deps.clock.nowIso() }),
   }),
   declareControl({
     operationId: 'controlDeleteSnapshot',
@@ -111,7 +111,7 @@ export const CONTROL_SANDBOX_OPERATIONS = [
     client: { name: 'deleteSnapshot' },
     handler: () => ({ path, control }) => {
       control.deleteSnapshot(path.name);
-      return { deleted: true, name: path.name };
+      return { deleted: true as const, name: path.name };
     },
   }),
 ];

@@ -18,13 +18,16 @@ export function counts(deps: Deps): Record<string, number> {
 
 export const JSON_TYPE = { 'Content-Type': 'application/json; charset=utf-8' };
 
-/** A whole-state replace from a document the control surface validates itself; answers `{[done]: true, counts}`. */
+/** A whole-state replace from a document the control surface validates itself; answers what `answer` makes of the counts. */
 export const replacing =
-  (done: 'loaded' | 'restored', replace: (control: MockControl, document: unknown) => Promise<unknown>): HandlerFactory<undefined, undefined, AnySchema> =>
+  <A>(
+    replace: (control: MockControl, document: unknown) => Promise<unknown>,
+    answer: (counts: Record<string, number>) => A,
+  ): HandlerFactory<undefined, undefined, AnySchema, A> =>
   () =>
   async ({ body, deps, control }) => {
     await replace(control, body);
-    return { [done]: true, counts: counts(deps) };
+    return answer(counts(deps));
   };
 
 export const CONTROL_STATE_OPERATIONS = [
@@ -40,7 +43,7 @@ export const CONTROL_STATE_OPERATIONS = [
     client: { name: 'health', doc: '`{status: "ok", now}`.' },
     handler:
       () =>
-      ({ deps }) => ({ status: 'ok', now: deps.clock.nowIso() }),
+      ({ deps }) => ({ status: 'ok' as const, now: deps.clock.nowIso() }),
   }),
   declareControl({
     operationId: 'controlReset',
@@ -54,7 +57,7 @@ export const CONTROL_STATE_OPERATIONS = [
       () =>
       async ({ deps, control }) => {
         await control.reset();
-        return { reset: true, now: deps.clock.nowIso() };
+        return { reset: true as const, now: deps.clock.nowIso() };
       },
   }),
   declareControl({
@@ -69,7 +72,10 @@ export const CONTROL_STATE_OPERATIONS = [
     largeBody: true,
     success: [answer('ControlLoadedAnswer', A.LoadedAnswerSchema)],
     client: { name: 'loadFixtures', doc: 'Replaces all state with a fixture document, which reset then returns to.', body: 'fixture' },
-    handler: replacing('loaded', (control, fixture) => control.loadFixtures(fixture)),
+    handler: replacing(
+      (control, fixture) => control.loadFixtures(fixture),
+      (counts) => ({ loaded: true as const, counts }),
+    ),
   }),
   declareControl({
     operationId: 'controlGetState',
@@ -96,6 +102,9 @@ export const CONTROL_STATE_OPERATIONS = [
     largeBody: true,
     success: [answer('ControlRestoredAnswer', A.RestoredAnswerSchema)],
     client: { name: 'importState', body: 'snapshot' },
-    handler: replacing('restored', (control, snapshot) => control.importState(snapshot)),
+    handler: replacing(
+      (control, snapshot) => control.importState(snapshot),
+      (counts) => ({ restored: true as const, counts }),
+    ),
   }),
 ];

@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import type { LevelName } from '../domain/index.js';
 import type { EndpointSpec, ReadBody, Reply, Request } from '../pipeline/index.js';
 import type { JsonText } from '../pipeline/index.js';
+import type { Streamed } from '../json-stream.js';
 import type { AnySchema, ErrorStatus, ObjectSchema, OperationSpec, SuccessResponse } from '../openapi/index.js';
 import type { ClientMethod } from './client-method.js';
 
@@ -15,8 +16,11 @@ import type { ClientMethod } from './client-method.js';
  */
 export type HandlerFactory<P, Q, B, A = unknown> = (readBody: ReadBody) => (req: Request<P, Q, B>) => Answered<A> | Promise<Answered<A>>;
 
-/** What a handler may answer for a success body of type A: the value, that value as ready JSON text, or a Reply carrying it. */
-type Answered<A> = A | JsonText<A> | Reply<A>;
+/**
+ * What a handler may answer for a success body of type A: the value, that value as ready JSON text, or a Reply carrying
+ * it or a stream of its text; or a refusal it words itself (a Reply with a documented error status, such as a failed verification's 417).
+ */
+type Answered<A> = A | JsonText<A> | Reply<A> | Reply<Streamed<A>> | Reply<unknown, ErrorStatus>;
 
 /** The type a declaration's successes let its handler answer: each named body's schema input, a text body's string. */
 export type SuccessBody<R> = R extends { body: infer Body }
@@ -29,18 +33,20 @@ export type SuccessBody<R> = R extends { body: infer Body }
 
 type Params = ObjectSchema | undefined;
 
-export interface Operation<
-  P extends Params = Params,
-  Q extends Params = Params,
-  B extends AnySchema = AnySchema,
-  R extends SuccessResponse = SuccessResponse,
-> extends Omit<OperationSpec, 'pathParams' | 'query' | 'body' | 'success'> {
+/** The parts of a declaration its schemas type: the handler's request and answer follow from them. */
+interface Typed<P extends Params, Q extends Params, B extends AnySchema, R extends SuccessResponse> {
   pathParams?: P;
   query?: Q;
   /** The request body as documented; an optional body reads as `{}` when absent. */
   body?: { schema: { name: string; schema: B }; required: boolean };
   /** The answers on success: the handler's answer is checked against their schemas at compile time. */
   success: R[];
+  /** A literal it answers is written `as const` (`true as const`): a literal checked against a type still being inferred widens. */
+  handler: HandlerFactory<P, Q, B, SuccessBody<R>>;
+}
+
+/** The rest of a declaration: what /openapi.json says of it, who may call it, its coverage yardstick and client method. */
+interface Described extends Omit<OperationSpec, 'pathParams' | 'query' | 'body' | 'success'> {
   /** The authority the caller needs: 'public' operations check their own credential (the grant, a webhook secret, /_mock's guard). */
   level: LevelName | 'public';
   /** Load `project_id`, check visibility and authority. */
@@ -58,8 +64,14 @@ export interface Operation<
   transitions?: string[];
   /** The typed client's method(s) for it: every operation has one. */
   client: ClientMethod | ClientMethod[];
-  handler: HandlerFactory<P, Q, B, SuccessBody<R>>;
 }
+
+export type Operation<
+  P extends Params = Params,
+  Q extends Params = Params,
+  B extends AnySchema = AnySchema,
+  R extends SuccessResponse = SuccessResponse,
+> = Described & Typed<P, Q, B, R>;
 
 /** A v3 operation: numbered as docs/api.md numbers it, and a row of the coverage report. */
 export type V3Operation = Operation & { endpoint: number; reasonCodes: string[] };
@@ -83,13 +95,16 @@ const WRITE: ErrorStatus[] = [404, 409, 413, 422];
 /** Every /_mock path passes the control guard first: 401 control token, 403 cross-site Origin, 415 non-JSON body, 421 Host. */
 const GUARD: ErrorStatus[] = [401, 403, 415, 421];
 
-// A control handler's answer is not yet held to its schema: several MockControl and simulation reads are typed wider
-// than what they answer (`Record<string, unknown>`, `boolean` for `true`), so control handlers answer `unknown`.
-type ControlInput<P extends Params, Q extends Params, B extends AnySchema> = Omit<Operation<P, Q, B>, 'tag' | 'security' | 'level' | 'errors'> & {
-  errors?: ErrorStatus[];
-  /** Answered without the control token (the guard's token-free reads): documented with no credential and no 401. */
-  tokenFree?: true;
-};
+/** A control declaration: its handler's answer is held to its success schema as a v3 handler's is. */
+type ControlInput<P extends Params, Q extends Params, B extends AnySchema, R extends SuccessResponse> = Omit<
+  Described,
+  'tag' | 'security' | 'level' | 'errors'
+> &
+  Typed<P, Q, B, R> & {
+    errors?: ErrorStatus[];
+    /** Answered without the control token (the guard's token-free reads): documented with no credential and no 401. */
+    tokenFree?: true;
+  };
 
 /**
  * One /_mock operation (docs/control-surface.md): tagged `control`, the control token its credential (required only when
@@ -97,11 +112,16 @@ type ControlInput<P extends Params, Q extends Params, B extends AnySchema> = Omi
  * a read, 404/409/413/422 for a write). Every control operation names its answer's schema: the typed client and the
  * tests' response check read it.
  */
-export const declareControl = <P extends Params = undefined, Q extends Params = undefined, B extends AnySchema = AnySchema>({
+export const declareControl = <
+  P extends Params = undefined,
+  Q extends Params = undefined,
+  B extends AnySchema = AnySchema,
+  R extends SuccessResponse = SuccessResponse,
+>({
   errors,
   tokenFree,
   ...op
-}: ControlInput<P, Q, B>): Operation =>
+}: ControlInput<P, Q, B, R>): Operation =>
   ({
     ...op,
     tag: 'control',

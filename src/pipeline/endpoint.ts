@@ -47,10 +47,10 @@ export interface Request<P, Q, B> {
   control: MockControl;
 }
 
-/** A non-default reply: another status, or extra headers. */
-export class Reply<T = unknown> {
+/** A non-default reply: another status, or extra headers. `S` is its status as written (a refusal's is checked apart from a success's). */
+export class Reply<T = unknown, S extends number = number> {
   constructor(
-    readonly status: number,
+    readonly status: S,
     readonly body: T,
     readonly headers: Record<string, string> = {},
   ) {}

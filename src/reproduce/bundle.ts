@@ -1,5 +1,6 @@
 // Repro bundles: the whole of a mock (states, generators, faults, journal) as one streamed JSON document, and back.
 import { Readable } from 'node:stream';
+import { streamed, type Streamed } from '../json-stream.js';
 import type { StateData } from '../schemas/index.js';
 import { SIMULATION_RECORD_ID, type SimulationMode } from '../schemas/index.js';
 import { CompleteStateDataSchema } from '../schemas/index.js';
@@ -55,7 +56,7 @@ function withSettings(state: StateData, mode: SimulationMode, retention_days: nu
  * The bundle as JSON text in chunks, as GET /_mock/state streams a state: the small parts first, then the journal,
  * what reset returns to, and the stored state. Everything is taken when called (one consistent moment).
  */
-export function bundleStream(src: BundleSource): Readable {
+export function bundleStream(src: BundleSource): Streamed<{ format: typeof BUNDLE_FORMAT }> {
   const entries = src.journal.entries;
   const head = { format: BUNDLE_FORMAT, seal: src.sealer.fingerprint(), seed: src.seed, generators: src.generators, faults: src.faults };
   const journal = { next_id: src.journal.next_id, left: src.journal.left };
@@ -73,7 +74,7 @@ export function bundleStream(src: BundleSource): Readable {
     yield* sealedStateChunks(withKeys(withSettings(src.state, src.mode, src.retentionDays), src.keys), src.sealer, ',"state":', credentials);
     yield '}';
   }
-  return Readable.from(chunks(), { objectMode: false });
+  return streamed(Readable.from(chunks(), { objectMode: false }));
 }
 
 /** A bundle checked and opened: what a restore puts in place. */

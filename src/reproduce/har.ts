@@ -14,7 +14,7 @@ const mimeOf = (m: JournalMessage): string => asText(m.headers['content-type'] ?
 /** The body as text, as it was shown (JSON bodies re-serialized after redaction). */
 const bodyText = (m: JournalMessage): string => (m.body === null || m.body === undefined ? '' : typeof m.body === 'string' ? m.body : JSON.stringify(m.body));
 
-function entry(e: JournalEntry): Entry & { _journal_id: number; _operation: string | null } {
+function entry(e: JournalEntry) {
   const host = asText(e.request.headers.host ?? 'localhost');
   const query = Object.entries(e.query).flatMap(([name, v]) => (Array.isArray(v) ? v : [v]).map((value) => ({ name, value: asText(value) })));
   const qs = query.length ? `?${new URLSearchParams(query.map((q): [string, string] => [q.name, q.value])).toString()}` : '';
@@ -50,19 +50,23 @@ function entry(e: JournalEntry): Entry & { _journal_id: number; _operation: stri
     ...(e.fault ? { comment: `answered by fault ${e.fault.id}` } : {}),
     _journal_id: e.id,
     _operation: e.operation,
-  };
+  } satisfies Entry;
 }
 
-/** A HAR 1.2 document of `entries`; `left` journal entries had already left the bounded journal (said in the log's comment). */
-export function harOf(entries: JournalEntry[], left: number, version: string): Har & { log: { _journal: { entries: number; left: number } } } {
+/**
+ * A HAR 1.2 document of `entries`; `left` journal entries had already left the bounded journal (said in the log's
+ * comment). Its type is the literal's own, checked against HAR's with `satisfies`: HAR's interfaces have no index
+ * signature, so the open schema GET /_mock/requests.har answers could not hold the handler to them.
+ */
+export function harOf(entries: JournalEntry[], left: number, version: string) {
   return {
     log: {
-      version: '1.2',
+      version: '1.2' as const,
       creator: { name: 'project-runtime-mock', version },
       pages: [],
       entries: entries.map(entry),
       comment: `${entries.length} journal entries; ${left} had left the bounded journal before this export`,
       _journal: { entries: entries.length, left },
     },
-  };
+  } satisfies Har & { log: { _journal: { entries: number; left: number } } };
 }

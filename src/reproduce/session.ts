@@ -1,5 +1,5 @@
 // One mock's current session: where it began (kept bounded, as one store snapshot), and its export as a replayable test.
-import type { Readable } from 'node:stream';
+import type { Streamed } from '../json-stream.js';
 import type { Deps } from '../deps.js';
 import type { StateData } from '../schemas/index.js';
 import type { Simulation } from '../simulation/index.js';
@@ -57,7 +57,7 @@ export class ReplaySession {
   }
 
   /** The session as a test file (see exportTestStream); `resetState` is what the bundle inside it resets to. */
-  export(resetState: StateData, request: TestExportRequest): Readable {
+  export(resetState: StateData, request: TestExportRequest): Streamed<string> {
     const { deps, generators, sealer, journal } = this.parts;
     return exportTestStream(
       {

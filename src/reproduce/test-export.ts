@@ -1,5 +1,6 @@
 // GET /_mock/requests/export: the session since its start as a self-contained test file that rebuilds the mock and replays it.
 import { Readable } from 'node:stream';
+import { streamed, type Streamed } from '../json-stream.js';
 import type { StateData } from '../schemas/index.js';
 import type { Journal } from '../control/index.js';
 import type { Sealer } from '../control/index.js';
@@ -35,7 +36,7 @@ export interface TestExportRequest {
 }
 
 /** Checks everything first (seed, size, lost entries, `since`, cut bodies), then streams the file. */
-export function exportTestStream(src: TestExportSource, request: TestExportRequest = {}): Readable {
+export function exportTestStream(src: TestExportSource, request: TestExportRequest = {}): Streamed<string> {
   const { start, journal, sealer } = src;
   if (src.seed === null) {
     throw new ApiError('session_not_replayable', {
@@ -72,5 +73,5 @@ export function exportTestStream(src: TestExportSource, request: TestExportReque
     shapeOnly,
     options: { ...src.options, journal: { bodyBytes: journal.limits.bodyBytes } },
   };
-  return Readable.from(testFileChunks(head, steps, bundle), { objectMode: false });
+  return streamed(Readable.from(testFileChunks(head, steps, bundle), { objectMode: false }));
 }

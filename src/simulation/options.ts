@@ -45,8 +45,11 @@ export interface OwnSimulation {
 }
 
 /** One pending event as GET /_mock/simulation shows it. */
-export function eventView(e: SimEventRecord) {
-  const out: Record<string, unknown> = { at: e.at, kind: e.kind };
+export function eventView(e: SimEventRecord): SimEventView {
+  const out: SimEventView = { at: e.at, kind: e.kind };
   for (const k of ['project_id', 'run_id', 'job_id', 'approval_id'] as const) if (e[k] !== undefined) out[k] = e[k];
   return out;
 }
+
+/** What the view shows of an event: its time, kind and what it belongs to. */
+type SimEventView = Pick<SimEventRecord, 'at' | 'kind' | 'project_id' | 'run_id' | 'job_id' | 'approval_id'>;

@@ -71,7 +71,7 @@ export class Simulation {
       mode: this.parts.mode(),
       speed: this.deps.store.clock.rate ?? 1,
       now: this.deps.clock.nowIso(),
-      clock: this.deps.clock.frozen ? 'frozen' : 'running',
+      clock: this.deps.clock.frozen ? ('frozen' as const) : ('running' as const),
       pending_count: this.parts.engine.pendingCount,
       pending: this.parts.engine.upcoming(100).map(eventView),
       behaviours: r?.behaviours ?? {},
