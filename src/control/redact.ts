@@ -116,6 +116,3 @@ export class Redactor {
 
 /** A deep copy of `value` with every secret field (and secret pair in its strings) replaced. */
 export const redactDeep = (value: unknown): unknown => new Redactor().deep(value);
-
-/** Headers with the credential-carrying ones replaced. */
-export const redactHeaders = (headers: Record<string, unknown>): Record<string, unknown> => new Redactor().headers(headers);

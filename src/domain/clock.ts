@@ -142,5 +142,3 @@ export function clockMove(move: (clock: ClockInTransaction) => ClockState | unde
     return next;
   };
 }
-
-export const isoAfter = (iso: string, ms: number): string => new Date(Date.parse(iso) + ms).toISOString();

@@ -65,6 +65,3 @@ export const ApprovalDecisionResponseSchema = v.object({ approval: ApprovalRespo
 export const ChatWebhookResponseSchema = v.object({ accepted: v.literal(true), run_id: Uuid, duplicate: v.boolean() });
 /** Endpoint 19 answer: secret-free flags. */
 export const BrokerCallbackResponseSchema = v.object({ accepted: v.boolean(), stored: v.boolean() });
-
-/** Any JSON value: control answers whose exact shape belongs to the control surface, not to v3. */
-export const AnyJsonSchema = v.unknown();

@@ -6,7 +6,7 @@ import { MemoryAdapter } from '../storage/index.js';
 import { invalid } from '../errors.js';
 import { parse as parseInput } from '../validation.js';
 import { validateFixture } from '../control/index.js';
-import { CreateSandboxSchema, type CreateSandboxInput, type SandboxInfo } from '../schemas/index.js';
+import { CreateSandboxSchema, type CreateSandboxInput } from '../schemas/index.js';
 import { SandboxRegistry, notFound } from './registry.js';
 import { LiveAdapter } from './life.js';
 import { sandboxIds } from './ids.js';
@@ -102,5 +102,3 @@ export function createSandboxes(options: SandboxesOptions): Sandboxes {
       ),
   };
 }
-
-export type { SandboxInfo };

@@ -72,15 +72,11 @@ export const DesiredStateSchema = model({
   connections: v.optional(v.array(ConnectionSchema), () => []),
 });
 
-export type DesiredStateInput = v.InferInput<typeof DesiredStateSchema>;
 /** Parsed but not yet normalized (connection names may be missing, lists unsorted). */
 export type ParsedDesiredState = v.InferOutput<typeof DesiredStateSchema>;
 export type Agent = v.InferOutput<typeof AgentSchema>;
-export type CatalogEntity = v.InferOutput<typeof CatalogEntitySchema>;
 export type Connection = Omit<v.InferOutput<typeof ConnectionSchema>, 'name'> & { name: string };
 export type MemoryGrant = v.InferOutput<typeof MemoryGrantSchema>;
-export type Delegation = v.InferOutput<typeof DelegationSchema>;
-export type Identity = v.InferOutput<typeof IdentitySchema>;
 /** The normalized document: every list sorted, every edge deduped, every connection named. */
 export type DesiredState = Omit<ParsedDesiredState, 'connections'> & { connections: Connection[] };
 

@@ -13,7 +13,6 @@ export const ProjectResponseSchema = model({
   created_at: Timestamp,
   updated_at: Timestamp,
 });
-export type Project = v.InferOutput<typeof ProjectResponseSchema>;
 
 const Amount = NonNegFloat;
 export const FundingMode = v.picklist(['free_sandbox', 'prepaid', 'invoiced']);
@@ -35,7 +34,6 @@ export const BudgetResponseSchema = model({
   runtime_config_epoch: Int,
   limits: BudgetLimitsSchema,
 });
-export type Budget = v.InferOutput<typeof BudgetResponseSchema>;
 
 /** Budget as fixtures write it: everything but the project has a default. */
 export const BudgetFixtureSchema = model({

@@ -24,7 +24,6 @@ export const CreateSandboxSchema = strictModel({
   ttl_ms: v.optional(TtlMs),
 });
 export type CreateSandboxInput = v.InferInput<typeof CreateSandboxSchema>;
-export type CreateSandboxBody = v.InferOutput<typeof CreateSandboxSchema>;
 
 export const SandboxPath = model({ sandbox_id: v.pipe(v.string(), v.maxLength(40)) });
 export const SandboxPageQuerySchema = model({ limit: intQuery(1, 200, 50), cursor: v.optional(v.string()) });

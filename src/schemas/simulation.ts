@@ -101,7 +101,6 @@ export const SimulationFixtureSchema = model({
   /** Simulated runs (and what they wrote) go this many simulated days after they ended; 0 keeps everything. */
   retention_days: v.optional(RetentionDays),
 });
-export type SimulationFixture = v.InferOutput<typeof SimulationFixtureSchema>;
 
 // ---- stored records ----
 

@@ -9,11 +9,9 @@ export { assertOneSource, proposeDesiredState, buildPlan, buildReleaseDiff, PLAN
 export type {
   Agent,
   Bundle,
-  CatalogEntity,
   Connection,
   DesiredState,
   DesiredStateHead,
-  DesiredStateInput,
   Mutation,
   MutationOf,
   MutationType,
