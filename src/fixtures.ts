@@ -40,7 +40,7 @@ export class FixtureError extends Error {
 export const DEMO_FIXTURE_PATH = fileURLToPath(new URL('../fixtures/demo.json', import.meta.url));
 
 /** How deeply a fixture file may nest (refused before anything recursive reads it). */
-export const FIXTURE_MAX_DEPTH = MAX_JSON_DEPTH;
+const FIXTURE_MAX_DEPTH = MAX_JSON_DEPTH;
 
 /**
  * Reads a fixture file as a stream, record by record (not yet validated): a file larger than the

@@ -16,7 +16,7 @@ export function endOf(ctx: Context): AbortSignal | undefined {
 }
 
 /** The error a wait rejects with when its sandbox ended: the selector answers the request 404 `sandbox_not_found`. */
-export class SandboxEnded extends Error {
+class SandboxEnded extends Error {
   constructor() {
     super('the sandbox ended while the request waited');
     this.name = 'SandboxEnded';

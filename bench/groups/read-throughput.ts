@@ -7,7 +7,7 @@ import { bareKoa, jsonServer, mockServer, start } from '../lib/servers.js';
 import { pinnedBuild } from '../lib/pinned.js';
 
 /** The commit b-ab measures against: GET run detail served at 1.23-1.24 x bare Koa then. */
-export const PINNED = '1627036';
+const PINNED = '1627036';
 
 export async function readThroughput() {
   const mock = await mockServer('--memory');

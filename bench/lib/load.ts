@@ -50,7 +50,7 @@ function cannon(load: Load, limit: { duration: number } | { amount: number }, tr
   });
 }
 
-export async function hit(load: Load, seconds: number, into?: Side): Promise<Side> {
+async function hit(load: Load, seconds: number, into?: Side): Promise<Side> {
   const side = into ?? emptySide();
   let spent = 0;
   let latencySum = 0;

@@ -2,7 +2,7 @@
 import { REDACTED, isSecretField, isSecretHeader } from './redact-names.js';
 import { redactSecretPairs } from './redact-text.js';
 
-export { REDACTED, SECRET_HEADERS, isSecretField, isSecretHeader } from './redact-names.js';
+export { REDACTED, isSecretField } from './redact-names.js';
 
 /** Credentials the mock holds now, so that one sent where no name says so (a bare text body, a path) is found. */
 export interface SecretIndex {

@@ -75,7 +75,7 @@ export function principalOf(store: Pick<RecordReader, 'get'>, authorization: str
   return (m && store.get('access_tokens', m[1])?.principal_id) || null;
 }
 
-export function principalActor(
+function principalActor(
   principal: RecordOf<'principals'>,
   scopes: string[],
   again?: (reader: Pick<RecordReader, 'get'>) => [RecordOf<'principals'>, string[]],

@@ -26,7 +26,7 @@ export const ManagementErrorSchema = v.object({
 const CTX_SCHEMAS = { number: v.number(), integer: v.pipe(v.number(), v.integer()), string: v.string() };
 
 /** A message template as a pattern: the fixed text exactly, each placeholder as some text. */
-export function templatePattern(template: string): RegExp {
+function templatePattern(template: string): RegExp {
   const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
   return new RegExp(`^${escaped.replace(/\{expected_plural\}/g, 's?').replace(/\{\w+\}/g, '[\\s\\S]+')}$`);
 }

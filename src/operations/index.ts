@@ -22,7 +22,7 @@ import { CONTROL_REPRODUCE_OPERATIONS } from './control-reproduce.js';
 import { CONTROL_DRIFT_OPERATIONS } from './control-drift.js';
 import { CONTROL_INSPECT_OPERATIONS } from './control-inspect.js';
 
-export { CONTROL_BODY_LIMIT, declare, declareControl, routePattern, type Operation, type V3Operation } from './declare.js';
+export { declare, declareControl, routePattern, type Operation, type V3Operation } from './declare.js';
 
 /** The 20 v3 operations, in the order docs/api.md numbers them (endpoint 1 .. 20). */
 export const V3_DECLARATIONS: readonly V3Operation[] = [

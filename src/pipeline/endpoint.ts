@@ -101,7 +101,7 @@ export interface Call {
 }
 
 /** A route's pipeline without Koa: what a body-less v3 read needs, so the fast path can answer it from the same code. */
-export interface FastEndpoint {
+interface FastEndpoint {
   readonly operation: string;
   run(call: Call): unknown;
 }

@@ -6,7 +6,7 @@ import { docsRoutes } from './docs.js';
 import { controlRoutes, v3Routes } from '../operations/index.js';
 import { controlUiRoutes } from './control-ui.js';
 
-export { controlMetricsRoutes, METRICS_PATH } from './control-metrics.js';
+export { controlMetricsRoutes } from './control-metrics.js';
 
 /** A route module, built once per server: the v3 body reader, and the v3 body limit (control modules read more). */
 type RouteModule = (readBody: ReadBody, bodyLimit: number) => Router;

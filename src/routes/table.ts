@@ -90,7 +90,7 @@ function matches(route: Route, parts: string[], count: number): boolean {
 }
 
 /** What a request finds: its route's pattern and parameters, or the methods its path allows. */
-export type Lookup = { path: string; params: Record<string, string>; handler: Middleware } | { allowed: string[] };
+type Lookup = { path: string; params: Record<string, string>; handler: Middleware } | { allowed: string[] };
 
 export interface RouteTable extends Middleware {
   lookup(method: string, path: string): Lookup;

@@ -4,7 +4,7 @@ import { customAlphabet } from 'nanoid';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 /** 20 characters of 36: about 103 bits, not guessable from the ids a client already knows. */
-export const SANDBOX_ID_LENGTH = 20;
+const SANDBOX_ID_LENGTH = 20;
 
 /**
  * The same characters as one flat string. A string built with `+=` (nanoid builds its ids so) is a chain of one node

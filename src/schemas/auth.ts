@@ -2,9 +2,9 @@
 import * as v from 'valibot';
 import { Bool, Timestamp, Uuid, model } from './common.js';
 
-export const Role = v.picklist(['viewer', 'operator', 'owner']);
-export type Role = v.InferOutput<typeof Role>;
-export const Scope = v.string();
+const Role = v.picklist(['viewer', 'operator', 'owner']);
+type Role = v.InferOutput<typeof Role>;
+const Scope = v.string();
 
 export const WorkspaceRecordSchema = model({ id: Uuid, name: v.string() });
 export const PrincipalRecordSchema = model({

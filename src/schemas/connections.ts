@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { Bool, FreeObject, Timestamp, Uuid, model, nullish } from './common.js';
 
-export const ConnectionStatus = v.picklist(['pending', 'active', 'error', 'revoked']);
+const ConnectionStatus = v.picklist(['pending', 'active', 'error', 'revoked']);
 
 export const ConnectionBindingResponseSchema = model({
   id: Uuid,

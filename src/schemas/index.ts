@@ -116,7 +116,6 @@ export {
   type ExecutionPlan,
   type ReleaseDocument,
   type ReleaseResource,
-  type Connection,
   type DesiredStateHead,
   type Mutation,
   type PlanRequest,

@@ -4,7 +4,7 @@ import { FreeObject, Int, Timestamp, Uuid, intQuery, model } from './common.js';
 import { DeploymentTarget } from './jobs.js';
 import { ReleaseDocumentSchema } from './desired-state.js';
 
-export const HeadSchema = model({
+const HeadSchema = model({
   revision_id: Uuid,
   generation: v.pipe(Int, v.minValue(0)),
   fingerprint: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),

@@ -11,10 +11,10 @@ import { RunRecordSchema } from './runs.js';
 import { MemoryRecordSchema, TraceRecordSchema, UserRecordSchema } from './users.js';
 import { SimEventRecordSchema, SimulatedRunRecordSchema, SimulationRecordSchema, UserSpendRecordSchema } from './simulation.js';
 
-export const ProjectRecordSchema = model({ ...ProjectResponseSchema.entries, head_revision_id: v.optional(v.nullable(Uuid), null) });
+const ProjectRecordSchema = model({ ...ProjectResponseSchema.entries, head_revision_id: v.optional(v.nullable(Uuid), null) });
 
-export const ChatUpdateRecordSchema = model({ key: v.string(), binding_id: Uuid, update_id: v.string(), run_id: Uuid, received_at: Timestamp });
-export const BrokerEventRecordSchema = model({ event_id: v.string(), connection_resource_id: v.string(), event_type: v.string(), received_at: Timestamp });
+const ChatUpdateRecordSchema = model({ key: v.string(), binding_id: Uuid, update_id: v.string(), run_id: Uuid, received_at: Timestamp });
+const BrokerEventRecordSchema = model({ event_id: v.string(), connection_resource_id: v.string(), event_type: v.string(), received_at: Timestamp });
 
 /** Collection name -> record schema. Order matters only for readability of the data file. */
 export const COLLECTION_SCHEMAS = {

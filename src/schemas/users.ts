@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { Int, Timestamp, Uuid, intQuery, model, nullish } from './common.js';
 
-export const UserStatus = v.picklist(['active', 'deleted']);
+const UserStatus = v.picklist(['active', 'deleted']);
 
 export const UserResponseSchema = model({
   id: Uuid,

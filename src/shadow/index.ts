@@ -7,10 +7,9 @@ import { ShadowSender } from './sender.js';
 import { DriftBudget, DriftLog } from './drift-log.js';
 import { shadowMiddleware as middleware, type Compare, type ShadowRecord } from './middleware.js';
 
-export { WRITES_RULE, type ShadowOptions } from './options.js';
+export { type ShadowOptions } from './options.js';
 export { DRIFT_MAX_BYTES, EXAMPLES_PER_GROUP, DriftBudget, DriftLog } from './drift-log.js';
 export { DRIFT_PER_REQUEST, DRIFT_VALUE_CHARS, type Compare, type ShadowRecord } from './middleware.js';
-export { MAX_ANSWER_BYTES } from './transport.js';
 export { NOTICE_INTERVAL_MS } from './target-health.js';
 export { shadowFlags, SHADOW_USAGE } from './flags.js';
 
