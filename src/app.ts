@@ -1,4 +1,5 @@
-// createApp: assembles storage, clock, ids and routes into one Koa app; no listen, no env, no globals.
+// createApp: checks the options, opens the storage, builds the default mock and the sandbox directory (mock.ts), the
+// shadow target and the metrics, and serves them all from one Koa app (server.ts), also in process. No listen, no env, no globals.
 import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
 import type { ErrorReporter } from './errors.js';

@@ -51,7 +51,7 @@ export const CONTROL_DECLARATIONS: readonly Operation[] = [
 const shape = (path: string) => path.replace(/[^/]+/g, (s) => (s.startsWith('{') ? '1' : '0'));
 
 /**
- * The routes of `operations`, each the pipeline (routes/endpoint.ts) around the declared handler. Where two patterns
+ * The routes of `operations`, each the pipeline (pipeline/endpoint.ts) around the declared handler. Where two patterns
  * match one path (`/_mock/requests/export`, `/_mock/requests/{request_id}`), the one with a literal at the first
  * segment where they differ is tried first, as fastify's router prefers a static segment; otherwise in declared order.
  */
