@@ -5,7 +5,8 @@
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { lazyMime } from './lazy-mime.js';
-import { removeChunks } from './bundle-chunks.js';
+import { removeChunks, unmapHelperChunks } from './bundle-chunks.js';
+import { CLI_EXTERNALS } from './bundle-externals.js';
 
 const root = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
 
@@ -17,7 +18,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: ['valibot', 'nanoid', 'yaml', 'canonicalize', 'swagger-ui-dist', 'pg', 'prom-client'],
+  external: CLI_EXTERNALS,
   // Bundled CommonJS modules (koa and its helpers) call require: give each ES module file one.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   sourcemap: true,
@@ -26,3 +27,4 @@ await build({
   chunkNames: 'cli-[name]-[hash]',
   plugins: [lazyMime()],
 });
+unmapHelperChunks(root('dist'), 'cli', '.js');

@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { lazyMime } from './lazy-mime.js';
 import { BUNDLE_EXTERNALS } from './bundle-externals.js';
-import { removeChunks } from './bundle-chunks.js';
+import { removeChunks, unmapHelperChunks } from './bundle-chunks.js';
 
 const root = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
 
@@ -28,3 +28,4 @@ await build({
   chunkNames: 'index-[name]-[hash]',
   plugins: [lazyMime()],
 });
+unmapHelperChunks(root('dist'), 'index', '.js');

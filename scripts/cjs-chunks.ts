@@ -6,7 +6,7 @@ import { build, type BuildOptions } from 'esbuild';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { removeChunks } from './bundle-chunks.js';
+import { removeChunks, unmapHelperChunks } from './bundle-chunks.js';
 
 /** Bundles `source` into `outfile` (dist/index.cjs) and its chunks beside it (dist/index-<name>-<hash>.cjs). */
 export async function splitCjs(source: string, outfile: string, common: BuildOptions): Promise<void> {
@@ -50,4 +50,5 @@ export async function splitCjs(source: string, outfile: string, common: BuildOpt
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+  unmapHelperChunks(dirname(outfile), basename(outfile, '.cjs'), '.cjs');
 }
