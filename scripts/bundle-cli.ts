@@ -5,6 +5,7 @@
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { lazyMime } from './lazy-mime.js';
+import { LAZY_FUNCTIONS, lazyFunction } from './lazy-function.js';
 import { removeChunks, unmapHelperChunks } from './bundle-chunks.js';
 import { CLI_EXTERNALS } from './bundle-externals.js';
 
@@ -25,6 +26,6 @@ await build({
   logLevel: 'warning',
   outdir: root('dist'),
   chunkNames: 'cli-[name]-[hash]',
-  plugins: [lazyMime()],
+  plugins: [lazyMime(), lazyFunction(LAZY_FUNCTIONS)],
 });
 unmapHelperChunks(root('dist'), 'cli', '.js');

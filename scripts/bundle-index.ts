@@ -5,6 +5,7 @@
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { lazyMime } from './lazy-mime.js';
+import { LAZY_FUNCTIONS, lazyFunction } from './lazy-function.js';
 import { BUNDLE_EXTERNALS } from './bundle-externals.js';
 import { removeChunks, unmapHelperChunks } from './bundle-chunks.js';
 
@@ -26,6 +27,6 @@ await build({
   outdir: root('dist'),
   // Beside index.js, so paths a chunk finds from its own URL (fixtures, the demo state, the inspector) are the same.
   chunkNames: 'index-[name]-[hash]',
-  plugins: [lazyMime()],
+  plugins: [lazyMime(), lazyFunction(LAZY_FUNCTIONS)],
 });
 unmapHelperChunks(root('dist'), 'index', '.js');
