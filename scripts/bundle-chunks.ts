@@ -1,7 +1,10 @@
-// The bundles' chunk files (dist/<entry>-<name>-<hash>.js or .cjs, beside their entry file): a build removes the
-// previous build's first, so dist/ holds only the chunks the current entry files import.
+// Split bundles: esbuild's ES module split of an entry, and its chunk files (dist/<entry>-<name>-<hash>.js or .cjs,
+// beside the entry file). A build removes the previous build's chunks first, so dist/ holds only those the entry imports.
+import { build } from 'esbuild';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { lazyMime } from './lazy-mime.js';
+import { LAZY_FUNCTIONS, lazyFunction } from './lazy-function.js';
 
 /** A chunk's file name (with its source map): <entry>-<name>-<hash> and the extension. */
 const isChunk = (file: string, entry: string, ext: '.js' | '.cjs') => new RegExp(`^${entry}-[\\w-]+-[A-Z0-9]{8}\\${ext}(\\.map)?$`).test(file);
@@ -26,4 +29,29 @@ export function unmapHelperChunks(dir: string, entry: string, ext: '.js' | '.cjs
     const chunk = join(dir, file);
     writeFileSync(chunk, readFileSync(chunk, 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\.map\n?$/, '\n'));
   }
+}
+
+/**
+ * Bundles `source` into `dir`/`entry`.js as split ES modules: the chunks (`entry`-<name>-<hash>.js, beside it, so paths a
+ * chunk finds from its own URL are the entry's) load by import() at first use; the previous build's chunks are removed.
+ */
+export async function splitEsm(source: string, dir: string, entry: string, external: string[]): Promise<void> {
+  removeChunks(dir, entry, '.js');
+  await build({
+    entryPoints: { [entry]: source },
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external,
+    // Bundled CommonJS modules call require: give each ES module file one.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    sourcemap: true,
+    logLevel: 'warning',
+    outdir: dir,
+    chunkNames: `${entry}-[name]-[hash]`,
+    plugins: [lazyMime(), lazyFunction(LAZY_FUNCTIONS)],
+  });
+  unmapHelperChunks(dir, entry, '.js');
 }
