@@ -42,13 +42,27 @@ async function sameAnswer(before: Server, now: Server, path: string): Promise<st
 const us = (n: number) => `${fmt(n, 1)} µs`;
 
 /**
- * compare() of the older build's load against today's, with each server's CPU per answered request (user + system over
- * its whole part, warm-up included): a figure that other load on the machine distorts less than throughput does.
+ * `load` on `server`, and the server's CPU seconds spent under it so far: user + system while the load runs (warm-up
+ * included), not while a batch's untimed preparation (a pool reset) runs.
  */
+function metered(server: Server, load: Load): { load: Load; spent: () => number } {
+  let spent = 0;
+  let mark = cpuSeconds(server);
+  const prepare = load.batch?.before;
+  if (!prepare) return { load, spent: () => spent + cpuSeconds(server) - mark };
+  const before = async () => {
+    spent += cpuSeconds(server) - mark;
+    await prepare();
+    mark = cpuSeconds(server);
+  };
+  return { load: { ...load, batch: { ...load.batch!, before } }, spent: () => spent + cpuSeconds(server) - mark };
+}
+
+/** compare() of the older build's load against today's, with each server's CPU per answered request, which other load on the machine distorts less than throughput. */
 async function ab(before: Server, now: Server, loadBefore: Load, loadNow: Load) {
-  const c0 = [cpuSeconds(before), cpuSeconds(now)];
-  const r = await compare(loadBefore, loadNow);
-  const [cpuBefore, cpuNow] = [((cpuSeconds(before) - c0[0]) * 1e6) / r.baseAcked, ((cpuSeconds(now) - c0[1]) * 1e6) / r.acked];
+  const [b, n] = [metered(before, loadBefore), metered(now, loadNow)];
+  const r = await compare(b.load, n.load);
+  const [cpuBefore, cpuNow] = [(b.spent() * 1e6) / r.baseAcked, (n.spent() * 1e6) / r.acked];
   return { ...r, cpu: `server CPU per answered request ${us(cpuNow)} against ${us(cpuBefore)} (${fmt(cpuNow / cpuBefore, 2)} x)` };
 }
 
@@ -72,7 +86,7 @@ async function cancels() {
   say(`cancels in batches, ${BEFORE} against today's build`);
   const [before, now, stop] = await pair('--memory', '--fixtures', writeFixture('fixture-pool.json', { runs: POOL }));
   const r = await ab(before, now, poolCancels(before.url), poolCancels(now.url));
-  const note = `${r.cpu}, resets included; batches of ${POOL_BATCH} cancels, the pool of ${POOL} queued runs reset between batches (untimed)`;
+  const note = `${r.cpu}, resets aside; batches of ${POOL_BATCH} cancels, the pool of ${POOL} queued runs reset between batches (untimed)`;
   reportThroughput(
     { id: 'c-h0', what: `cancel of a queued run, memory, on commit ${BEFORE} (req/s)`, rps: rps(r.base), bad: bad(r.base) },
     { id: 'c-h', what: `cancel of a queued run, memory, against commit ${BEFORE} (req/s)`, rps: rps(r.subject), bad: bad(r.subject) },
