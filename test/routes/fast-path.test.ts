@@ -177,6 +177,61 @@ test('sandboxes by path and header, faults and other methods: the same answer an
   }
 });
 
+test('what the fast path keeps between requests follows every write: the body, the token, its principal, the clock', async () => {
+  const s = await setup();
+  try {
+    const path = `${V3}/runs/${RUN}`;
+    const first = await fastAndSame(s, path);
+    // A write replaces the run: the next answer is the new body (and its length) on both paths, in process too.
+    const state = structuredClone(s.mock.control.exportState());
+    const run = state.runs.find((r) => r.id === RUN)!;
+    run.cost_usd = 12.5;
+    await s.mock.control.importState(state);
+    const after = await fastAndSame(s, path);
+    const expected = { ...(JSON.parse(first.body) as Record<string, unknown>), cost_usd: 12.5 };
+    assert.equal(JSON.parse(after.body), expected);
+    assert.ok(after.headers.includes(String(Buffer.byteLength(after.body))));
+    const inProcess = await s.mock.fetch(path, { headers: owner });
+    assert.is(inProcess.headers.get('content-length'), String(Buffer.byteLength(after.body)));
+    assert.equal(await inProcess.json(), expected);
+    // The same path again with an id spelled otherwise (upper case): read as the canonical id, as before.
+    assert.is((await fastAndSame(s, `${V3}/runs/${RUN.toUpperCase()}`)).body, after.body);
+    // The principal loses its role in the run's workspace: 404, although the same token was answered a moment ago.
+    const owned = structuredClone(s.mock.control.exportState());
+    const principal = owned.principals.find((p) => p.id === DEMO.principals.owner)!;
+    const project = owned.projects.find((p) => p.id === P)!;
+    principal.memberships = principal.memberships.filter((m) => m.workspace_id !== project.workspace_id);
+    await s.mock.control.importState(owned);
+    assert.is((await fastAndSame(s, path)).status, 404);
+    // The token is revoked: 401 token_invalid.
+    const revoked = structuredClone(s.mock.control.exportState());
+    revoked.access_tokens.find((t) => t.token === DEMO.tokens.owner)!.revoked = true;
+    await s.mock.control.importState(revoked);
+    const refused = await fastAndSame(s, path);
+    assert.equal([refused.status, (JSON.parse(refused.body) as { detail: { reason_code: string } }).detail.reason_code], [401, 'token_invalid']);
+  } finally {
+    s.fast.close();
+    s.full.close();
+    await s.mock.close();
+  }
+});
+
+test('a token answered once is refused once the mock clock passes its expiry, on both paths', async () => {
+  const s = await setup();
+  try {
+    const token = s.mock.control.exportState().access_tokens.find((t) => t.token === DEMO.tokens.owner)!;
+    const path = `${V3}/runs/${RUN}`;
+    assert.is((await fastAndSame(s, path)).status, 200);
+    await s.mock.control.setClock(token.expires_at);
+    const refused = await fastAndSame(s, path);
+    assert.equal([refused.status, (JSON.parse(refused.body) as { detail: { reason_code: string } }).detail.reason_code], [401, 'token_expired']);
+  } finally {
+    s.fast.close();
+    s.full.close();
+    await s.mock.close();
+  }
+});
+
 test('client facts: requests of one principal in flight are counted alike on both paths', async () => {
   const s = await setup();
   try {
