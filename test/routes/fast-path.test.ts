@@ -73,6 +73,18 @@ async function setup(): Promise<Setup> {
   return { mock, fast, full, contexts: () => made, sandbox };
 }
 
+/** Runs `body` on a fresh setup, closing both servers and the mock after it whatever happens. */
+async function withSetup(body: (s: Setup) => Promise<void>): Promise<void> {
+  const s = await setup();
+  try {
+    await body(s);
+  } finally {
+    s.fast.close();
+    s.full.close();
+    await s.mock.close();
+  }
+}
+
 /** Sends the request through both paths (fast first) and asserts the same answer and the same journal entry. */
 async function same(s: Setup, path: string, headers: Record<string, string> = owner, method = 'GET'): Promise<Answer> {
   const before = s.mock.control.journal.next;
@@ -120,9 +132,8 @@ const READS = [
   `/api/v3/projects/${DEMO.projects.globex}/runs/${RUN}`,
 ];
 
-test('every v3 read, ok or refused, with and without credentials: the same answer and entry on both paths', async () => {
-  const s = await setup();
-  try {
+test('every v3 read, ok or refused, with and without credentials: the same answer and entry on both paths', () =>
+  withSetup(async (s) => {
     for (const path of READS) {
       await fastAndSame(s, path);
       await fastAndSame(s, path, {});
@@ -138,16 +149,10 @@ test('every v3 read, ok or refused, with and without credentials: the same answe
     assert.ok(refused.headers.includes('WWW-Authenticate'));
     assert.is((await same(s, READS[6])).status, 422);
     assert.is((await same(s, READS[5])).status, 404);
-  } finally {
-    s.fast.close();
-    s.full.close();
-    await s.mock.close();
-  }
-});
+  }));
 
-test('sandboxes by path and header, faults and other methods: the same answer and entry; what the fast path leaves, Koa answers', async () => {
-  const s = await setup();
-  try {
+test('sandboxes by path and header, faults and other methods: the same answer and entry; what the fast path leaves, Koa answers', () =>
+  withSetup(async (s) => {
     // A sandbox named by its path prefix or its header is a read the fast path serves from that sandbox's mock.
     await fastAndSame(s, `/sandboxes/${s.sandbox}${V3}/runs/${RUN}`);
     await fastAndSame(s, `${V3}/runs/${RUN}`, { ...owner, 'X-Mock-Sandbox': s.sandbox });
@@ -170,16 +175,10 @@ test('sandboxes by path and header, faults and other methods: the same answer an
     await same(s, `${V3}/nothing-here`);
     await same(s, `/API/V3/projects/${P}/runs/${RUN}`);
     await same(s, `${V3}/runs/${RUN}#part`);
-  } finally {
-    s.fast.close();
-    s.full.close();
-    await s.mock.close();
-  }
-});
+  }));
 
-test('what the fast path keeps between requests follows every write: the body, the token, its principal, the clock', async () => {
-  const s = await setup();
-  try {
+test('what the fast path keeps between requests follows every write: the body, the token, its principal, the clock', () =>
+  withSetup(async (s) => {
     const path = `${V3}/runs/${RUN}`;
     const first = await fastAndSame(s, path);
     // A write replaces the run: the next answer is the new body (and its length) on both paths, in process too.
@@ -209,32 +208,20 @@ test('what the fast path keeps between requests follows every write: the body, t
     await s.mock.control.importState(revoked);
     const refused = await fastAndSame(s, path);
     assert.equal([refused.status, (JSON.parse(refused.body) as { detail: { reason_code: string } }).detail.reason_code], [401, 'token_invalid']);
-  } finally {
-    s.fast.close();
-    s.full.close();
-    await s.mock.close();
-  }
-});
+  }));
 
-test('a token answered once is refused once the mock clock passes its expiry, on both paths', async () => {
-  const s = await setup();
-  try {
+test('a token answered once is refused once the mock clock passes its expiry, on both paths', () =>
+  withSetup(async (s) => {
     const token = s.mock.control.exportState().access_tokens.find((t) => t.token === DEMO.tokens.owner)!;
     const path = `${V3}/runs/${RUN}`;
     assert.is((await fastAndSame(s, path)).status, 200);
     await s.mock.control.setClock(token.expires_at);
     const refused = await fastAndSame(s, path);
     assert.equal([refused.status, (JSON.parse(refused.body) as { detail: { reason_code: string } }).detail.reason_code], [401, 'token_expired']);
-  } finally {
-    s.fast.close();
-    s.full.close();
-    await s.mock.close();
-  }
-});
+  }));
 
-test('client facts: requests of one principal in flight are counted alike on both paths', async () => {
-  const s = await setup();
-  try {
+test('client facts: requests of one principal in flight are counted alike on both paths', () =>
+  withSetup(async (s) => {
     const path = `${V3}/runs/${RUN}`;
     const made = s.contexts();
     await Promise.all([send(s.fast, 'GET', path, owner), send(s.fast, 'GET', path, owner)]);
@@ -245,11 +232,6 @@ test('client facts: requests of one principal in flight are counted alike on bot
       [DEMO.principals.owner, DEMO.principals.owner],
     );
     for (const e of entries) assert.ok(e.client!.inFlight >= 1);
-  } finally {
-    s.fast.close();
-    s.full.close();
-    await s.mock.close();
-  }
-});
+  }));
 
 test.run();
