@@ -1,14 +1,18 @@
 // The fast path's answers as Koa would send them (status, headers in Koa's order, text), and the writing of one to Node's
 // response; the answer of a JsonText is built once and shared while that text is cached.
-import { ServerResponse } from 'node:http';
+import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
 import { errorAnswer, sandboxNotFound, type ErrorReporter } from './errors.js';
 import { Reply, JsonText } from './pipeline/index.js';
 import { jsonBody, rawBody, type KeptBody } from './control/index.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-/** Node's own writeHead: a response that replaces it (light-my-request's, in process) reads headers back from setHeader. */
-const NODE_WRITE_HEAD = ServerResponse.prototype.writeHead;
+/**
+ * The responses of a server the mock runs itself (the CLI's): nobody reads their headers back, so the head goes out in
+ * one writeHead. A listener in someone else's server (mock.callback() under their middleware, light-my-request in
+ * process) gets each header set, so res.getHeader() reads them as after Koa.
+ */
+export class OwnedResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {}
 
 /** An answer as Koa would have sent it: status, headers in the order Koa sets them, the body text, and the body the observer reads. */
 export interface Sent {
@@ -106,13 +110,12 @@ export function keptBody(sent: Sent, limit: number): KeptBody | null {
 }
 
 /**
- * Writes `sent` as Koa's respond() would. Node's own response gets the status and headers in one writeHead (the same
- * bytes on the wire as setting them one by one, at less cost); one that replaced writeHead (in process) gets them set one
- * by one, so it can read them back.
+ * Writes `sent` as Koa's respond() would. An owned response gets the status and headers in one writeHead (the same bytes
+ * on the wire as setting them one by one, at less cost); any other gets them set one by one, so it can read them back.
  */
 export function write(res: ServerResponse, sent: Sent): void {
   if (res.writableEnded || res.headersSent) return;
-  if (res.writeHead === NODE_WRITE_HEAD) {
+  if (res instanceof OwnedResponse) {
     if (!sent.flat) {
       const flat: (string | number)[] = [];
       for (const [name, value] of sent.headers) flat.push(name, value);

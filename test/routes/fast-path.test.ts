@@ -6,6 +6,7 @@ import { createServer, request, type RequestListener, type Server } from 'node:h
 import type { AddressInfo } from 'node:net';
 import { createApp, type MockApp } from '../../src/app.js';
 import { demoFixture } from '../../src/fixtures.js';
+import { OwnedResponse } from '../../src/fast-path-sent.js';
 import { DEMO, bearer } from '../helpers/demo.js';
 
 const P = DEMO.projects.support;
@@ -19,8 +20,8 @@ interface Answer {
   body: string;
 }
 
-function listen(listener: RequestListener): Promise<Server> {
-  const server = createServer(listener);
+function listen(listener: RequestListener, owned = false): Promise<Server> {
+  const server = owned ? createServer({ ServerResponse: OwnedResponse }, listener) : createServer(listener);
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
@@ -54,6 +55,8 @@ function lastEntry(mock: MockApp): unknown {
 interface Setup {
   mock: MockApp;
   fast: Server;
+  /** The fast path in a server the mock owns (as the CLI's): each head goes out in one writeHead. */
+  owned: Server;
   full: Server;
   /** Koa contexts made so far: the whole chain makes one per request, the fast path none. */
   contexts: () => number;
@@ -67,10 +70,11 @@ async function setup(): Promise<Setup> {
   const create = mock.app.createContext.bind(mock.app);
   mock.app.createContext = ((req, res) => (made++, create(req, res))) as typeof mock.app.createContext;
   const fast = await listen(mock.callback());
+  const owned = await listen(mock.callback(), true);
   const full = await listen(mock.app.callback());
   const created = await send(full, 'POST', '/_mock/sandboxes', { 'Content-Type': 'application/json' });
   const sandbox = (JSON.parse(created.body) as { id: string }).id;
-  return { mock, fast, full, contexts: () => made, sandbox };
+  return { mock, fast, owned, full, contexts: () => made, sandbox };
 }
 
 /** Runs `body` on a fresh setup, closing both servers and the mock after it whatever happens. */
@@ -80,6 +84,7 @@ async function withSetup(body: (s: Setup) => Promise<void>): Promise<void> {
     await body(s);
   } finally {
     s.fast.close();
+    s.owned.close();
     s.full.close();
     await s.mock.close();
   }
@@ -87,6 +92,9 @@ async function withSetup(body: (s: Setup) => Promise<void>): Promise<void> {
 
 /** Sends the request through both paths (fast first) and asserts the same answer and the same journal entry. */
 async function same(s: Setup, path: string, headers: Record<string, string> = owner, method = 'GET'): Promise<Answer> {
+  const ownedBefore = s.mock.control.journal.next;
+  const o = await send(s.owned, method, path, headers);
+  const entryOwned = s.mock.control.journal.next > ownedBefore ? lastEntry(s.mock) : null;
   const before = s.mock.control.journal.next;
   const a = await send(s.fast, method, path, headers);
   const journaledFast = s.mock.control.journal.next > before;
@@ -97,6 +105,8 @@ async function same(s: Setup, path: string, headers: Record<string, string> = ow
   assert.equal(a, b, `${method} ${path}: answers`);
   assert.is(journaledFast, journaledFull, `${method} ${path}: journaled on one side only`);
   assert.equal(entryFast, entryFull, `${method} ${path}: journal entries`);
+  assert.equal(o, a, `${method} ${path}: answers of the owned server (one writeHead)`);
+  assert.equal(entryOwned, entryFast, `${method} ${path}: journal entries of the owned server`);
   return a;
 }
 
@@ -232,6 +242,25 @@ test('client facts: requests of one principal in flight are counted alike on bot
       [DEMO.principals.owner, DEMO.principals.owner],
     );
     for (const e of entries) assert.ok(e.client!.inFlight >= 1);
+  }));
+
+test("mock.callback() in someone else's server: after the fast path's answer, res.getHeader() reads its headers", () =>
+  withSetup(async (s) => {
+    const listener = s.mock.callback();
+    const seen: Record<string, unknown>[] = [];
+    const theirs = await listen((req, res) => {
+      res.on('finish', () => seen.push({ type: res.getHeader('content-type'), length: res.getHeader('content-length') }));
+      listener(req, res);
+    });
+    try {
+      const made = s.contexts();
+      const a = await send(theirs, 'GET', `${V3}/runs/${RUN}`, owner);
+      assert.is(s.contexts(), made, 'taken by the fast path');
+      assert.is(a.status, 200);
+      assert.equal(seen, [{ type: 'application/json; charset=utf-8', length: Buffer.byteLength(a.body) }]);
+    } finally {
+      theirs.close();
+    }
   }));
 
 test.run();
