@@ -1,6 +1,6 @@
 // Child servers for the benchmark: the built CLI, bare Koa and json-server, each a process on 127.0.0.1, killed on exit.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +52,12 @@ export function start(args: string[], opts: { ready?: RegExp; url?: string; env?
     });
     exited.then(() => reject(new Error(`${args.join(' ')} exited: ${err}`)));
   });
+}
+
+/** CPU seconds a child has used so far (user + system, all threads; Linux /proc, in ticks of 10 ms). */
+export function cpuSeconds(server: Server): number {
+  const stat = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(stat[11]) + Number(stat[12])) / 100;
 }
 
 export const mockServer = (...flags: string[]) => start(['dist/cli.js', '--port', '0', ...flags]);

@@ -1,5 +1,7 @@
-// Reproducing a session: repro bundles, the HAR export and replayable test files (the public face of src/reproduce).
-export { bundleSeed, bundleStream, openBundle } from './bundle.js';
-export { harOf } from './har.js';
-export { ReplaySession } from './session.js';
-export { type TestExportRequest } from './test-export.js';
+// Reproducing a session: repro bundles and replayable test files (the public face of src/reproduce). Nothing outside
+// imports it statically: mock.control loads it at the first bundle, bundle restore or test export.
+export { bundleSeed, bundleStream, openBundle, type BundleSource, type OpenedBundle } from './bundle.js';
+export type { SessionStart } from './session-start.js';
+export { EXPORT_MAX_REQUESTS, type ReplayStep } from './replay-steps.js';
+export { CLOCK_FIELDS, ID_FIELDS, exportTestStream, type TestExportRequest } from './test-export.js';
+export type { TestFormat } from './test-file.js';

@@ -2,11 +2,10 @@
 // the two answers' differences go to the journal entry and the mock's drift record, redacted and bounded.
 import type { Context, Middleware } from 'koa';
 import { Redactor, type SecretIndex } from '../control/index.js';
-import type { Journal } from '../control/index.js';
+import type { Journal, DriftLog } from '../control/index.js';
 import type { DriftItem } from '../schemas/index.js';
 import type { ShadowSettings } from './options.js';
 import type { ShadowSender, TargetAnswer } from './sender.js';
-import type { DriftLog } from './drift-log.js';
 import { forwardedQuery } from './query.js';
 
 /** The comparison of two answers (the conformance command's comparator). */
