@@ -25,7 +25,7 @@ export function endOf(ctx: Context): Ending | undefined {
 }
 
 /** The error a wait rejects with when its sandbox ended: the selector answers the request 404 `sandbox_not_found`. */
-class SandboxEnded extends Error {
+export class SandboxEnded extends Error {
   constructor() {
     super('the sandbox ended while the request waited');
     this.name = 'SandboxEnded';

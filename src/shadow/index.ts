@@ -7,9 +7,8 @@ import { shadowSettings, shownUrl, type ShadowOptions, type ShadowSettings } fro
 import { ShadowSender } from './sender.js';
 import { shadowMiddleware as middleware, type Compare, type ShadowRecord } from './middleware.js';
 
-export { WRITES_RULE, type ShadowOptions } from './options.js';
+export { type ShadowOptions } from './options.js';
 export { DRIFT_PER_REQUEST, DRIFT_VALUE_CHARS, type Compare, type ShadowRecord } from './middleware.js';
-export { MAX_ANSWER_BYTES } from './transport.js';
 export { NOTICE_INTERVAL_MS } from './target-health.js';
 export { shadowFlags, SHADOW_USAGE } from './flags.js';
 

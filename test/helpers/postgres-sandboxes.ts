@@ -12,7 +12,7 @@ export const RUN = `/api/v3/projects/${P}/runs/${DEMO.runs.waitingApproval}`;
 export const owner = { authorization: `Bearer ${DEMO.tokens.owner}` };
 /** Every instance a suite started (close them in test.after). */
 export const apps: MockApp[] = [];
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** `n` instances on one schema (a fresh one unless given), started from the demo fixture. */
 export async function instances(n: number, extra: Partial<CreateAppOptions> = {}, schema = freshSchema()): Promise<{ live: MockApp[]; schema: string }> {
