@@ -55,7 +55,7 @@ export default defineConfig(
   },
   {
     // The CommonJS recipes and the CommonJS cold start are CommonJS on purpose: require() is what they show.
-    files: ['examples/commonjs/**/*.js', 'examples/commonjs-ts-jest/**/*.js', 'bench/cold/*.cjs'],
+    files: ['examples/commonjs/**/*.js', 'examples/commonjs-ts-jest/**/*.js', 'bench/cold/*.cjs', 'test/package/cold/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -2,13 +2,15 @@
 // arrives only in Node 20.19). Its entry points are read from package.json's exports, so a subpath is declared once:
 // every export with a `require` condition `./dist/X.cjs` is bundled from src/X.ts, with its types `./dist/X.d.cts`
 // copied from the ESM declarations tsc wrote (dist/X.d.ts and every local file it reaches, specifiers `.js` -> `.cjs`).
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lazyMime } from './lazy-mime.js';
+import { LAZY_FUNCTIONS, lazyFunction } from './lazy-function.js';
 import { BUNDLE_EXTERNALS } from './bundle-externals.js';
 import { peerRequire } from './peer-require.js';
+import { splitCjs } from './cjs-chunks.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -84,11 +86,9 @@ const META_URL = 'const __import_meta_url = require("node:url").pathToFileURL(__
 const written = new Set<string>();
 for (const e of cjsEntries()) {
   mkdirSync(dirname(e.outfile), { recursive: true });
-  await build({
-    entryPoints: [e.source],
+  const common: BuildOptions = {
     bundle: true,
     platform: 'node',
-    format: 'cjs',
     target: 'node20',
     // Peer dependencies stay outside too, through peerRequire: a missing one is named in the error.
     external: BUNDLE_EXTERNALS,
@@ -97,8 +97,10 @@ for (const e of cjsEntries()) {
     sourcemap: true,
     sourcesContent: true,
     logLevel: 'warning',
-    outfile: e.outfile,
-    plugins: [lazyMime(), peerRequire(Object.keys(pkg.peerDependencies ?? {}), `project-runtime-mock${e.subpath.slice(1)}`)],
-  });
+    plugins: [lazyMime(), lazyFunction(LAZY_FUNCTIONS), peerRequire(Object.keys(pkg.peerDependencies ?? {}), `project-runtime-mock${e.subpath.slice(1)}`)],
+  };
+  // The package's main entry is split as its ES module build is (what a first mock does not use loads at first use).
+  if (e.subpath === '.') await splitCjs(e.source, e.outfile, common);
+  else await build({ ...common, entryPoints: [e.source], format: 'cjs', outfile: e.outfile });
   copyDeclarations(e.esmTypes, written);
 }

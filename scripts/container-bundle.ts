@@ -5,6 +5,7 @@ import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { BUNDLE_EXTERNALS } from './bundle-externals.js';
 import { lazyMime } from './lazy-mime.js';
+import { LAZY_FUNCTIONS, lazyFunction } from './lazy-function.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -22,6 +23,6 @@ export async function bundleCli(outfile: string): Promise<void> {
     define: { 'import.meta.url': '__import_meta_url' },
     logLevel: 'warning',
     outfile,
-    plugins: [lazyMime()],
+    plugins: [lazyMime(), lazyFunction(LAZY_FUNCTIONS)],
   });
 }

@@ -1,9 +1,9 @@
-// createApp: assembles storage, clock, ids and routes into one Koa app; no listen, no env, no globals.
+// createApp: checks the options, opens the storage, builds the default mock and the sandbox directory (mock.ts), the
+// shadow target and the metrics, and serves them all from one Koa app (server.ts), also in process. No listen, no env, no globals.
 import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
 import type { ErrorReporter } from './errors.js';
 import { Store, MemoryAdapter, jsonFile, type StorageAdapter } from './storage/index.js';
-import { bundleSeed } from './reproduce/index.js';
 import { EMPTY_FIXTURE, stateFromFixture } from './fixtures.js';
 import { bodyReader } from './pipeline/index.js';
 import type { MockControl } from './mock-control/index.js';
@@ -17,8 +17,7 @@ import { assembleMock, type Mock, type ServerParts } from './mock.js';
 import { checkOptionNames, checkStorage } from './options-check.js';
 import { Fingerprints } from './judge/index.js';
 import { serverApp } from './server.js';
-import { shadowServer, type Compare } from './shadow/index.js';
-import { compareAnswers } from './compare/index.js';
+import type { Compare, ShadowOptions, ShadowServer } from './shadow/index.js';
 import { diffFingerprint, type SemanticChange } from './domain/index.js';
 import type { CreateAppOptions } from './app-options.js';
 import { ServerMetrics } from './metrics/index.js';
@@ -79,7 +78,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   const seed = stateFromFixture(options.fixtures ?? EMPTY_FIXTURE);
   const log = options.log ?? ((line: string) => console.error(line));
   const report: ErrorReporter = options.onError ?? ((err: unknown) => console.error(err));
-  const shadow = options.shadow ? shadowServer(options.shadow, log, await shadowComparator()) : null;
+  const shadow = options.shadow ? await shadowServer(options.shadow, log) : null;
   const journalBudget = new JournalBudget(options.journal?.bytes ?? JOURNAL_LIMITS.bytes);
   // Read at each scrape: the journals' shared budget, and the default mock's shadow counts (once it is built).
   let root: Mock | undefined;
@@ -136,7 +135,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
         server,
       ),
   });
-  const seedOption = options.seed ?? bundleSeed(options.bundle);
+  const seedOption = options.seed ?? (options.bundle === undefined ? undefined : (await import('./reproduce/index.js')).bundleSeed(options.bundle));
   root = await assembleMock(
     {
       open: async (hooks) => {
@@ -189,9 +188,18 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   };
 }
 
-/** Shadow mode's comparator: the shared answer comparator held to the mock's /openapi.json (built only when shadow mode is on). */
-async function shadowComparator(): Promise<Compare> {
-  const document = (await import('./document/index.js')).openApiDocument(false);
+/**
+ * Shadow mode's server, with its comparator: the shared answer comparator held to the mock's /openapi.json. Shadow mode,
+ * the comparator and the document are loaded here, only when the option is given, so a mock without one never reads them.
+ */
+async function shadowServer(options: ShadowOptions, log: (line: string) => void): Promise<ShadowServer> {
+  const [shadowMode, { compareAnswers }, { openApiDocument }] = await Promise.all([
+    import('./shadow/index.js'),
+    import('./compare/index.js'),
+    import('./document/index.js'),
+  ]);
+  const document = openApiDocument(false);
   const fingerprint = (changes: unknown[]) => diffFingerprint(changes as SemanticChange[]);
-  return (operation, mock, target) => compareAnswers(operation, mock, target, { document, fingerprint });
+  const compare: Compare = (operation, mock, target) => compareAnswers(operation, mock, target, { document, fingerprint });
+  return shadowMode.shadowServer(options, log, compare);
 }

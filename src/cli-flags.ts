@@ -77,7 +77,7 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: tru
 
 /** Actions, not settings: an environment variable never makes the server print and exit. */
 const ACTIONS: readonly Name[] = ['help', 'version'];
-export const ENV_PREFIX = 'PRM_';
+const ENV_PREFIX = 'PRM_';
 
 /** The one rule from a flag to its variable: `--control-token` -> `PRM_CONTROL_TOKEN`. */
 export const envName = (flag: string): string => ENV_PREFIX + flag.toUpperCase().replaceAll('-', '_');

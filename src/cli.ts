@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The standalone server: flags -> storage -> createApp -> listen; finishes writes and exits 0 on SIGINT/SIGTERM.
 import { createServer } from 'node:http';
+import { OwnedResponse } from './fast-path-sent.js';
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { networkInterfaces } from 'node:os';
@@ -151,7 +152,13 @@ async function main(): Promise<void> {
   // Slow or stalled clients must not hold the server: Node checks these timeouts every connectionsCheckingInterval
   // (30 s by default), so the check runs at a quarter of the headers timeout.
   const server = createServer(
-    { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(10, Math.min(30_000, Math.floor(headersTimeout / 4))) },
+    {
+      headersTimeout,
+      requestTimeout,
+      // Nobody reads this server's response headers back: the fast path writes each head in one call.
+      ServerResponse: OwnedResponse,
+      connectionsCheckingInterval: Math.max(10, Math.min(30_000, Math.floor(headersTimeout / 4))),
+    },
     mock.callback(),
   );
   server.keepAliveTimeout = 5_000;

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import type { CoverageReport } from './control/index.js';
 import { gapText, gate, parseRequirement, type GateResult, type Requirement } from './control/index.js';
 
-export const COVERAGE_USAGE = `Usage: project-runtime-mock coverage --url URL [options]
+const COVERAGE_USAGE = `Usage: project-runtime-mock coverage --url URL [options]
   --url URL              the running mock (its /_mock/coverage is read)
   --fail-under PCT       exit 1 when the overall coverage is under PCT (0-100)
   --require OP:STATUS[:REASON]  exit 1 unless OP answered STATUS (with REASON); repeatable
@@ -17,7 +17,7 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 const ratio = (seen: number, total: number) => `${seen}/${total}`;
 
 /** One row per operation: requests, and what of its statuses, reason codes and transitions was exercised. */
-export function coverageTable(report: CoverageReport): string[][] {
+function coverageTable(report: CoverageReport): string[][] {
   return report.operations.map((o) => [
     o.operation,
     String(o.requests),
@@ -34,7 +34,7 @@ function textTable(rows: string[][]): string {
   return [line(HEAD), ...rows.map(line)].join('\n');
 }
 
-export function junitXml(result: GateResult, requirements: Requirement[]): string {
+function junitXml(result: GateResult, requirements: Requirement[]): string {
   const cases: string[] = [];
   const failure = (what: string) =>
     result.gaps.filter((g) => g.what === what || (what === 'threshold' && !requirements.some((r) => g.what.startsWith(`${r.operation}:${r.status}`))));
@@ -53,7 +53,7 @@ export function junitXml(result: GateResult, requirements: Requirement[]): strin
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="project-runtime-mock coverage" tests="${cases.length}" failures="${failures}">\n${cases.join('\n')}\n</testsuite>\n`;
 }
 
-export function markdown(report: CoverageReport, result: GateResult): string {
+function markdown(report: CoverageReport, result: GateResult): string {
   const rows = coverageTable(report).map((r) => `| \`${r[0]}\` | ${r.slice(1).join(' | ')} |`);
   const gaps = result.gaps.map(
     (g) => `- **${g.what}**: ${g.message}\n\n  \`\`\`js\n${[...g.calls, `// then: ${g.then}`].map((c) => `  ${c}`).join('\n')}\n  \`\`\``,

@@ -40,7 +40,7 @@ export class ApiError extends Error {
 
 // The 422 error and its items live with the pydantic table (src/validation.ts); they are re-exported here so that
 // every error type of the mock can be imported from one place.
-export { ValidationError, invalid, type LocPart, type ValidationItem } from './validation.js';
+export { ValidationError, invalid, type ValidationItem } from './validation.js';
 
 /** 404 `sandbox_not_found` for the sandbox `id` (cut to 64 characters: an id is never longer than 40). */
 export const sandboxNotFound = (id: string) => new ApiError('sandbox_not_found', { affected_resource: `sandbox:${id.slice(0, 64)}` });

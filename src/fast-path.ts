@@ -1,88 +1,24 @@
 // The fast path: a v3 read (GET, no body) that no fault, shadow target or shared storage concerns is answered straight from
 // the route table to Node's response, without Koa's context and middleware chain, with the same answer and journal entry.
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type { Context } from 'koa';
-import { errorAnswer, sandboxNotFound, type ErrorReporter } from './errors.js';
-import { Reply, type Call, type EndpointMiddleware } from './pipeline/index.js';
-import { JsonText } from './pipeline/index.js';
+import type { ErrorReporter } from './errors.js';
+import type { Call, EndpointMiddleware } from './pipeline/index.js';
+import { endedSent, errorSent, journalHeaders, keptBody, resultSent, write, type Sent } from './fast-path-sent.js';
 import type { RouteTable } from './routes/index.js';
 import { address, type AddressedMock } from './pipeline/index.js';
-import { journalAnswered } from './middleware/index.js';
+import { journalAnswered, type Answered } from './middleware/index.js';
+import type { Arrival } from './judge/index.js';
+import type { KeptBody } from './control/index.js';
 import { OPERATION_NAMES } from './control/index.js';
-import { jsonBody, rawBody } from './control/index.js';
 import { SANDBOX_HEADER, addressOf, type Served } from './sandboxes/index.js';
 import { markPathPrefix } from './pipeline/index.js';
 
 const V3 = new Set(OPERATION_NAMES);
-const JSON_TYPE = 'application/json; charset=utf-8';
 /** What makes parseurl (Koa's ctx.path) parse a target the slow way: left to Koa, so both paths read it alike. */
 const UNUSUAL = /[\t\n\f\r #\u00a0\ufeff]/;
-
-/** An answer as Koa would have sent it: status, headers in the order Koa sets them, the body text, and the body the observer reads. */
-interface Sent {
-  status: number;
-  headers: [string, string | number][];
-  text: string;
-  /** The body as the journal middleware saw it before writing it out (an object for JSON). */
-  answer: unknown;
-  /** The body already text (JsonText): the journal keeps it as it is; else it keeps the JSON of `answer`. */
-  wasText: boolean;
-}
-
-/** A JSON object body as Koa sends one (`ctx.body = object`: Content-Type unless set, Content-Length once serialized). */
-function objectSent(status: number, body: object, first: [string, string][]): Sent {
-  const headers: [string, string | number][] = first;
-  if (!first.some(([name]) => name.toLowerCase() === 'content-type')) headers.push(['Content-Type', JSON_TYPE]);
-  const text = JSON.stringify(body);
-  headers.push(['Content-Length', Buffer.byteLength(text)]);
-  return { status, headers, text, answer: body, wasText: false };
-}
-
-const isPlainBody = (b: unknown): b is object =>
-  typeof b === 'object' && b !== null && !Buffer.isBuffer(b) && typeof (b as { pipe?: unknown }).pipe !== 'function' && !(b instanceof Blob);
-
-/** The answer of a handler's result, or null for a result only Koa renders (an empty status, a body that is no JSON object). */
-function resultSent(result: unknown): Sent | null {
-  if (result instanceof JsonText) {
-    return {
-      status: 200,
-      headers: [
-        ['Content-Type', JSON_TYPE],
-        ['Content-Length', Buffer.byteLength(result.text)],
-      ],
-      text: result.text,
-      answer: result.text,
-      wasText: true,
-    };
-  }
-  if (result instanceof Reply) {
-    const own = Object.entries(result.headers);
-    if (!isPlainBody(result.body) || result.status === 204 || result.status === 205 || result.status === 304) return null;
-    if (own.some(([name]) => name.toLowerCase() === 'content-length')) return null;
-    // Koa sets the content type after the reply's own headers (ctx.set each, then ctx.body), so it comes after them.
-    return objectSent(result.status, result.body, own);
-  }
-  return isPlainBody(result) ? objectSent(200, result, []) : null;
-}
-
-/** A thrown error as the error renderer answers it: the body's Content-Type, its own headers, then Content-Length. */
-function errorSent(raw: unknown, report: ErrorReporter, ctx: () => Context): Sent {
-  const a = errorAnswer(raw);
-  if (a.report) report(raw, ctx());
-  const text = JSON.stringify(a.body);
-  const headers: [string, string | number][] = [['Content-Type', JSON_TYPE], ...a.headers, ['Content-Length', Buffer.byteLength(text)]];
-  return { status: a.status, headers, text, answer: a.body, wasText: false };
-}
-
-/** The selector's refusal of a request whose sandbox ended in flight, over what was answered (Koa keeps the headers set). */
-function endedSent(sent: Sent, id: string): Sent {
-  const body = sandboxNotFound(id).body();
-  const text = JSON.stringify(body);
-  const headers = sent.headers.filter(([name]) => name.toLowerCase() !== 'content-length');
-  headers.push(['Content-Length', Buffer.byteLength(text)]);
-  return { status: 404, headers, text, answer: body, wasText: false };
-}
+const NO_HEADERS: Record<string, unknown> = Object.freeze({});
 
 export interface FastPathParts {
   app: Koa;
@@ -106,7 +42,11 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
     if (req.method !== 'GET' || url === undefined || UNUSUAL.test(url)) return false;
     const raw = req.rawHeaders;
     let hosts = 0;
-    for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 4 && raw[i].toLowerCase() === 'host') hosts++;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i];
+      // The usual spellings compared first: lowering a name makes a new string.
+      if (name.length === 4 && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host')) hosts++;
+    }
     if (hosts > 1) return false;
     let mock = root;
     let served: Served | undefined;
@@ -155,67 +95,19 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
     path: string,
     querystring: string,
   ): boolean | Promise<boolean> => {
-    const state: Record<string, unknown> = { transitions: [], operation: fast.operation };
-    let ctx: Context | undefined;
-    // Made only for a handler that reads it, or an error reporter: a Koa context over the same request and state.
-    const context = () => {
-      if (!ctx) {
-        ctx = app.createContext(req, res);
-        ctx.state = state;
-        ctx.params = found.params;
-        address(ctx, mock);
-      }
-      return ctx;
-    };
-    const call: Call = {
-      method: 'GET',
-      headers: req.headers,
-      params: found.params,
-      query: searchParams(querystring),
-      state,
-      mock,
-      get ctx() {
-        return context();
-      },
-    };
+    const r = new FastRequest(req, res, mock, found.params, fast.operation, path, querystring, app);
     const served = sandbox?.served;
     served?.life.enter();
-    const atMs = mock.deps.clock.nowMs();
-    const started = performance.now();
-    const arrival = mock.observer.arrive(req.headers.authorization);
     const finish = (sent: Sent | null): boolean => {
       if (!sent) {
         // A result only Koa renders: the read runs again on the whole chain (a read changes nothing).
-        mock.observer.leave(arrival);
+        mock.observer.leave(r.arrival);
         if (served) sandboxes!.answered(served);
         req.url = sandbox?.url ?? req.url;
         full(req, res);
         return true;
       }
-      const reason = (sent.answer as { detail?: unknown } | undefined)?.detail;
-      const code = reason && typeof reason === 'object' && !Array.isArray(reason) ? (reason as { reason_code?: string }).reason_code : undefined;
-      if (V3.has(fast.operation)) mock.control.coverageTracker.record(fast.operation, sent.status, code, state.transitions as string[]);
-      const limit = mock.control.journal.bodyBytes;
-      const responseHeaders: Record<string, unknown> = {};
-      for (const [name, value] of sent.headers) responseHeaders[name.toLowerCase()] = value;
-      journalAnswered(mock, {
-        atMs,
-        started,
-        arrival,
-        method: 'GET',
-        path,
-        querystring,
-        headers: req.headers,
-        status: sent.status,
-        operation: fast.operation,
-        answer: sent.answer,
-        rawBody: undefined,
-        requestBody: undefined,
-        kept: null,
-        responseHeaders,
-        responseBody: sent.wasText ? rawBody(sent.text, limit) : jsonBody(sent.answer, limit, sent.text),
-        fault: undefined,
-      });
+      r.answered(sent);
       let out = sent;
       if (served) {
         sandboxes!.answered(served);
@@ -227,14 +119,14 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
     };
     let result: unknown;
     try {
-      result = fast.run(call);
+      result = fast.run(r);
     } catch (err) {
-      return finish(errorSent(err, report, context));
+      return finish(errorSent(err, report, () => r.ctx));
     }
     if (!(result instanceof Promise)) return finish(resultSent(result));
     return result.then(
-      (r) => finish(resultSent(r)),
-      (err: unknown) => finish(errorSent(err, report, context)),
+      (x) => finish(resultSent(x)),
+      (err: unknown) => finish(errorSent(err, report, () => r.ctx)),
     );
   };
 
@@ -257,10 +149,66 @@ function searchParams(querystring: string): Record<string, string | string[] | u
   return out;
 }
 
-/** Writes `sent` as Koa's respond() would: status and headers set one by one (in-process responses read them back), then the text. */
-function write(res: ServerResponse, sent: Sent): void {
-  if (res.writableEnded || res.headersSent) return;
-  res.statusCode = sent.status;
-  for (const [name, value] of sent.headers) res.setHeader(name, value);
-  res.end(sent.text);
+/**
+ * One request on the fast path: what the pipeline reads of it (a Call, its Koa context made only for a handler or error
+ * reporter that reads it) and, once answered, what the journal keeps of it (the Answered record): one object for both,
+ * as the journal middleware reads both from one Koa context.
+ */
+class FastRequest implements Call, Answered {
+  readonly method = 'GET';
+  readonly headers: IncomingHttpHeaders;
+  readonly query: Record<string, string | string[] | undefined>;
+  readonly state: Record<string, unknown>;
+  readonly atMs: number;
+  readonly started = performance.now();
+  readonly arrival: Arrival;
+  status = 0;
+  answer: unknown = undefined;
+  readonly rawBody = undefined;
+  readonly requestBody = undefined;
+  readonly kept = null;
+  responseHeaders: Record<string, unknown> = NO_HEADERS;
+  responseBody: KeptBody | null = null;
+  readonly fault = undefined;
+  #ctx: Context | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    readonly mock: AddressedMock,
+    readonly params: Record<string, string>,
+    readonly operation: string,
+    readonly path: string,
+    readonly querystring: string,
+    private readonly app: Koa,
+  ) {
+    this.headers = req.headers;
+    this.query = searchParams(querystring);
+    this.state = { transitions: [], operation };
+    this.atMs = mock.deps.clock.nowMs();
+    this.arrival = mock.observer.arrive(req.headers.authorization);
+  }
+
+  get ctx(): Context {
+    if (!this.#ctx) {
+      const ctx = (this.#ctx = this.app.createContext(this.req, this.res));
+      ctx.state = this.state;
+      ctx.params = this.params;
+      address(ctx, this.mock);
+    }
+    return this.#ctx;
+  }
+
+  /** Counts the answer in coverage and journals it (the client observer reads it there). */
+  answered(sent: Sent): void {
+    const { mock, operation } = this;
+    const reason = (sent.answer as { detail?: unknown } | undefined)?.detail;
+    const code = reason && typeof reason === 'object' && !Array.isArray(reason) ? (reason as { reason_code?: string }).reason_code : undefined;
+    if (V3.has(operation)) mock.control.coverageTracker.record(operation, sent.status, code, this.state.transitions as string[]);
+    this.status = sent.status;
+    this.answer = sent.answer;
+    this.responseHeaders = journalHeaders(sent) as Record<string, unknown>;
+    this.responseBody = keptBody(sent, mock.control.journal.bodyBytes);
+    journalAnswered(mock, this);
+  }
 }

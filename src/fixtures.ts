@@ -40,7 +40,7 @@ export class FixtureError extends Error {
 export const DEMO_FIXTURE_PATH = fileURLToPath(new URL('../fixtures/demo.json', import.meta.url));
 
 /** How deeply a fixture file may nest (refused before anything recursive reads it). */
-export const FIXTURE_MAX_DEPTH = MAX_JSON_DEPTH;
+const FIXTURE_MAX_DEPTH = MAX_JSON_DEPTH;
 
 /**
  * Reads a fixture file as a stream, record by record (not yet validated): a file larger than the
@@ -78,12 +78,18 @@ function syntaxProblem(path: string): string | undefined {
 
 /** Reads and parses a (small) fixture file (not yet validated). */
 export function readFixtureFile(path: string): unknown {
-  let text: string;
+  return parseFixtureText(readFixtureText(path), path);
+}
+
+function readFixtureText(path: string): string {
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (err) {
     throw new FixtureError([`cannot read: ${(err as Error).message}`], path);
   }
+}
+
+function parseFixtureText(text: string, path: string): unknown {
   // Nesting is checked on the text first: nothing recursive may ever see a document deeper than the limit.
   const deep = textTooDeepAt(text);
   if (deep >= 0) throw new FixtureError([`JSON nested deeper than ${MAX_JSON_DEPTH} levels (at character ${deep})`], path);
@@ -102,11 +108,11 @@ const built = new WeakMap<object, StateData>();
 
 /** The demo's compiled state, precomputed by the build (scripts/demo-state.ts) beside the bundled dist/index.js and cli.js. */
 export const DEMO_STATE_FILE = 'demo-state.json';
-/** The hash of the demo fixture's bytes: the precomputed state is used only for the very file it was built from. */
-export const demoSource = (): string => createHash('sha256').update(readFileSync(DEMO_FIXTURE_PATH)).digest('hex');
+/** The hash of the demo fixture's text: the precomputed state is used only for the very text it was built from. */
+export const demoSource = (text: string = readFileSync(DEMO_FIXTURE_PATH, 'utf8')): string => createHash('sha256').update(text).digest('hex');
 
-/** The precomputed demo state when the build left one for this demo.json (none when run from src/). */
-function precomputedDemo(): StateData | undefined {
+/** The precomputed demo state when the build left one for this demo.json text (none when run from src/). */
+function precomputedDemo(demoText: string): StateData | undefined {
   let text: string;
   try {
     text = readFileSync(new URL(`./${DEMO_STATE_FILE}`, import.meta.url), 'utf8');
@@ -114,7 +120,7 @@ function precomputedDemo(): StateData | undefined {
     return undefined;
   }
   const pre = JSON.parse(text) as { source: string; state: StateData };
-  return pre.source === demoSource() ? pre.state : undefined;
+  return pre.source === demoSource(demoText) ? pre.state : undefined;
 }
 
 /** Freezes a JSON document and everything in it (a work list, not recursion). */
@@ -136,8 +142,10 @@ let demo: unknown;
  */
 export function demoFixture(): FixtureInput {
   if (demo === undefined) {
-    demo = deepFreeze(readFixtureFile(DEMO_FIXTURE_PATH));
-    const state = precomputedDemo();
+    const text = readFixtureText(DEMO_FIXTURE_PATH);
+    const state = precomputedDemo(text);
+    // The build read this very text as a fixture file (its nesting checked) to precompute the state: it is only parsed.
+    demo = deepFreeze(state ? JSON.parse(text) : parseFixtureText(text, DEMO_FIXTURE_PATH));
     if (state) built.set(demo as object, state);
   }
   return demo as FixtureInput;

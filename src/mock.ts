@@ -19,8 +19,8 @@ import { Simulation, type SimulationSettings, type StartSettings } from './simul
 import type { Sandboxes } from './sandboxes/index.js';
 import type { Deps, RuntimeConfig } from './deps.js';
 import type { CreateAppOptions } from './app-options.js';
-import { driftLog, type MockShadow, type ShadowServer } from './shadow/index.js';
-import { heldSecrets } from './control/index.js';
+import type { MockShadow, ShadowServer } from './shadow/index.js';
+import { DriftLog, heldSecrets } from './control/index.js';
 import type { ScopeCells, ServerMetrics } from './metrics/index.js';
 
 /** What every mock of one server shares: its options, the error reporter, the body reader, the journals' byte budget. */
@@ -131,7 +131,8 @@ export async function assembleMock(own: OwnParts, server: ServerParts): Promise<
   const sealKey = await own.sealKey(store);
   // Fault draws (probability, delay distributions) follow the seed, so a seeded mock fails the same requests every run.
   const faults = new FaultRegistry(own.seed !== undefined ? `faults:${own.seed}` : undefined, deps.clock);
-  const drift = driftLog(server.shadow);
+  // Without a shadow target the record stays empty and disabled (shadow mode's code is never loaded).
+  const drift = server.shadow?.driftLog() ?? new DriftLog(null, null);
   const parts = controlParts(journal, faults, { snapshots: own.snapshots, sandboxes: own.sandboxes, drift }, coverage);
   const control: MockControl = new MockControl(deps, own.state, sealKey, parts, simulation, generators);
   const opened = store.seq;

@@ -2,17 +2,26 @@
 // waits for (a fault's delay or hang, a slow body either way) outlasts the sandbox it was sent to.
 import type { Context } from 'koa';
 
-/** Where the sandbox selector leaves the addressed sandbox's life (its signal is made only when a wait asks for it). */
-const ENDS = Symbol('the end of the addressed sandbox');
-
-/** Marks `ctx` as addressed to a sandbox whose end aborts `life.signal`. */
-export function endsWith(ctx: Context, life: { readonly signal: AbortSignal }): void {
-  (ctx.state as { [ENDS]?: { readonly signal: AbortSignal } })[ENDS] = life;
+/**
+ * An end a wait can stop on: whether it came, and a way to hear of it. `onEnd` answers the function that stops the
+ * hearing: a wait that is over lets go of its listener, so an ended wait holds nothing.
+ */
+export interface Ending {
+  readonly ended: boolean;
+  onEnd(listener: () => void): () => void;
 }
 
-/** The signal that aborts when the sandbox `ctx` addresses ends; undefined for the default mock. */
-export function endOf(ctx: Context): AbortSignal | undefined {
-  return (ctx.state as { [ENDS]?: { readonly signal: AbortSignal } })[ENDS]?.signal;
+/** Where the sandbox selector leaves the addressed sandbox's life. */
+const ENDS = Symbol('the end of the addressed sandbox');
+
+/** Marks `ctx` as addressed to a sandbox whose end is `life`'s. */
+export function endsWith(ctx: Context, life: Ending): void {
+  (ctx.state as { [ENDS]?: Ending })[ENDS] = life;
+}
+
+/** The end of the sandbox `ctx` addresses; undefined for the default mock. */
+export function endOf(ctx: Context): Ending | undefined {
+  return (ctx.state as { [ENDS]?: Ending })[ENDS];
 }
 
 /** The error a wait rejects with when its sandbox ended: the selector answers the request 404 `sandbox_not_found`. */
@@ -23,22 +32,21 @@ export class SandboxEnded extends Error {
   }
 }
 
-/** Waits `ms`, or until `signal` aborts (then rejects with SandboxEnded). */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (!signal) return new Promise<void>((resolve) => setTimeout(resolve, ms));
-  return until(new Promise<void>((resolve) => setTimeout(resolve, ms)), signal);
+/** Waits `ms`, or until `end` comes (then rejects with SandboxEnded). */
+export function sleep(ms: number, end?: Ending): Promise<void> {
+  if (!end) return new Promise<void>((resolve) => setTimeout(resolve, ms));
+  return until(new Promise<void>((resolve) => setTimeout(resolve, ms)), end);
 }
 
-/** `p`, or a rejection with SandboxEnded as soon as `signal` aborts (`p` is left to settle unobserved). */
-export function until<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return p;
-  if (signal.aborted) return Promise.reject(new SandboxEnded());
+/** `p`, or a rejection with SandboxEnded as soon as `end` comes (`p` is left to settle unobserved). */
+export function until<T>(p: Promise<T>, end: Ending | undefined): Promise<T> {
+  if (!end) return p;
+  if (end.ended) return Promise.reject(new SandboxEnded());
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new SandboxEnded());
-    signal.addEventListener('abort', onAbort, { once: true });
+    const off = end.onEnd(() => reject(new SandboxEnded()));
     p.then(
-      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
-      (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
+      (v) => (off(), resolve(v)),
+      (e) => (off(), reject(e)),
     );
   });
 }

@@ -6,7 +6,7 @@ import { appErrorListener, errorMiddleware } from './errors.js';
 import { CONTROL_ROUTES, V3_ROUTES, controlMetricsRoutes } from './routes/index.js';
 import { routeTable } from './routes/index.js';
 import { address, addressed, type AddressedMock } from './pipeline/index.js';
-import { shadowMiddleware, type ShadowRecord } from './shadow/index.js';
+import type { ShadowRecord } from './shadow/index.js';
 import { journalMiddleware } from './middleware/index.js';
 import { coverageMiddleware } from './middleware/index.js';
 import { faultMiddleware } from './middleware/index.js';
@@ -58,7 +58,7 @@ export function serverApp(root: Mock, sandboxes: Sandboxes | null, server: Serve
         },
   );
   // Shadow mode outside the journal: it sends on the answer the client got, and adds differences to the entry it left.
-  if (server.shadow) app.use(shadowMiddleware(server.shadow, (ctx) => shadowOf(addressed(ctx)), server.report));
+  if (server.shadow) app.use(server.shadow.middleware((ctx) => shadowOf(addressed(ctx)), server.report));
   // Journal outermost (sees the final answer, faults included), then coverage (after errors are rendered),
   // then faults (outside the error renderer, so an injected 404 stays as injected).
   app.use(journalMiddleware());

@@ -82,7 +82,7 @@ function numberText(n: unknown): string {
 }
 
 /** The message of a table row for a ctx. */
-export function renderMessage(type: PydanticErrorType, ctx: Record<string, unknown> = {}): string {
+function renderMessage(type: PydanticErrorType, ctx: Record<string, unknown> = {}): string {
   const row: ErrorRow = PYDANTIC_ERRORS[type];
   return row.template.replace(/\{(\w+)\}/g, (_, key: string) => {
     if (key === 'expected_plural') return (ctx.min_length ?? ctx.max_length) === 1 ? '' : 's';
@@ -95,7 +95,7 @@ export function renderMessage(type: PydanticErrorType, ctx: Record<string, unkno
  * keys, input always present. A type outside the table, or one without its ctx, becomes a value_error carrying the
  * given msg, so no other item shape can leave the mock.
  */
-export function toPydanticItem(item: ValidationItem): ValidationItem {
+function toPydanticItem(item: ValidationItem): ValidationItem {
   const input = item.input === undefined ? null : item.input;
   const ctx = item.ctx ?? {};
   const row = isTableType(item.type) ? (PYDANTIC_ERRORS[item.type] as ErrorRow) : undefined;

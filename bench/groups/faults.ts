@@ -38,7 +38,7 @@ export async function faultsGroup() {
   reportThroughput(
     { id: 'flt0', what: 'GET run detail, no faults, memory (req/s)', rps: rps(base), bad: bad(base) },
     { id: 'flt', what: 'GET run detail with 50 faults installed, none matching (req/s)', rps: rps(subject), bad: bad(subject) },
-    0.9,
+    0.95,
   );
   await Promise.all([bare.stop(), faulted.stop()]);
 }

@@ -19,6 +19,7 @@ import { shadowGroup } from './shadow.js';
 import { containerGroup } from './container.js';
 import { sandboxWritesOnPostgres } from './postgres-sandbox-writes.js';
 import { timelineGroup } from './timeline.js';
+import { BEFORE, houseGroup } from './house.js';
 
 export interface Group {
   /** The name `node --import tsx bench/run.ts <name> ...` selects it by. */
@@ -54,6 +55,12 @@ export const GROUPS: Group[] = [
     name: 'sb',
     what: 'sandboxes: create over HTTP, in process and on PostgreSQL, RSS of 1,000, GET run detail over 100 vs the root',
     run: sandboxesGroup,
+  },
+  {
+    name: 'house',
+    what: `the redesign step A/B: GET run detail, cancels, mock.fetch per request, GET over 100 sandboxes, against commit ${BEFORE}`,
+    run: houseGroup,
+    fresh: true,
   },
   { name: 'conf', what: 'conformance: the full read-only catalogue against a local mock (CLI start to exit)', run: conformanceGroup },
   { name: 'shadow', what: 'GET run detail with --shadow to a local target vs without', run: shadowGroup },

@@ -4,10 +4,10 @@ import { RUN, writeWork } from '../lib/data.js';
 import { AUTH, compare, rps, runPath } from '../lib/load.js';
 import { bad, fmt, report, reportThroughput } from '../lib/report.js';
 import { bareKoa, jsonServer, mockServer, start } from '../lib/servers.js';
-import { pinnedBuild } from '../lib/pinned.js';
+import { pinnedCli } from '../lib/pinned.js';
 
 /** The commit b-ab measures against: GET run detail served at 1.23-1.24 x bare Koa then. */
-export const PINNED = '1627036';
+const PINNED = '1627036';
 
 export async function readThroughput() {
   const mock = await mockServer('--memory');
@@ -32,7 +32,7 @@ export async function readThroughput() {
   await raw.stop();
 
   // Drift: the same request on the pinned commit's CLI, built once in a worktree of its own.
-  const pinned = await start(['dist/cli.js', '--port', '0', '--memory'], { cwd: pinnedBuild(PINNED) });
+  const pinned = await pinnedCli(PINNED, '--memory');
   const vsPinned = await compare({ url: pinned.url, path: runPath(RUN), headers: AUTH }, { url: mock.url, path: runPath(RUN), headers: AUTH });
   reportThroughput(
     { id: 'b-ab0', what: `GET run detail on commit ${PINNED} (req/s)`, rps: rps(vsPinned.base), bad: bad(vsPinned.base) },

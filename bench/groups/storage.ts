@@ -5,7 +5,7 @@ import { dataFile, freshStart } from '../lib/data-file.js';
 import { PROJECT, writeJsonServerDb } from '../lib/data.js';
 import { AUTH, JSON_POST, compare, latency, rps, type Load } from '../lib/load.js';
 import { bad, fmt, report } from '../lib/report.js';
-import { jsonServer, mockServer, start, type Server } from '../lib/servers.js';
+import { cpuSeconds, jsonServer, mockServer, start, type Server } from '../lib/servers.js';
 
 const WRITERS = 50;
 const budgetLoad = (url: string, connections = WRITERS): Load => ({
@@ -132,8 +132,7 @@ async function load(runs: number, target: number | null) {
   const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
   const peak = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
   // CPU seconds (user + system, all threads) say how much of the wall time was work on a busy machine.
-  const stat = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const cpu = (Number(stat[11]) + Number(stat[12])) / 100;
+  const cpu = cpuSeconds(server);
   await server.stop();
   const MB = 1024 * 1024;
   const ratio = peak / bytes;

@@ -11,7 +11,7 @@ export const TOKEN = 'demo-owner-token';
 const RELEASE = '66635303-021d-4e7e-b247-48ce39d8cb62';
 
 /** A deterministic UUID: `kind` (8 hex digits) names the collection, `i` the record. */
-export const benchId = (kind: string, i: number) => `${kind}-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
+const benchId = (kind: string, i: number) => `${kind}-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
 export const runId = (i: number) => benchId('b0000001', i);
 const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
 
@@ -55,7 +55,7 @@ export function queuedRun(i: number) {
   };
 }
 
-export function appUser(i: number) {
+function appUser(i: number) {
   return {
     id: benchId('b0000002', i),
     project_id: PROJECT,

@@ -1,7 +1,7 @@
 // Load generation with autocannon: timed or batched runs, and the interleaved baseline/subject comparison every ratio uses.
 import autocannon from 'autocannon';
 import { performance } from 'node:perf_hooks';
-import { PROJECT, TOKEN, runId } from './data.js';
+import { PROJECT, RUN, TOKEN, runId } from './data.js';
 
 export const SECONDS = 3; // per measured round
 export const ROUNDS = 2; // rounds per side, alternating baseline and subject
@@ -50,7 +50,7 @@ function cannon(load: Load, limit: { duration: number } | { amount: number }, tr
   });
 }
 
-export async function hit(load: Load, seconds: number, into?: Side): Promise<Side> {
+async function hit(load: Load, seconds: number, into?: Side): Promise<Side> {
   const side = into ?? emptySide();
   let spent = 0;
   let latencySum = 0;
@@ -109,3 +109,30 @@ export const cancelLoad = (url: string, path: () => string): Load => ({
   headers: { ...AUTH, ...JSON_POST },
   body: '{"reason":"bench"}',
 });
+
+/** A pool of queued runs for cancels in batches: each batch cancels runs 0..size-1 once (autocannon builds one request per connection ahead of time, so a batch stays short of the pool). */
+export const POOL = 2_000;
+export const POOL_BATCH = POOL - 2 * CONNECTIONS;
+
+/** Cancels of the pool's runs at `url` in batches of POOL_BATCH, with POST /_mock/reset (untimed) bringing the pool back before each. */
+export function poolCancels(url: string): Load {
+  const paths = cancelPaths();
+  const reset = async () => {
+    const res = await fetch(`${url}/_mock/reset`, { method: 'POST' });
+    if (res.status !== 200) throw new Error(`/_mock/reset answered ${res.status}`);
+    paths.rewind();
+  };
+  return { ...cancelLoad(url, paths.next), batch: { size: POOL_BATCH, before: reset } };
+}
+
+/** Makes `n` sandboxes at `url` (POST /_mock/sandboxes) and answers a path to GET run detail that names them in turn. */
+export async function sandboxRoundRobin(url: string, n: number): Promise<() => string> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(`${url}/_mock/sandboxes`, { method: 'POST', headers: JSON_POST, body: '{}' });
+    if (res.status !== 201) throw new Error(`POST /_mock/sandboxes answered ${res.status}`);
+    ids.push(((await res.json()) as { id: string }).id);
+  }
+  let k = 0;
+  return () => `/sandboxes/${ids[k++ % ids.length]}${runPath(RUN)}`;
+}

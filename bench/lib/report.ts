@@ -48,6 +48,7 @@ export function reportThroughput(
   base: { id: string; what: string; rps: number; bad: string },
   subject: { id: string; what: string; rps: number; bad: string },
   min: number,
+  note?: string,
 ): void {
   const ratio = subject.rps / base.rps;
   report({ id: base.id, what: base.what, value: fmt(base.rps) + base.bad, baseline: '', ratio: '', target: 'baseline', met: null });
@@ -59,5 +60,6 @@ export function reportThroughput(
     ratio: `${fmt(ratio, 2)} x ${base.id}`,
     target: `>= ${min} x ${base.id}`,
     met: ratio >= min,
+    note,
   });
 }

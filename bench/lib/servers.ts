@@ -1,11 +1,13 @@
 // Child servers for the benchmark: the built CLI, bare Koa and json-server, each a process on 127.0.0.1, killed on exit.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { WORK } from './data.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const require = createRequire(import.meta.url);
 
 export interface Server {
   url: string;
@@ -52,6 +54,12 @@ export function start(args: string[], opts: { ready?: RegExp; url?: string; env?
   });
 }
 
+/** CPU seconds a child has used so far (user + system, all threads; Linux /proc, in ticks of 10 ms). */
+export function cpuSeconds(server: Server): number {
+  const stat = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(stat[11]) + Number(stat[12])) / 100;
+}
+
 export const mockServer = (...flags: string[]) => start(['dist/cli.js', '--port', '0', ...flags]);
 export const bareKoa = (jsonFile?: string) => start(['bench/servers/bare-koa.mjs', ...(jsonFile ? [jsonFile] : [])]);
 
@@ -68,7 +76,7 @@ export async function jsonServer(db: string): Promise<Server> {
   // NODE_ENV=production turns off its file watcher (which would re-read the db after each of its own writes): its fastest mode.
   // It serves ./public statically, and in production mode that folder must exist: it runs in bench/.work with an empty one.
   mkdirSync(`${WORK}public`, { recursive: true });
-  return start([`${ROOT}node_modules/json-server/lib/bin.js`, db, '--port', String(port)], {
+  return start([require.resolve('json-server/lib/bin.js'), db, '--port', String(port)], {
     cwd: WORK,
     ready: /JSON Server started/,
     url: `http://127.0.0.1:${port}`,

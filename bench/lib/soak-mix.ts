@@ -15,7 +15,7 @@ const OPERATOR = { authorization: 'Bearer demo-operator-token' };
 const JSON_TYPE = { 'content-type': 'application/json' };
 const OWNER_PRINCIPAL = 'e0aa8a15-a6c9-481a-839d-7ec4ece39df4';
 
-export interface Answer {
+interface Answer {
   status: number;
   body: string;
 }
@@ -204,7 +204,7 @@ const hostile: Action = (send) =>
   );
 
 /** The mix, by weight: mostly reads, every kind of write, control writes and hostile inputs. */
-export const MIX: [number, Action][] = [
+const MIX: [number, Action][] = [
   [40, read],
   [3, walk],
   [8, budget],

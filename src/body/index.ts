@@ -11,7 +11,7 @@ import { readBody } from './read.js';
 import { codePointIndex, pyJsonLoads } from './python-json.js';
 import { endOf, until } from '../request-waits.js';
 
-export { isJsonContentType, MAX_JSON_DEPTH };
+export { isJsonContentType };
 
 /**
  * The request's bytes, read once (later calls get the same Buffer, kept in `ctx.state.rawBody` for the journal and
@@ -47,7 +47,7 @@ const PROTO_KEY =
  * the bracket that goes too deep (checked before any parsing); a syntax error is FastAPI's json_invalid item with
  * Python's message and character offset; NaN and Infinity are read as Python reads them.
  */
-export function jsonFromText(text: string): unknown {
+function jsonFromText(text: string): unknown {
   const deep = textTooDeepAt(text);
   if (deep >= 0) {
     throw invalid(['body', codePointIndex(text, deep)], 'JSON decode error', 'json_invalid', {}, { error: `Nesting deeper than ${MAX_JSON_DEPTH} levels` });

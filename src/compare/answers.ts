@@ -158,7 +158,7 @@ function compareItems(mock: Json[], target: Json[], withInput: boolean, differ: 
   });
 }
 
-export const FINGERPRINT_RULE = 'SHA-256 of the canonical JSON of the sorted changes';
+const FINGERPRINT_RULE = 'SHA-256 of the canonical JSON of the sorted changes';
 
 /** The fingerprint must be the SHA-256 of the canonical JSON of the returned changes, sorted as the contract says. */
 function checkFingerprint(body: unknown, fingerprint: CompareOptions['fingerprint'], differ: Differ): void {

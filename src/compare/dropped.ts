@@ -2,7 +2,7 @@
 // optional one a warning. Lists are compared by the keys their items carry (their data differs between the sides).
 import { resolve, type Schema } from './shape.js';
 
-export interface Dropped {
+interface Dropped {
   field: string;
   mock: unknown;
   target: unknown;
@@ -14,8 +14,8 @@ export interface DroppedFindings {
 
 /** Nesting deeper than this is not walked (answers are bounded; a hostile target must not overflow the stack). */
 const MAX_DEPTH = 64;
-export const REQUIRED_DROPPED = { mock: 'present (required)', target: 'absent' } as const;
-export const OPTIONAL_DROPPED = { mock: 'present', target: 'absent' } as const;
+const REQUIRED_DROPPED = { mock: 'present (required)', target: 'absent' } as const;
+const OPTIONAL_DROPPED = { mock: 'present', target: 'absent' } as const;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -4,7 +4,7 @@ import { jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.js';
 
 /** A JSON Schema (the subset the served document uses), or a `$ref` into its components. */
 export type Schema = Record<string, unknown>;
-export interface Finding {
+interface Finding {
   field: string;
   mock: unknown;
   target: unknown;

@@ -5,8 +5,8 @@ import { CHANGES_PROJECT, fill, isManagement, pathValues, takesAdminKey, validBo
 import { bearer, type Probe, type ProbeRequest, type Side } from './probe.js';
 import { resolve, type Schema } from '../compare/index.js';
 
-export const WRONG_TOKEN = 'conformance-wrong-token';
-export const WRONG_ADMIN_KEY = 'conformance-wrong-admin-key';
+const WRONG_TOKEN = 'conformance-wrong-token';
+const WRONG_ADMIN_KEY = 'conformance-wrong-admin-key';
 const NO_TOKEN = 'no --token given: the probe needs credentials the target accepts';
 
 /** Where a probe's project id comes from: the side's --project, its disposable project, or none (a random id). */

@@ -3,7 +3,7 @@
 import type { Schema } from '../compare/index.js';
 import { resolve } from '../compare/index.js';
 
-export interface Param {
+interface Param {
   name: string;
   schema: Schema;
 }

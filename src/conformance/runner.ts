@@ -27,7 +27,7 @@ export interface ConformanceOptions extends SideOptions {
   fetch?: typeof fetch;
 }
 
-export interface ConformanceSummary {
+interface ConformanceSummary {
   probes: number;
   same: number;
   different: number;

@@ -1,6 +1,6 @@
 // Tokens and keys given to a conformance run never reach a report, a progress line or an error message: every text
 // that leaves the run passes through the scrubber, which replaces each secret (raw and as JSON escapes it) by a mark.
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /** A function that replaces every given secret in a text; empty and missing secrets are ignored. */
 export function scrubber(secrets: readonly (string | undefined)[]): (text: string) => string {

@@ -4,7 +4,7 @@ import { OPERATIONS } from './operations.js';
 import { provoke, type Provocation } from './coverage-provoke.js';
 
 /** Below the threshold, this many missing reason codes come with how to provoke them. */
-export const THRESHOLD_HINTS = 10;
+const THRESHOLD_HINTS = 10;
 
 export interface Requirement {
   operation: string;
@@ -34,7 +34,7 @@ export function parseRequirement(text: string): Requirement {
   return { operation: m[1], status: Number(m[2]), ...(m[3] ? { reason: m[3] } : {}) };
 }
 
-export const requirementText = (r: Requirement): string => `${r.operation}:${r.status}${r.reason ? `:${r.reason}` : ''}`;
+const requirementText = (r: Requirement): string => `${r.operation}:${r.status}${r.reason ? `:${r.reason}` : ''}`;
 
 /** Checks the report: `percent >= failUnder`, and each requirement's status (and reason) exercised by its operation. */
 export function gate(report: CoverageReport, options: { failUnder?: number; require?: (Requirement | string)[] }): GateResult {

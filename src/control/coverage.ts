@@ -20,7 +20,7 @@ const STATUS_OF: Partial<Record<CollectionName, [string, (r: Record<string, unkn
 type Rec = Record<string, unknown> | undefined;
 
 /** The transitions one record write shows: its own status, and for runs each step's status. */
-export function transitionsOf(c: CollectionName, before: unknown, after: unknown): string[] {
+function transitionsOf(c: CollectionName, before: unknown, after: unknown): string[] {
   const spec = STATUS_OF[c];
   if (!spec) return [];
   const [entity, statusOf] = spec;
@@ -73,7 +73,7 @@ export interface OperationCoverage {
 }
 
 /** What the simulation did, kept apart from the client traffic that the operations report. */
-export interface SimulatedCoverage {
+interface SimulatedCoverage {
   events: number;
   by_kind: Record<string, number>;
   transitions: string[];

@@ -7,7 +7,7 @@ import { ValidationError, invalid, type ValidationItem } from '../errors.js';
 import { issuesToItems } from '../validation.js';
 
 /** `runs[3].release_id: unknown release` -> loc ["body", "runs", 3, "release_id"]. */
-export function problemToItem(problem: string): ValidationItem {
+function problemToItem(problem: string): ValidationItem {
   const m = /^([^:]*): (.*)$/s.exec(problem);
   const path = m ? m[1] : '';
   const loc: (string | number)[] = ['body'];

@@ -39,3 +39,5 @@ export { Sealer, SEAL_KEY_HINT, sealedFields, type Sealed } from './sealing.js';
 export { SimulationWatch } from './simulation-watch.js';
 export { parseQuery } from './journal-view.js';
 export { Redactor, isSecretField, type SecretIndex } from './redact.js';
+export { DRIFT_MAX_BYTES, EXAMPLES_PER_GROUP, DriftBudget, DriftLog, type Refusal } from './drift-log.js';
+export { harOf } from './har.js';

@@ -12,8 +12,12 @@ export interface BudgetedJournal {
 export class JournalBudget {
   private total = 0;
   private held = 0;
-  /** Every entry in the order added, oldest first from `head`: each journal's entries are in this order too. */
-  private order: { journal: BudgetedJournal; id: number }[] = [];
+  /**
+   * Every entry in the order added, oldest first from `head` (each journal's entries are in this order too): its
+   * journal and its id at the same index of two arrays, rather than an object per entry.
+   */
+  private journals: BudgetedJournal[] = [];
+  private ids: number[] = [];
   private head = 0;
 
   constructor(readonly bytes: number) {}
@@ -32,7 +36,8 @@ export class JournalBudget {
   added(journal: BudgetedJournal, id: number, size: number): void {
     this.total += size;
     this.held++;
-    this.order.push({ journal, id });
+    this.journals.push(journal);
+    this.ids.push(id);
     this.evict();
     this.compact();
   }
@@ -45,10 +50,10 @@ export class JournalBudget {
 
   /** Past the budget, the oldest entries of all go (never the newest). */
   private evict(): void {
-    while (this.total > this.bytes && this.head < this.order.length - 1) {
-      const oldest = this.order[this.head];
-      this.order[this.head++] = undefined as never;
-      oldest.journal.dropOldest(oldest.id);
+    while (this.total > this.bytes && this.head < this.ids.length - 1) {
+      const journal = this.journals[this.head];
+      this.journals[this.head] = undefined as never;
+      journal.dropOldest(this.ids[this.head++]);
     }
   }
 
@@ -60,9 +65,17 @@ export class JournalBudget {
 
   /** Entries that left on their own stay in `order` until here: it is rebuilt when they outnumber the held ones. */
   private compact(): void {
-    const length = this.order.length - this.head;
+    const length = this.ids.length - this.head;
     if (length < 1024 || length < 2 * this.held) return;
-    this.order = this.order.slice(this.head).filter((e) => e.journal.holds(e.id));
+    const journals: BudgetedJournal[] = [];
+    const ids: number[] = [];
+    for (let i = this.head; i < this.ids.length; i++) {
+      if (!this.journals[i].holds(this.ids[i])) continue;
+      journals.push(this.journals[i]);
+      ids.push(this.ids[i]);
+    }
+    this.journals = journals;
+    this.ids = ids;
     this.head = 0;
   }
 }

@@ -40,7 +40,7 @@ export const isSecretField = (name: string): boolean => {
 };
 
 /** Headers that carry credentials (docs/control-surface.md#protection) and any named like a secret. */
-export const SECRET_HEADERS = new Set([
+const SECRET_HEADERS = new Set([
   'authorization',
   'proxy-authorization',
   'x-admin-key',

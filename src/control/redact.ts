@@ -2,7 +2,7 @@
 import { REDACTED, isSecretField, isSecretHeader } from './redact-names.js';
 import { redactSecretPairs } from './redact-text.js';
 
-export { REDACTED, SECRET_HEADERS, isSecretField, isSecretHeader } from './redact-names.js';
+export { REDACTED, isSecretField } from './redact-names.js';
 
 /** Credentials the mock holds now, so that one sent where no name says so (a bare text body, a path) is found. */
 export interface SecretIndex {
@@ -116,6 +116,3 @@ export class Redactor {
 
 /** A deep copy of `value` with every secret field (and secret pair in its strings) replaced. */
 export const redactDeep = (value: unknown): unknown => new Redactor().deep(value);
-
-/** Headers with the credential-carrying ones replaced. */
-export const redactHeaders = (headers: Record<string, unknown>): Record<string, unknown> => new Redactor().headers(headers);

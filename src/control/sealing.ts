@@ -12,7 +12,7 @@ const PREFIX = 'v1.';
 /** The field that is itself a credential, per collection: sealed only where asked (sealRecord's `credentials`). */
 const CREDENTIAL_FIELDS: Record<string, string> = { access_tokens: 'token', refresh_tokens: 'token', authorization_codes: 'code' };
 
-export const isSealed = (v: unknown): v is Sealed =>
+const isSealed = (v: unknown): v is Sealed =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as Sealed).$sealed === 'string' && Object.keys(v).length === 1;
 
 /** How to give the key a replay needs (the words every refusal to open a sealed value ends with). */

@@ -10,7 +10,7 @@ import { jsonBody } from './journal-text.js';
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 /** The journal record of one synthetic message: the webhook's path, the update as its body, what the webhook answered. */
-export function simulatedRecord(m: SentMessage, bodyLimit: number): JournalRecord {
+function simulatedRecord(m: SentMessage, bodyLimit: number): JournalRecord {
   const refused = 'skipped' in m.outcome ? m.outcome.skipped : null;
   const status = refused ? (REASON_CODES[refused as ReasonCode]?.status ?? 409) : 200;
   const answer = refused

@@ -3,7 +3,7 @@ import type { Snapshot } from '../storage/index.js';
 import { ApiError } from '../errors.js';
 
 /** How many snapshots one mock (the default one or a sandbox) may hold, and their bytes in all (as JSON text). */
-export const SNAPSHOT_LIMITS = { count: 32, bytes: 64 * 1024 * 1024 } as const;
+const SNAPSHOT_LIMITS = { count: 32, bytes: 64 * 1024 * 1024 } as const;
 
 /** A snapshot as the control surface lists it. */
 export interface NamedSnapshotInfo {

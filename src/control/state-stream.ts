@@ -6,7 +6,7 @@ import { COLLECTION_NAMES, type StateData } from '../schemas/index.js';
 import type { Sealer } from './sealing.js';
 
 /** Text is handed on once it reaches this size. */
-export const CHUNK = 256 * 1024;
+const CHUNK = 256 * 1024;
 
 /**
  * The sealed state as JSON text, chunk by chunk. `data` is taken whole first (arrays of immutable

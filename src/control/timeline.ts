@@ -10,10 +10,10 @@ import { parse } from '../validation.js';
 import { invalid } from '../errors.js';
 
 /** Spend series for at most this many projects (the most spent in the span first); the others are counted. */
-export const TIMELINE_MAX_SPEND_PROJECTS = 8;
+const TIMELINE_MAX_SPEND_PROJECTS = 8;
 
 /** The request series: a status class each (`other` is 0, a connection a fault broke), then two marks. */
-export const REQUEST_SERIES = ['2xx', '3xx', '4xx', '5xx', 'other', 'faults', 'simulated'] as const;
+const REQUEST_SERIES = ['2xx', '3xx', '4xx', '5xx', 'other', 'faults', 'simulated'] as const;
 
 /** A run as the series read it, parsed once per change of the runs (Store.derive). */
 interface RunPoint {

@@ -18,7 +18,7 @@ type AnySchema = v.GenericSchema<unknown, unknown>;
 type ObjectSchema = v.ObjectSchema<v.ObjectEntries, undefined>;
 type Json = Record<string, unknown>;
 
-export const V3_TAGS = ['auth', 'connections', 'releases', 'runs', 'projects', 'users', 'desired-state', 'approvals', 'jobs', 'webhooks'];
+const V3_TAGS = ['auth', 'connections', 'releases', 'runs', 'projects', 'users', 'desired-state', 'approvals', 'jobs', 'webhooks'];
 
 /** Nested schemas that get their own component (and a $ref wherever they occur). */
 const SHARED_DEFS: Record<string, AnySchema> = {
@@ -35,7 +35,7 @@ const SHARED_DEFS: Record<string, AnySchema> = {
 };
 
 /** JSON Schema patterns have no flags: spell a case-insensitive regex out with both cases of every letter. */
-export function caseFold(source: string): string {
+function caseFold(source: string): string {
   const swap = (c: string) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase());
   const isLetter = (c: string) => c.toLowerCase() !== c.toUpperCase();
   let out = '';

@@ -2,7 +2,7 @@
 // build.ts turns this table into OpenAPI 3.1; nothing here is written by hand in JSON Schema. The rows are the OpenAPI
 // part of each operation's declaration (src/operations).
 import { CONTROL_OPERATION_SPECS, V3_OPERATION_SPECS } from '../operations/index.js';
-export type { ErrorStatus, HeaderParam, Named, OperationSpec, SecurityScheme, SuccessResponse } from '../openapi/index.js';
+export type { OperationSpec } from '../openapi/index.js';
 
 /** Every /_mock operation. */
 export const CONTROL_OPERATIONS = CONTROL_OPERATION_SPECS;

@@ -57,16 +57,28 @@ export function authenticate(store: Pick<RecordReader, 'get'>, input: AuthInput,
   const bearer = m[1];
   const token = store.get('access_tokens', bearer);
   if (!token || token.revoked) throw new ApiError('token_invalid');
-  if (Date.parse(token.expires_at) <= config.nowMs) throw new ApiError('token_expired');
+  const known = actors.get(token);
+  if ((known?.expiresMs ?? Date.parse(token.expires_at)) <= config.nowMs) throw new ApiError('token_expired');
   const principal = store.get('principals', token.principal_id);
   if (!principal) throw new ApiError('token_invalid');
-  return principalActor(principal, token.scopes, (reader) => {
+  if (known?.principal === principal && known.bearer === bearer) return known.actor;
+  const actor = principalActor(principal, token.scopes, (reader) => {
     const now = reader.get('access_tokens', bearer);
     const who = now && !now.revoked ? reader.get('principals', now.principal_id) : undefined;
     if (!now || !who) throw new ApiError('token_invalid');
     return [who, now.scopes];
   });
+  actors.set(token, { principal, bearer, actor, expiresMs: Date.parse(token.expires_at) });
+  return actor;
 }
+
+/**
+ * The actor made for a stored token, kept while that token record lives. Records are immutable (a write replaces the
+ * object), and an actor is a function of its token's scopes, its principal record and the bearer text alone, so the
+ * same three give the same actor: a client that sends one token on every request is authenticated without making
+ * one each time. Revocation, expiry (against the request's clock) and the principal are still checked every time.
+ */
+const actors = new WeakMap<RecordOf<'access_tokens'>, { principal: RecordOf<'principals'>; bearer: string; actor: Actor; expiresMs: number }>();
 
 /** `again` reads the principal and scopes anew (see Actor.reread); without it the actor stands as given. */
 /** The principal id behind an `Authorization: Bearer` token as stored (whatever its expiry), or null: what faults match on. */
@@ -75,7 +87,7 @@ export function principalOf(store: Pick<RecordReader, 'get'>, authorization: str
   return (m && store.get('access_tokens', m[1])?.principal_id) || null;
 }
 
-export function principalActor(
+function principalActor(
   principal: RecordOf<'principals'>,
   scopes: string[],
   again?: (reader: Pick<RecordReader, 'get'>) => [RecordOf<'principals'>, string[]],

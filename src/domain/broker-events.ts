@@ -9,7 +9,7 @@ import { parse } from '../validation.js';
 import { secretEquals } from './auth.js';
 import { noteRetainedInserts } from './retention.js';
 
-export const BROKER_EVENT_TYPES = ['connection.authorized', 'connection.refreshed', 'connection.error', 'connection.revoked'] as const;
+const BROKER_EVENT_TYPES = ['connection.authorized', 'connection.refreshed', 'connection.error', 'connection.revoked'] as const;
 
 export const BrokerEventSchema = model({
   event_id: NonEmptyString,

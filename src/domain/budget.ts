@@ -8,7 +8,7 @@ import { writableProject } from './write-guard.js';
 type Budget = RecordOf<'budgets'>;
 type LimitField = keyof BudgetLimits;
 
-export const LIMIT_FIELDS: readonly LimitField[] = ['project_daily_usd', 'project_monthly_usd', 'user_daily_usd', 'user_monthly_usd'];
+const LIMIT_FIELDS: readonly LimitField[] = ['project_daily_usd', 'project_monthly_usd', 'user_daily_usd', 'user_monthly_usd'];
 
 /** Each pair is (lower, upper): per-user <= per-project, daily <= monthly. */
 const ORDER: readonly [LimitField, LimitField][] = [
@@ -24,7 +24,7 @@ const EMPTY_LIMITS: BudgetLimits = { project_daily_usd: null, project_monthly_us
  * The 422 items for limits that break the ordering. The loc names a field the body gave (the
  * one the client can fix), the lower one when it gave both; a stored limit alone is never blamed.
  */
-export function limitViolations(limits: BudgetLimits, given: ReadonlySet<LimitField>): ValidationItem[] {
+function limitViolations(limits: BudgetLimits, given: ReadonlySet<LimitField>): ValidationItem[] {
   const items: ValidationItem[] = [];
   for (const [lower, upper] of ORDER) {
     const lo = limits[lower];
@@ -40,7 +40,7 @@ export function limitViolations(limits: BudgetLimits, given: ReadonlySet<LimitFi
 }
 
 /** Pure: the budget after a PUT, or a ValidationError. */
-export function nextBudget(current: Budget, body: BudgetRequest): Budget {
+function nextBudget(current: Budget, body: BudgetRequest): Budget {
   const given = new Set(LIMIT_FIELDS.filter((f) => body[f] !== undefined));
   if (body.clear === true && given.size > 0) {
     throw new ValidationError(

@@ -4,7 +4,7 @@ import { invalid } from '../validation.js';
 import { ClockReading, MAX_CLOCK_MS, MIN_TIMESTAMP_MS, type TimeSource } from '../storage/index.js';
 import type { Transaction } from '../storage/index.js';
 
-export { MAX_CLOCK_MS, MIN_TIMESTAMP_MS, type TimeSource } from '../storage/index.js';
+export { type TimeSource } from '../storage/index.js';
 
 /** The last instant a datetime holds: later ones are not four-digit ISO 8601 years, and the data file would refuse them. */
 export const MAX_TIMESTAMP_MS = Date.parse('9999-12-31T23:59:59.999Z');
@@ -142,5 +142,3 @@ export function clockMove(move: (clock: ClockInTransaction) => ClockState | unde
     return next;
   };
 }
-
-export const isoAfter = (iso: string, ms: number): string => new Date(Date.parse(iso) + ms).toISOString();

@@ -11,13 +11,13 @@ const CURSOR_VERSION = 1;
  */
 const checksum = (scope: string, payload: string) => createHash('sha256').update(`prm-cursor:${scope}:${payload}`).digest('base64url').slice(0, 16);
 
-export function encodeCursor(key: SortKey, scope: string): string {
+function encodeCursor(key: SortKey, scope: string): string {
   const payload = Buffer.from(JSON.stringify([CURSOR_VERSION, ...key])).toString('base64url');
   return `${payload}.${checksum(scope, payload)}`;
 }
 
 /** Decodes a cursor this server issued for the list `scope`; anything else is a 422 at loc ["query", "cursor"]. */
-export function decodeCursor(cursor: string, arity: number, scope: string): SortKey {
+function decodeCursor(cursor: string, arity: number, scope: string): SortKey {
   const bad = () => invalid(['query', 'cursor'], 'Invalid cursor', 'value_error', cursor);
   const [payload, sum, extra] = cursor.split('.');
   if (extra !== undefined || !payload || !sum || checksum(scope, payload) !== sum) throw bad();

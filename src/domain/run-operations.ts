@@ -12,7 +12,7 @@ type Run = RecordOf<'runs'>;
 const cancellable: ReadonlySet<Run['status']> = new Set(CANCELLABLE);
 
 /** The run if it belongs to the project; another project's run reads as missing. */
-export function runInProject(tx: Transaction, projectId: string, runId: string): Run {
+function runInProject(tx: Transaction, projectId: string, runId: string): Run {
   const run = tx.get('runs', runId);
   if (!run || run.project_id !== projectId) throw new ApiError('run_not_found', { affected_resource: `run:${runId}` });
   return run;

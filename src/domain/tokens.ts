@@ -15,7 +15,7 @@ export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** Authorization codes minted without an explicit lifetime expire after 10 minutes (RFC 6749 4.1.2 advice). */
 export const AUTHORIZATION_CODE_TTL_MS = 10 * 60 * 1000;
 /** Scopes of a minted code when none are given: the installer case, full project authority. */
-export const DEFAULT_CODE_SCOPES = ['project:admin'];
+const DEFAULT_CODE_SCOPES = ['project:admin'];
 
 export interface TokenRequest {
   grant_type: 'authorization_code' | 'refresh_token';

@@ -3,9 +3,7 @@ import type { RequestListener } from 'node:http';
 import { inProcessClient, type FetchInput, type InjectOptions, type InjectResponse } from './fetch.js';
 import { intercept, type InterceptHandle, type InterceptOptions } from './intercept.js';
 
-export { DEFAULT_ORIGIN, type FetchInput, type InjectOptions, type InjectResponse } from './fetch.js';
-export type { InterceptHandle, InterceptOptions } from './intercept.js';
-
+export { DEFAULT_ORIGIN } from './fetch.js';
 export interface InProcess {
   /** WHATWG fetch served in process; a path ('/api/v3/...') resolves against http://localhost. */
   fetch(input: FetchInput, init?: RequestInit): Promise<Response>;

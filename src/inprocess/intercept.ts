@@ -125,7 +125,7 @@ function stop(): void {
 }
 
 /** Normalizes 'https://api.example.test/' (or a URL) to its origin; a path other than '/' is refused. */
-export function originOf(o: string | URL): string {
+function originOf(o: string | URL): string {
   const url = new URL(String(o));
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`intercept: ${o} is not an http(s) origin`);
   if (url.pathname !== '/' || url.search || url.hash) throw new TypeError(`intercept: give an origin (scheme, host, port), not a URL with a path: ${o}`);

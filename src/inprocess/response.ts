@@ -5,9 +5,9 @@ import type * as LightMyRequest from 'light-my-request';
 type InjectResponse = LightMyRequest.Response;
 
 /** Statuses whose Response must have a null body (Fetch standard). */
-export const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
-export function headersOf(res: InjectResponse): Headers {
+function headersOf(res: InjectResponse): Headers {
   const headers = new Headers();
   for (const k of Object.keys(res.headers)) {
     const v = res.headers[k];

@@ -2,7 +2,7 @@
 import { whoOf, type Fact } from './facts.js';
 import { finding, type Finding, type Rule } from './rule.js';
 
-export const POLLS_PER_SECOND = 5;
+const POLLS_PER_SECOND = 5;
 
 export const hotPolling: Rule = {
   rule: 'hot_polling',

@@ -2,5 +2,3 @@
 export { ClientObserver, Fingerprints, type Arrival, type Departure } from './observe.js';
 export { clientReport, type ClientReport } from './report.js';
 export { assertClean } from './assert-clean.js';
-export { RULES } from './rules.js';
-export type { Finding, Rule, Severity } from './rule.js';

@@ -2,10 +2,10 @@
 import { isWrite, whoOf, type Fact } from './facts.js';
 import { finding, type Finding, type Rule } from './rule.js';
 
-export const RETRY_WINDOW_MS = 60_000;
+const RETRY_WINDOW_MS = 60_000;
 
 /** 409 reasons that a repeat of the same request cannot clear (a conflict with state only another action changes). */
-export const FINAL_CONFLICTS = new Set([
+const FINAL_CONFLICTS = new Set([
   'run_not_cancellable',
   'run_not_retryable',
   'approval_not_pending',

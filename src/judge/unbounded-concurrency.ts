@@ -2,7 +2,7 @@
 import { whoOf } from './facts.js';
 import { finding, type Finding, type Rule } from './rule.js';
 
-export const MAX_IN_FLIGHT = 32;
+const MAX_IN_FLIGHT = 32;
 
 export const unboundedConcurrency: Rule = {
   rule: 'unbounded_concurrency',

@@ -1,9 +1,9 @@
 // What the request path and the commit pipeline count into: plain numbers in cells bound once, read only when scraped.
 
 /** Upper bounds (seconds) of the request and commit duration histograms: 0.5 ms to 10 s. */
-export const DURATION_BUCKETS: readonly number[] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
+const DURATION_BUCKETS: readonly number[] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
 /** Upper bounds of the commit group size histogram (change sets per group). */
-export const GROUP_BUCKETS: readonly number[] = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+const GROUP_BUCKETS: readonly number[] = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 
 /**
  * One histogram series: a count per bucket (not cumulative: the scrape adds them up), the sum and the count. Observing is
@@ -41,7 +41,7 @@ export class OperationCell {
 }
 
 /** The operation label of a request no operation answered (an unknown path, a wrong method, a fault before routing). */
-export const NO_OPERATION = 'none';
+const NO_OPERATION = 'none';
 
 /**
  * Everything one scope (the default mock, or all sandboxes together) counts. A sandbox's traffic is told from the default

@@ -3,7 +3,7 @@ import type { Registry } from 'prom-client';
 import { ScopeCells, ServerCells } from './cells.js';
 import type { MetricSources } from './exposition.js';
 
-export { ScopeCells, ServerCells, HistogramCell, OperationCell, STATUS_CLASSES, NO_OPERATION, DURATION_BUCKETS, GROUP_BUCKETS } from './cells.js';
+export { ScopeCells } from './cells.js';
 export type { MetricSources } from './exposition.js';
 
 /** The content type of the Prometheus text format (version 0.0.4), as prom-client's registry names it. */

@@ -10,7 +10,7 @@ import { isJsonContentType } from '../body/index.js';
 import { secretEquals } from '../domain/index.js';
 import { isControlPath } from './journal.js';
 
-export const CONTROL_TOKEN_HEADER = 'x-mock-control-token';
+const CONTROL_TOKEN_HEADER = 'x-mock-control-token';
 
 export interface ControlGuardOptions {
   /** Host names or addresses accepted besides the loopback ones (the bound host, --allowed-host); `*` accepts any. */
@@ -56,7 +56,7 @@ export function isLoopback(name: string): boolean {
 }
 
 /** JSON as FastAPI reads it (the one rule, src/body): application/json or application/*+json (parameters ignored). */
-export function isJsonMediaType(contentType: string): boolean {
+function isJsonMediaType(contentType: string): boolean {
   return contentType.trim() !== '' && isJsonContentType(contentType);
 }
 

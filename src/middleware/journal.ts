@@ -10,12 +10,6 @@ import type { FaultMarker } from '../control/index.js';
 /** /_mock and below, in any letter case: the router matches paths case-insensitively, so `/_MOCK/reset` is a control route too. */
 export const isControlPath = (path: string): boolean => /^\/_mock(?:\/|$)/i.test(path);
 
-/**
- * The API documentation, served outside the API as FastAPI serves its own: opening /docs loads the Swagger UI's files
- * and the document, which would bury the requests under test. Any letter case and trailing slash, as routed.
- */
-export const isDocsPath = (path: string): boolean => /^\/(?:docs(?:\/|$)|openapi\.json\/?$)/i.test(path);
-
 /** The body as the handler read it: the raw bytes a signature check kept, or the parsed JSON (written out bounded). */
 function requestBody(ctx: Context, limit: number): KeptBody | null {
   const raw = ctx.state.rawBody as Buffer | string | undefined;

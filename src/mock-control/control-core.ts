@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import type { StateData } from '../schemas/index.js';
 import type { Simulation } from '../simulation/index.js';
 import type { SeededGenerators } from '../domain/index.js';
-import type { ReplaySession } from '../reproduce/index.js';
+import type { ReplaySession } from './replay-session.js';
 import type { DriftSource } from '../schemas/index.js';
 import type { Journal } from '../control/index.js';
 import type { FaultRegistry } from '../control/index.js';

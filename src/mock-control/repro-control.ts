@@ -1,10 +1,11 @@
 // What takes a session away from a mock: repro bundles (and their import), replayable tests, the HAR, the client report.
+// Bundles and tests are src/reproduce's, loaded at their first use: a mock that never exports one never reads that code.
 import type { Readable } from 'node:stream';
 import type { Streamed } from '../json-stream.js';
 import { invalid } from '../validation.js';
 import type { JournalFilter } from '../control/index.js';
-import { faultBoundText } from '../control/index.js';
-import { bundleStream, harOf, openBundle, type TestExportRequest } from '../reproduce/index.js';
+import { faultBoundText, harOf } from '../control/index.js';
+import type { TestExportRequest } from '../reproduce/index.js';
 import { assertClean, clientReport, type ClientReport } from '../judge/index.js';
 import type { BUNDLE_FORMAT, StateData } from '../schemas/index.js';
 import { reloaded } from './control-core.js';
@@ -36,7 +37,7 @@ export class ReproControl {
       retentionDays: sim.retentionDays(),
       keys: { admin_key: deps.config.adminKey(), broker_secret: deps.config.brokerSecret() },
     };
-    return bundleStream(src);
+    return (await import('../reproduce/index.js')).bundleStream(src);
   }
 
   /** The bundle as a parsed document (what createApp({ bundle }) and importBundle take). */
@@ -50,7 +51,7 @@ export class ReproControl {
    */
   async importBundle(input: unknown): Promise<void> {
     const { deps, sealer, parts, generators, resetPoint } = this.core;
-    const b = openBundle(input, sealer);
+    const b = (await import('../reproduce/index.js')).openBundle(input, sealer);
     if (!parts.faults.fits(b.faults)) {
       throw invalid(['body', 'faults', 'faults'], `A mock holds ${faultBoundText(parts.faults.limits)}`, 'value_error', b.faults.faults.length);
     }

@@ -141,7 +141,7 @@ export const ControlRunSchema = v.object({
 export const MintedCodeSchema = v.object({ code: v.string(), principal_id: Uuid, scopes: v.array(v.string()), expires_at: Timestamp });
 
 /** One pending simulated event. */
-export const SimEventViewSchema = v.object({
+const SimEventViewSchema = v.object({
   at: Timestamp,
   kind: EventKind,
   project_id: v.optional(Uuid),

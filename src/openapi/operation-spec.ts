@@ -20,7 +20,7 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 417 | 421 | 
  */
 export type SecurityScheme = 'bearer' | 'adminKey' | 'chatSecret' | 'brokerSignature' | 'controlToken';
 
-export interface HeaderParam {
+interface HeaderParam {
   name: string;
   description: string;
   required?: boolean;

@@ -26,7 +26,7 @@ export const ManagementErrorSchema = v.object({
 const CTX_SCHEMAS = { number: v.number(), integer: v.pipe(v.number(), v.integer()), string: v.string() };
 
 /** A message template as a pattern: the fixed text exactly, each placeholder as some text. */
-export function templatePattern(template: string): RegExp {
+function templatePattern(template: string): RegExp {
   const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
   return new RegExp(`^${escaped.replace(/\{expected_plural\}/g, 's?').replace(/\{\w+\}/g, '[\\s\\S]+')}$`);
 }
@@ -65,6 +65,3 @@ export const ApprovalDecisionResponseSchema = v.object({ approval: ApprovalRespo
 export const ChatWebhookResponseSchema = v.object({ accepted: v.literal(true), run_id: Uuid, duplicate: v.boolean() });
 /** Endpoint 19 answer: secret-free flags. */
 export const BrokerCallbackResponseSchema = v.object({ accepted: v.boolean(), stored: v.boolean() });
-
-/** Any JSON value: control answers whose exact shape belongs to the control surface, not to v3. */
-export const AnyJsonSchema = v.unknown();

@@ -10,7 +10,7 @@ import { answer } from './answers.js';
 import { declareControl, type HandlerFactory } from './declare.js';
 
 /** Records per collection: the answer of fixture and state loads, so a caller sees what arrived. */
-export function counts(deps: Deps): Record<string, number> {
+function counts(deps: Deps): Record<string, number> {
   const out: Record<string, number> = {};
   for (const c of COLLECTION_NAMES) out[c] = deps.view.count(c);
   return out;

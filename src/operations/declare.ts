@@ -23,7 +23,7 @@ export type HandlerFactory<P, Q, B, A = unknown> = (readBody: ReadBody) => (req:
 type Answered<A> = A | JsonText<A> | Reply<A> | Reply<Streamed<A>> | Reply<unknown, ErrorStatus>;
 
 /** The type a declaration's successes let its handler answer: each named body's schema input, a text body's string. */
-export type SuccessBody<R> = R extends { body: infer Body }
+type SuccessBody<R> = R extends { body: infer Body }
   ? Body extends { schema: infer S extends AnySchema }
     ? v.InferInput<S>
     : Body extends { contentType: string }

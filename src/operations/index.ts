@@ -22,7 +22,7 @@ import { CONTROL_REPRODUCE_OPERATIONS } from './control-reproduce.js';
 import { CONTROL_DRIFT_OPERATIONS } from './control-drift.js';
 import { CONTROL_INSPECT_OPERATIONS } from './control-inspect.js';
 
-export { CONTROL_BODY_LIMIT, declare, declareControl, routePattern, type Operation, type V3Operation } from './declare.js';
+export { declare, declareControl, routePattern, type Operation, type V3Operation } from './declare.js';
 
 /** The 20 v3 operations, in the order docs/api.md numbers them (endpoint 1 .. 20). */
 export const V3_DECLARATIONS: readonly V3Operation[] = [
@@ -51,7 +51,7 @@ export const CONTROL_DECLARATIONS: readonly Operation[] = [
 const shape = (path: string) => path.replace(/[^/]+/g, (s) => (s.startsWith('{') ? '1' : '0'));
 
 /**
- * The routes of `operations`, each the pipeline (routes/endpoint.ts) around the declared handler. Where two patterns
+ * The routes of `operations`, each the pipeline (pipeline/endpoint.ts) around the declared handler. Where two patterns
  * match one path (`/_mock/requests/export`, `/_mock/requests/{request_id}`), the one with a literal at the first
  * segment where they differ is tried first, as fastify's router prefers a static segment; otherwise in declared order.
  */

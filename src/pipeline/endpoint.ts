@@ -9,6 +9,7 @@ import { authenticate, authorizeProject, type Actor, type LevelName } from '../d
 import { parse } from '../validation.js';
 import type { RecordOf } from '../schemas/index.js';
 import { JsonText } from './json-text.js';
+import { parseMemo } from './parse-memo.js';
 import { authorityGuard, type AuthorityNeeded } from '../domain/index.js';
 import type { WriteScope } from '../storage/index.js';
 import type { MockControl } from '../mock-control/index.js';
@@ -101,7 +102,7 @@ export interface Call {
 }
 
 /** A route's pipeline without Koa: what a body-less v3 read needs, so the fast path can answer it from the same code. */
-export interface FastEndpoint {
+interface FastEndpoint {
   readonly operation: string;
   run(call: Call): unknown;
 }
@@ -118,6 +119,8 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
   spec: EndpointSpec<P, Q, B>,
   handler: (req: Request<P, Q, B>) => unknown | Promise<unknown>,
 ): EndpointMiddleware {
+  const parsePath = spec.path && parseMemo(spec.path, 'path');
+  const parseQuery = spec.query && parseMemo(spec.query, 'query');
   const prepared = (call: Call): { actor: Actor; path: unknown; query: unknown; project: RecordOf<'projects'> } => {
     const { deps } = call.mock;
     const actor =
@@ -136,17 +139,17 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
     let problems: ValidationItem[] | undefined;
     let path: unknown;
     let query: unknown;
-    if (spec.path) {
+    if (parsePath) {
       try {
-        path = parse(spec.path, call.params, 'path');
+        path = parsePath(call.params);
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
         problems = err.items;
       }
     }
-    if (spec.query) {
+    if (parseQuery) {
       try {
-        query = parse(spec.query, lastValues(call.query), 'query');
+        query = parseQuery(lastValues(call.query));
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
         problems = [...(problems ?? []), ...err.items];

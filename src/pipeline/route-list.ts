@@ -2,7 +2,7 @@
 // the paths once per server; nothing here builds a regular expression.
 import type { Middleware } from 'koa';
 
-/** One declared route, in the shape of @koa/router's layers (the route table reads either). */
+/** One declared route: its path pattern, its methods and its handlers, the fields routes/table.ts compiles. */
 export interface RouteLayer {
   readonly path: string;
   readonly methods: readonly string[];

@@ -61,7 +61,7 @@ function cleanIntStr(input: string): string | undefined {
 }
 
 /** str_as_int: a JSON integer, or the same after clean_int_str. */
-export function strAsInt(s: string): number | undefined {
+function strAsInt(s: string): number | undefined {
   if (JSON_INT.test(s)) return Number(s);
   const cleaned = cleanIntStr(s);
   return cleaned !== undefined && JSON_INT.test(cleaned) ? Number(cleaned) : undefined;
@@ -78,7 +78,7 @@ function rustFloat(s: string): number | undefined {
   return Number(s);
 }
 
-export function strAsFloat(s: string): number | undefined {
+function strAsFloat(s: string): number | undefined {
   const direct = rustFloat(s.trim());
   if (direct !== undefined) return direct;
   const grouped = stripUnderscores(s);

@@ -1,7 +1,7 @@
 // Python's repr() of the JSON scalars pydantic quotes in its messages ('a', 1, True, None), and its "a, b or c" joins.
 
 /** repr() of a str: single quotes unless the text holds a single quote and no double quote (then double quotes). */
-export function pyStrRepr(s: string): string {
+function pyStrRepr(s: string): string {
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
   let out = quote;
   for (const ch of s) {

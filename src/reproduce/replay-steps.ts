@@ -6,7 +6,7 @@ import type { Sealed, Sealer } from '../control/index.js';
 import { ApiError } from '../errors.js';
 
 /** At most this many requests are replayed by one exported test. */
-export const EXPORT_MAX_REQUESTS = 10_000;
+const EXPORT_MAX_REQUESTS = 10_000;
 
 /** One request to send again, and what to assert of its answer. */
 export interface ReplayStep {

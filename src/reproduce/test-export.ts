@@ -11,9 +11,9 @@ import { startState, type SessionStart } from './session-start.js';
 import { testFileChunks, type TestFormat } from './test-file.js';
 
 /** Values that cannot repeat under a running clock: every timestamp the API answers. */
-export const CLOCK_FIELDS = ['*_at', 'at', 'now', 'since', 'until'];
+const CLOCK_FIELDS = ['*_at', 'at', 'now', 'since', 'until'];
 /** Values that cannot repeat when ids come from a generator createApp was given rather than the seed. */
-export const ID_FIELDS = ['id', '*_id'];
+const ID_FIELDS = ['id', '*_id'];
 
 export interface TestExportSource {
   start: SessionStart;

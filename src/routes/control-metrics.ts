@@ -4,7 +4,7 @@ import { METRICS_CONTENT_TYPE, type ServerMetrics } from '../metrics/index.js';
 import { endpoint, Reply, type ReadBody } from '../pipeline/index.js';
 
 /** The path Prometheus scrapes (it passes the control guard as every /_mock path does: Host, Origin, token). */
-export const METRICS_PATH = '/_mock/metrics';
+const METRICS_PATH = '/_mock/metrics';
 
 /** Serves the whole server's figures (the default mock and every sandbox, by scope), whichever mock the request addresses. */
 export function controlMetricsRoutes(metrics: ServerMetrics): (readBody: ReadBody) => Router {

@@ -2,7 +2,7 @@
 import { Router } from '../pipeline/index.js';
 import * as v from 'valibot';
 import { ApiError } from '../errors.js';
-import { INSPECTOR_ASSETS, INSPECTOR_HEADERS, INSPECTOR_HTML, INSPECTOR_PATH, inspectorAsset } from '../inspector/index.js';
+import { INSPECTOR_PATH, inspectorFiles } from '../inspector/index.js';
 import { endpoint, Reply, type ReadBody } from '../pipeline/index.js';
 
 const AssetPath = v.object({ asset: v.string() });
@@ -11,15 +11,15 @@ export function controlUiRoutes(readBody: ReadBody): Router {
   const router = new Router();
   router.get(
     INSPECTOR_PATH,
-    endpoint(
-      readBody,
-      { operation: 'controlInspectorPage', level: 'public' },
-      () => new Reply(200, INSPECTOR_HTML, { ...INSPECTOR_HEADERS, 'Content-Type': 'text/html; charset=utf-8' }),
-    ),
+    endpoint(readBody, { operation: 'controlInspectorPage', level: 'public' }, async () => {
+      const { INSPECTOR_HEADERS, INSPECTOR_HTML } = await inspectorFiles();
+      return new Reply(200, INSPECTOR_HTML, { ...INSPECTOR_HEADERS, 'Content-Type': 'text/html; charset=utf-8' });
+    }),
   );
   router.get(
     `${INSPECTOR_PATH}/:asset`,
     endpoint(readBody, { operation: 'controlInspectorAsset', level: 'public', path: AssetPath }, async ({ path }) => {
+      const { INSPECTOR_ASSETS, INSPECTOR_HEADERS, inspectorAsset } = await inspectorFiles();
       const data = await inspectorAsset(path.asset);
       if (!data) {
         const built = Object.hasOwn(INSPECTOR_ASSETS, path.asset);

@@ -11,7 +11,8 @@ import { pathPrefixOf } from '../pipeline/index.js';
 
 /** Where swagger-ui-dist is installed; resolved on the first /docs request, not at start-up. */
 let swaggerDirCache: string | undefined;
-const swaggerDir = () => (swaggerDirCache ??= dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json')));
+const require = createRequire(import.meta.url);
+const swaggerDir = () => (swaggerDirCache ??= dirname(require.resolve('swagger-ui-dist/package.json')));
 
 /** The only files of swagger-ui-dist the page needs, with their media types. */
 const ASSETS: Record<string, string> = {

@@ -1,12 +1,13 @@
-// The route modules a server mounts: the v3 operations and /openapi.json with /docs always, the /_mock operations and
-// the inspector page when control is on; and the route table that compiles them (table.ts).
+// The route modules server.ts mounts: the v3 operations, /openapi.json and /docs always; the /_mock operations, the
+// inspector page and /_mock/metrics (built per server, from its meters) when control is on. And routeTable (table.ts),
+// which compiles the modules' route lists into the one table a request is looked up in.
 import type { Router } from '../pipeline/index.js';
 import type { ReadBody } from '../pipeline/index.js';
 import { docsRoutes } from './docs.js';
 import { controlRoutes, v3Routes } from '../operations/index.js';
 import { controlUiRoutes } from './control-ui.js';
 
-export { controlMetricsRoutes, METRICS_PATH } from './control-metrics.js';
+export { controlMetricsRoutes } from './control-metrics.js';
 
 /** A route module, built once per server: the v3 body reader, and the v3 body limit (control modules read more). */
 type RouteModule = (readBody: ReadBody, bodyLimit: number) => Router;

@@ -2,7 +2,7 @@
 // literal segments (no walk over every layer's regular expression, no per-request middleware chain), matching as @koa/router does.
 import type { Middleware } from 'koa';
 
-/** A route module's declarations: ./route-list.ts's Router, or @koa/router's (its layers have the same fields). */
+/** A route module's declarations: the pipeline's Router (pipeline/route-list.ts), read as its list of layers. */
 export interface RouteSource {
   readonly stack: readonly { readonly path: unknown; readonly methods: readonly string[]; readonly stack: readonly unknown[] }[];
 }
@@ -90,7 +90,7 @@ function matches(route: Route, parts: string[], count: number): boolean {
 }
 
 /** What a request finds: its route's pattern and parameters, or the methods its path allows. */
-export type Lookup = { path: string; params: Record<string, string>; handler: Middleware } | { allowed: string[] };
+type Lookup = { path: string; params: Record<string, string>; handler: Middleware } | { allowed: string[] };
 
 export interface RouteTable extends Middleware {
   lookup(method: string, path: string): Lookup;

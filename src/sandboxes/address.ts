@@ -6,6 +6,8 @@ import { hostName } from '../middleware/index.js';
 export const SANDBOX_HEADER = 'x-mock-sandbox';
 const PREFIX = '/sandboxes/';
 const LOCALHOST = '.localhost';
+const SLASH = 0x2f;
+const QUESTION = 0x3f;
 
 /** The sandbox a request names, and its URL with the prefix taken off (`url` is unchanged without one). */
 export interface Addressed {
@@ -23,10 +25,13 @@ export function addressOf(req: IncomingMessage): Addressed | null {
   const url = req.url ?? '/';
   let fromPath: string | undefined;
   let rest = url;
+  let end = 0;
   if (url.startsWith(PREFIX)) {
-    const end = url.slice(PREFIX.length).search(/[/?]/);
-    fromPath = end < 0 ? url.slice(PREFIX.length) : url.slice(PREFIX.length, PREFIX.length + end);
-    rest = url.slice(PREFIX.length + fromPath.length);
+    // The id runs to the next '/' or '?' (a scan, not a regular expression over a copy of the rest).
+    end = PREFIX.length;
+    while (end < url.length && url.charCodeAt(end) !== SLASH && url.charCodeAt(end) !== QUESTION) end++;
+    fromPath = url.slice(PREFIX.length, end);
+    rest = url.slice(end);
     if (!rest.startsWith('/')) rest = `/${rest}`;
   }
   const header = req.headers[SANDBOX_HEADER];
@@ -38,11 +43,12 @@ export function addressOf(req: IncomingMessage): Addressed | null {
     const label = name.endsWith(LOCALHOST) ? name.slice(0, -LOCALHOST.length) : '';
     if (label !== '' && !label.includes('.')) fromHost = label;
   }
-  // Most requests name no sandbox: they allocate nothing here.
-  if (fromPath === undefined && fromHeader === undefined && fromHost === undefined) return null;
-  const named = [fromPath, fromHeader, fromHost].filter((x): x is string => x !== undefined);
-  if (named.some((x) => x !== named[0])) {
+  // Most requests name no sandbox, and most that do name it once: neither allocates more than the answer.
+  const id = fromPath ?? fromHeader ?? fromHost;
+  if (id === undefined) return null;
+  if ((fromHeader !== undefined && fromHeader !== id) || (fromHost !== undefined && fromHost !== id)) {
+    const named = [fromPath, fromHeader, fromHost].filter((x): x is string => x !== undefined);
     throw new ApiError('sandbox_conflict', { message: `The request names different sandboxes: ${named.map((x) => x.slice(0, 64)).join(', ')}` });
   }
-  return { id: named[0], url: fromPath !== undefined ? rest : url, prefix: fromPath !== undefined ? `${PREFIX}${fromPath}` : '' };
+  return { id, url: fromPath !== undefined ? rest : url, prefix: fromPath !== undefined ? url.slice(0, end) : '' };
 }

@@ -6,7 +6,7 @@ import { MemoryAdapter } from '../storage/index.js';
 import { invalid } from '../errors.js';
 import { parse as parseInput } from '../validation.js';
 import { validateFixture } from '../control/index.js';
-import { CreateSandboxSchema, type CreateSandboxInput, type SandboxInfo } from '../schemas/index.js';
+import { CreateSandboxSchema, type CreateSandboxInput } from '../schemas/index.js';
 import { SandboxRegistry, notFound } from './registry.js';
 import { LiveAdapter } from './life.js';
 import { sandboxIds } from './ids.js';
@@ -19,7 +19,7 @@ import type { SandboxMock, SandboxesOptions, SandboxOpen, Sandboxes } from './ki
 export const SANDBOX_TTL_MS = 60 * 60 * 1000;
 export const MAX_SANDBOXES = 1000;
 
-export type { SandboxMock, SandboxesOptions, SandboxOpen, Sandboxes } from './kinds.js';
+export type { SandboxesOptions, Sandboxes } from './kinds.js';
 
 /** Each snapshot's state document, made once: the sandboxes started from one snapshot then share its record maps too. */
 const snapshotStates = new WeakMap<Snapshot, StateData>();
@@ -36,7 +36,7 @@ function stateOf(s: Snapshot): StateData {
 }
 
 /** The validated create body and the state it starts from (422, or 404 for an unknown snapshot). */
-export type PrepareCreate = (input: CreateSandboxInput) => Promise<{ body: CreateSandboxInput; state: StateData }>;
+type PrepareCreate = (input: CreateSandboxInput) => Promise<{ body: CreateSandboxInput; state: StateData }>;
 
 export function createSandboxes(options: SandboxesOptions): Sandboxes {
   const prepare: PrepareCreate = async (input) => {
@@ -102,5 +102,3 @@ export function createSandboxes(options: SandboxesOptions): Sandboxes {
       ),
   };
 }
-
-export type { SandboxInfo };

@@ -4,9 +4,7 @@ import { customAlphabet } from 'nanoid';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 /** 20 characters of 36: about 103 bits, not guessable from the ids a client already knows. */
-export const SANDBOX_ID_LENGTH = 20;
-/** What an id may look like (ids are never longer than 40 characters). */
-export const SANDBOX_ID = /^[a-z0-9]{1,40}$/;
+const SANDBOX_ID_LENGTH = 20;
 
 /**
  * The same characters as one flat string. A string built with `+=` (nanoid builds its ids so) is a chain of one node

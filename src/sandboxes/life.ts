@@ -1,28 +1,34 @@
 // A sandbox's life on one instance: the requests in flight keep it alive, and its end is one instant after which its
 // store refuses every write, the waits of its requests stop, and whoever ended it waits until they are answered.
-import { setMaxListeners } from 'node:events';
+import type { Ending } from '../request-waits.js';
 import { SandboxGone, type ChangeSet, type ChangeSetAdapter, type CommittedState, type Rebase } from '../storage/index.js';
 
 /** A whole stored document, as the adapter's `write` takes it. */
 type DataFile = Parameters<ChangeSetAdapter['write']>[0];
 
-export class SandboxLife {
+export class SandboxLife implements Ending {
   /** Requests handed to the sandbox and not yet answered: while there are any, the sandbox does not expire. */
   inFlight = 0;
   /** Set at the end's instant (a delete, an expiry, the server closing). */
   ended = false;
-  #controller: AbortController | undefined;
+  /**
+   * What its requests wait for (a body being read, a fault's delay or hang, a slow body) and stop waiting for at the
+   * end: one listener per wait, as many as the requests in flight. Made for the first wait and let go once the last is
+   * over, so a sandbox nobody waits on holds nothing for it (an AbortSignal per sandbox held about 0.7 KB for ever).
+   */
+  #waits: Set<() => void> | undefined;
   #drained: Promise<void> | undefined;
   #wake: (() => void) | undefined;
 
-  /** Aborted at the end: what its requests wait for (a fault's delay or hang, a slow body either way) stops waiting. */
-  get signal(): AbortSignal {
-    if (!this.#controller) {
-      this.#controller = new AbortController();
-      // One listener per waiting request: as many as the requests in flight, which the server's connections bound.
-      setMaxListeners(0, this.#controller.signal);
-    }
-    return this.#controller.signal;
+  onEnd(listener: () => void): () => void {
+    const waits = (this.#waits ??= new Set());
+    // A listener is called once, so the same function given twice is two waits: each gets its own entry.
+    const entry = () => listener();
+    waits.add(entry);
+    return () => {
+      waits.delete(entry);
+      if (waits.size === 0 && this.#waits === waits) this.#waits = undefined;
+    };
   }
 
   enter(): void {
@@ -41,7 +47,9 @@ export class SandboxLife {
   end(): Promise<void> {
     if (!this.#drained) {
       this.ended = true;
-      this.#controller?.abort();
+      const waits = this.#waits;
+      this.#waits = undefined;
+      if (waits) for (const listener of waits) listener();
       this.#drained = this.inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (this.#wake = resolve));
     }
     return this.#drained;

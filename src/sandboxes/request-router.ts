@@ -20,7 +20,7 @@ export async function within<T>(key: string, fn: () => T | Promise<T>): Promise<
 }
 
 /** Answers `err` in the management envelope (the select middleware runs before the mock's error renderer). */
-export function refuse(ctx: Context, err: ApiError): void {
+function refuse(ctx: Context, err: ApiError): void {
   ctx.status = err.status;
   ctx.body = err.body();
 }

@@ -23,13 +23,11 @@ export const ApprovalResponseSchema = model({
   decided_at: nullish(Timestamp),
   decision_reason: nullish(v.string()),
 });
-export type Approval = v.InferOutput<typeof ApprovalResponseSchema>;
 
 export const ApprovalRecordSchema = model({
   ...ApprovalResponseSchema.entries,
   tool_arguments: v.optional(AnyJson, {}),
 });
-export type ApprovalRecord = v.InferOutput<typeof ApprovalRecordSchema>;
 
 export const ApprovalListQuerySchema = model({
   limit: intQuery(1, 200, 50),

@@ -2,9 +2,9 @@
 import * as v from 'valibot';
 import { Bool, Timestamp, Uuid, model } from './common.js';
 
-export const Role = v.picklist(['viewer', 'operator', 'owner']);
-export type Role = v.InferOutput<typeof Role>;
-export const Scope = v.string();
+const Role = v.picklist(['viewer', 'operator', 'owner']);
+type Role = v.InferOutput<typeof Role>;
+const Scope = v.string();
 
 export const WorkspaceRecordSchema = model({ id: Uuid, name: v.string() });
 export const PrincipalRecordSchema = model({
@@ -12,7 +12,6 @@ export const PrincipalRecordSchema = model({
   display_name: v.optional(v.string(), ''),
   memberships: v.optional(v.array(model({ workspace_id: Uuid, role: Role })), []),
 });
-export type Principal = v.InferOutput<typeof PrincipalRecordSchema>;
 
 export const AccessTokenRecordSchema = model({
   token: v.pipe(v.string(), v.minLength(1)),
@@ -22,7 +21,6 @@ export const AccessTokenRecordSchema = model({
   family_id: v.optional(v.nullable(v.string()), null),
   revoked: v.optional(Bool, false),
 });
-export type AccessTokenRecord = v.InferOutput<typeof AccessTokenRecordSchema>;
 
 export const RefreshTokenRecordSchema = model({
   token: v.string(),
@@ -33,7 +31,6 @@ export const RefreshTokenRecordSchema = model({
   used: v.optional(Bool, false),
   revoked: v.optional(Bool, false),
 });
-export type RefreshTokenRecord = v.InferOutput<typeof RefreshTokenRecordSchema>;
 
 export const AuthorizationCodeRecordSchema = model({
   code: v.pipe(v.string(), v.minLength(1)),
@@ -44,7 +41,6 @@ export const AuthorizationCodeRecordSchema = model({
   used: v.optional(Bool, false),
   family_id: v.optional(v.nullable(v.string()), null),
 });
-export type AuthorizationCodeRecord = v.InferOutput<typeof AuthorizationCodeRecordSchema>;
 
 export const TokenRequestSchema = model({
   grant_type: v.picklist(['authorization_code', 'refresh_token']),

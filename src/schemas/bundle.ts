@@ -14,7 +14,7 @@ const MessageSchema = v.strictObject({
 });
 
 /** A journal entry as GET /_mock/requests/{id} shows it (redacted). */
-export const BundleJournalEntrySchema = v.strictObject({
+const BundleJournalEntrySchema = v.strictObject({
   id: PosInt,
   at: Timestamp,
   method: v.string(),
@@ -37,7 +37,7 @@ export const BundleJournalEntrySchema = v.strictObject({
   simulated: v.optional(v.literal(true)),
 });
 
-export const BundleFaultSchema = v.strictObject({
+const BundleFaultSchema = v.strictObject({
   ...FaultRequestSchema.entries,
   id: v.pipe(v.string(), v.regex(/^flt_\d+$/, 'Input should be a fault id like flt_3')),
   remaining: v.nullable(PosInt),

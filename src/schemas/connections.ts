@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { Bool, FreeObject, Timestamp, Uuid, model, nullish } from './common.js';
 
-export const ConnectionStatus = v.picklist(['pending', 'active', 'error', 'revoked']);
+const ConnectionStatus = v.picklist(['pending', 'active', 'error', 'revoked']);
 
 export const ConnectionBindingResponseSchema = model({
   id: Uuid,
@@ -22,11 +22,9 @@ export const ConnectionBindingResponseSchema = model({
   provider_reconciliation_operation_id: nullish(Uuid),
   provider_reconciliation_required: v.optional(Bool, false),
 });
-export type ConnectionBinding = v.InferOutput<typeof ConnectionBindingResponseSchema>;
 
 export const ConnectionRecordSchema = model({
   ...ConnectionBindingResponseSchema.entries,
   project_id: Uuid,
   webhook_secret: nullish(v.string()),
 });
-export type ConnectionRecord = v.InferOutput<typeof ConnectionRecordSchema>;

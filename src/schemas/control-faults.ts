@@ -7,8 +7,8 @@ import { TRANSPORT_FAULTS } from './transport-faults.js';
 /** The longest wait a fault may impose, fixed or drawn (five minutes). */
 export const MAX_DELAY_MS = 300_000;
 /** Headers a fault may add, and requests a rate limit may count: bounded, as everything a request keeps. */
-export const MAX_FAULT_HEADERS = 32;
-export const MAX_RATE_LIMIT_REQUESTS = 100_000;
+const MAX_FAULT_HEADERS = 32;
+const MAX_RATE_LIMIT_REQUESTS = 100_000;
 
 const PosInt = v.pipe(Int, v.minValue(1));
 const Text = v.pipe(v.string(), v.maxLength(GLOB_MAX_LENGTH, `String should have at most ${GLOB_MAX_LENGTH} characters`));
@@ -20,8 +20,8 @@ const HeaderValue = v.pipe(
   v.regex(/^[\t\x20-\x7e]*$/, 'Input should be printable ASCII'),
 );
 
-export const UniformDelaySchema = v.strictObject({ distribution: v.literal('uniform'), min_ms: Delay, max_ms: Delay });
-export const LognormalDelaySchema = v.strictObject({
+const UniformDelaySchema = v.strictObject({ distribution: v.literal('uniform'), min_ms: Delay, max_ms: Delay });
+const LognormalDelaySchema = v.strictObject({
   distribution: v.literal('lognormal'),
   median_ms: v.pipe(Int, v.minValue(1), v.maxValue(MAX_DELAY_MS)),
   p99_ms: Delay,
@@ -29,7 +29,7 @@ export const LognormalDelaySchema = v.strictObject({
 export type DelaySpec = number | v.InferOutput<typeof UniformDelaySchema> | v.InferOutput<typeof LognormalDelaySchema>;
 
 /** Beside method and path: what else a request must show for the fault to apply. */
-export const FaultMatchSchema = v.strictObject({
+const FaultMatchSchema = v.strictObject({
   /** The operation id of /openapi.json (`cancelRun`). */
   operation: v.optional(Text),
   /** A subset of the query (a repeated key as an array). */

@@ -3,9 +3,9 @@ import * as v from 'valibot';
 import { Timestamp, forbidExtra, intQuery, model } from './common.js';
 
 /** At most this many buckets: every series is one number per bucket, so the answer is bounded however long the history. */
-export const TIMELINE_MAX_BUCKETS = 240;
+const TIMELINE_MAX_BUCKETS = 240;
 /** Buckets when the query names none. */
-export const TIMELINE_DEFAULT_BUCKETS = 96;
+const TIMELINE_DEFAULT_BUCKETS = 96;
 /** The span when the query names no `from`: the last day before `to`. */
 export const TIMELINE_DEFAULT_SPAN_MS = 24 * 60 * 60 * 1000;
 

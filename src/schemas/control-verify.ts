@@ -4,14 +4,14 @@ import { AnyJson, NonNegInt } from './common.js';
 import { GLOB_MAX_LENGTH } from '../glob.js';
 
 /** Patterns per sequence or only-list: a test names a handful, and each is matched against the whole journal. */
-export const MAX_PATTERNS = 100;
+const MAX_PATTERNS = 100;
 
 const Text = v.pipe(v.string(), v.maxLength(GLOB_MAX_LENGTH, `String should have at most ${GLOB_MAX_LENGTH} characters`));
 const StatusClass = v.pipe(v.string(), v.regex(/^[1-5]xx$/i, 'Input should be a status like 404 or a class like 4xx'));
 const StatusNumber = v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(599));
 
 /** What a journaled request must look like; every field optional, all given fields must hold. */
-export const RequestPatternSchema = v.strictObject({
+const RequestPatternSchema = v.strictObject({
   method: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z]+$/, 'Input should be an HTTP method'))),
   /** A glob as in faults: `*` one segment, `**` any number; a path without `*` matches exactly. */
   path: v.optional(v.pipe(Text, v.startsWith('/', 'Input should be a path starting with /'))),
@@ -30,7 +30,7 @@ export const RequestPatternSchema = v.strictObject({
 export type RequestPattern = v.InferOutput<typeof RequestPatternSchema>;
 
 /** How many matches are expected; without it, at least one. */
-export const CountSchema = v.strictObject({
+const CountSchema = v.strictObject({
   exactly: v.optional(NonNegInt),
   at_least: v.optional(NonNegInt),
   at_most: v.optional(NonNegInt),

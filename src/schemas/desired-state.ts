@@ -9,22 +9,22 @@ import * as v from 'valibot';
 import { FreeObject, Int, Uuid, model } from './common.js';
 
 /** Entity ids: short and free of `:` and `/`, so a subject id such as `agent:a/capability:c` stays unambiguous and <= 200 chars. */
-export const IdSchema = v.pipe(
+const IdSchema = v.pipe(
   v.string(),
   v.minLength(1),
   v.maxLength(64),
   v.regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'Ids are letters, digits, "_", "." and "-", starting with a letter or digit'),
 );
-export const DisplayNameSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
+const DisplayNameSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
 /** A free-form JSON object (limits, config, metadata, policy). */
-export const JsonObjectSchema = FreeObject;
-export const AccessSchema = v.picklist(['read', 'write']);
-export const DelegationModeSchema = v.picklist(['as_tool']);
+const JsonObjectSchema = FreeObject;
+const AccessSchema = v.picklist(['read', 'write']);
+const DelegationModeSchema = v.picklist(['as_tool']);
 const KindSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 const Hex64Schema = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/, 'Expected 64 lowercase hexadecimal characters'));
 
 /** How app identities are verified (interface: the six fields of project.identity.set). */
-export const IdentitySchema = model({
+const IdentitySchema = model({
   audience: v.string(),
   issuer_url: v.string(),
   jwks_url: v.string(),
@@ -33,11 +33,11 @@ export const IdentitySchema = model({
   user_id_claim: v.string(),
 });
 
-export const MemoryGrantSchema = model({ namespace: IdSchema, access: AccessSchema });
-export const DelegationSchema = model({ to: IdSchema, mode: v.optional(DelegationModeSchema, 'as_tool') });
+const MemoryGrantSchema = model({ namespace: IdSchema, access: AccessSchema });
+const DelegationSchema = model({ to: IdSchema, mode: v.optional(DelegationModeSchema, 'as_tool') });
 
 // Function defaults: every parse gets fresh arrays/objects, never one shared mutable default.
-export const AgentSchema = model({
+const AgentSchema = model({
   id: IdSchema,
   display_name: DisplayNameSchema,
   soul: v.optional(v.string(), ''),
@@ -50,9 +50,9 @@ export const AgentSchema = model({
   memory: v.optional(v.array(MemoryGrantSchema), () => []),
   delegations: v.optional(v.array(DelegationSchema), () => []),
 });
-export const CatalogEntitySchema = model({ id: IdSchema, display_name: DisplayNameSchema });
+const CatalogEntitySchema = model({ id: IdSchema, display_name: DisplayNameSchema });
 /** `name` may be omitted (it is filled with `id`); a different `name` is rejected by the normalizer. */
-export const ConnectionSchema = model({
+const ConnectionSchema = model({
   id: IdSchema,
   name: v.optional(IdSchema),
   kind: KindSchema,
@@ -72,15 +72,11 @@ export const DesiredStateSchema = model({
   connections: v.optional(v.array(ConnectionSchema), () => []),
 });
 
-export type DesiredStateInput = v.InferInput<typeof DesiredStateSchema>;
 /** Parsed but not yet normalized (connection names may be missing, lists unsorted). */
 export type ParsedDesiredState = v.InferOutput<typeof DesiredStateSchema>;
 export type Agent = v.InferOutput<typeof AgentSchema>;
-export type CatalogEntity = v.InferOutput<typeof CatalogEntitySchema>;
-export type Connection = Omit<v.InferOutput<typeof ConnectionSchema>, 'name'> & { name: string };
+type Connection = Omit<v.InferOutput<typeof ConnectionSchema>, 'name'> & { name: string };
 export type MemoryGrant = v.InferOutput<typeof MemoryGrantSchema>;
-export type Delegation = v.InferOutput<typeof DelegationSchema>;
-export type Identity = v.InferOutput<typeof IdentitySchema>;
 /** The normalized document: every list sorted, every edge deduped, every connection named. */
 export type DesiredState = Omit<ParsedDesiredState, 'connections'> & { connections: Connection[] };
 
@@ -143,7 +139,7 @@ export type MutationType = Mutation['type'];
 export type MutationOf<T extends MutationType> = Extract<Mutation, { type: T }>;
 export const MUTATION_TYPES: readonly MutationType[] = MutationSchema.options.map((o) => o.entries.type.literal);
 
-export const BundleAssetSchema = model({
+const BundleAssetSchema = model({
   path: v.pipe(v.string(), v.minLength(1)),
   content: v.string(),
   content_type: v.optional(v.string()),
@@ -156,7 +152,7 @@ export const BundleSchema = model({
 });
 export type Bundle = v.InferOutput<typeof BundleSchema>;
 
-export const CHANGE_CATEGORIES = [
+const CHANGE_CATEGORIES = [
   'project',
   'agent',
   'capability',
@@ -191,7 +187,7 @@ export const DesiredStateHeadSchema = model({
 export type DesiredStateHead = v.InferOutput<typeof DesiredStateHeadSchema>;
 
 const NamedRefSchema = model({ id: IdSchema, display_name: DisplayNameSchema });
-export const ExecutionPlanSchema = model({
+const ExecutionPlanSchema = model({
   agent_id: IdSchema,
   display_name: DisplayNameSchema,
   model: v.string(),
@@ -204,7 +200,7 @@ export const ExecutionPlanSchema = model({
   memory_grants: v.array(MemoryGrantSchema),
   delegations: v.array(model({ to: IdSchema, mode: DelegationModeSchema })),
 });
-export const ReleaseResourceSchema = model({
+const ReleaseResourceSchema = model({
   kind: v.picklist(['capability', 'connection', 'credential_requirement', 'memory_namespace', 'skill']),
   id: IdSchema,
   display_name: DisplayNameSchema,

@@ -18,7 +18,7 @@ export type DriftItem = v.InferOutput<typeof DriftItemSchema>;
  * One cause: the same field with the same mock and target values, whichever operations showed it (a renamed reason
  * code is one group listing its operations), counted, with the first few requests that showed it.
  */
-export const DriftGroupSchema = v.object({
+const DriftGroupSchema = v.object({
   level: v.picklist(['drift', 'warning']),
   field: v.string(),
   mock: v.optional(v.unknown()),

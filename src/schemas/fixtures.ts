@@ -12,7 +12,7 @@ import { SettingsSchema } from './state.js';
 import { SimulationFixtureSchema } from './simulation.js';
 import { MemoryRecordSchema, TraceRecordSchema, UserRecordSchema } from './users.js';
 
-export const ReleaseFixtureSchema = model({
+const ReleaseFixtureSchema = model({
   id: Uuid,
   project_id: Uuid,
   generation: v.pipe(Int, v.minValue(1)),
@@ -20,7 +20,7 @@ export const ReleaseFixtureSchema = model({
   desired_state: FreeObject,
 });
 
-export const ApprovalFixtureSchema = model({
+const ApprovalFixtureSchema = model({
   ...ApprovalRecordSchema.entries,
   binding_fingerprint: v.optional(v.string()),
 });

@@ -24,6 +24,5 @@ export const JobResponseSchema = model({
   schedule: FreeObject,
   retry_policy: FreeObject,
 });
-export type Job = v.InferOutput<typeof JobResponseSchema>;
 
 export const JobListQuerySchema = model({ limit: intQuery(1, 200, 50), status: v.optional(JobStatus) });

@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { Bool, Float, FreeObject, Int, NonNegFloat, NonNegInt, Timestamp, Uuid, model } from './common.js';
 
-export const ProjectStatus = v.picklist(['active', 'archived']);
+const ProjectStatus = v.picklist(['active', 'archived']);
 
 export const ProjectResponseSchema = model({
   id: Uuid,
@@ -13,12 +13,11 @@ export const ProjectResponseSchema = model({
   created_at: Timestamp,
   updated_at: Timestamp,
 });
-export type Project = v.InferOutput<typeof ProjectResponseSchema>;
 
 const Amount = NonNegFloat;
-export const FundingMode = v.picklist(['free_sandbox', 'prepaid', 'invoiced']);
+const FundingMode = v.picklist(['free_sandbox', 'prepaid', 'invoiced']);
 
-export const BudgetLimitsSchema = model({
+const BudgetLimitsSchema = model({
   project_daily_usd: v.optional(v.nullable(Amount), null),
   project_monthly_usd: v.optional(v.nullable(Amount), null),
   user_daily_usd: v.optional(v.nullable(Amount), null),
@@ -35,10 +34,9 @@ export const BudgetResponseSchema = model({
   runtime_config_epoch: Int,
   limits: BudgetLimitsSchema,
 });
-export type Budget = v.InferOutput<typeof BudgetResponseSchema>;
 
 /** Budget as fixtures write it: everything but the project has a default. */
-export const BudgetFixtureSchema = model({
+const BudgetFixtureSchema = model({
   funding_mode: v.optional(FundingMode, 'free_sandbox'),
   credit_balance_usd: v.optional(Float, 0),
   current_daily_spend_usd: v.optional(Float, 0),

@@ -4,12 +4,11 @@ import { FreeObject, Int, Timestamp, Uuid, intQuery, model } from './common.js';
 import { DeploymentTarget } from './jobs.js';
 import { ReleaseDocumentSchema } from './desired-state.js';
 
-export const HeadSchema = model({
+const HeadSchema = model({
   revision_id: Uuid,
   generation: v.pipe(Int, v.minValue(0)),
   fingerprint: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
 });
-export type Head = v.InferOutput<typeof HeadSchema>;
 
 export const ReleaseResponseSchema = model({
   id: Uuid,
@@ -21,11 +20,9 @@ export const ReleaseResponseSchema = model({
   document: ReleaseDocumentSchema,
   targets: v.optional(v.array(DeploymentTarget)),
 });
-export type Release = v.InferOutput<typeof ReleaseResponseSchema>;
 
 // Stored documents are checked as JSON objects only: the compiler wrote them, and older data files stay loadable.
 export const ReleaseRecordSchema = model({ ...ReleaseResponseSchema.entries, document: FreeObject, targets: v.optional(v.array(DeploymentTarget)) });
-export type ReleaseRecord = Omit<Release, 'targets'>;
 
 export const RevisionRecordSchema = model({
   revision_id: Uuid,
@@ -35,10 +32,8 @@ export const RevisionRecordSchema = model({
   created_at: Timestamp,
   document: FreeObject,
 });
-export type RevisionRecord = v.InferOutput<typeof RevisionRecordSchema>;
 
 export const TargetRecordSchema = model({ project_id: Uuid, name: DeploymentTarget, release_id: Uuid });
-export type TargetRecord = v.InferOutput<typeof TargetRecordSchema>;
 
 export const ReleasePageQuerySchema = model({ limit: intQuery(1, 200, 50), cursor: v.optional(v.string()) });
 export const ReleaseDiffQuerySchema = model({ baseline_release_id: v.optional(Uuid) });

@@ -74,7 +74,6 @@ export const RunRecordSchema = model({
   timing: v.optional(RunTimingSchema, {}),
   trace_content_status: v.optional(v.string(), 'available'),
 });
-export type RunRecord = v.InferOutput<typeof RunRecordSchema>;
 
 export const RunDetailQuerySchema = model({ runtime_mode: v.optional(RuntimeMode) });
 export const CancelRequestSchema = model({ reason: v.optional(v.string()) });

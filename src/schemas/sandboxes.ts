@@ -4,7 +4,7 @@ import { AnyJson, Int, Timestamp, intQuery, model, strictModel } from './common.
 import { SimulationMode, Speed, TrafficSchema } from './simulation.js';
 
 /** A snapshot's name: a path segment as it is (letters, digits, `.`, `_`, `-`), 1-100 characters. */
-export const SnapshotName = v.pipe(v.string(), v.minLength(1), v.maxLength(100), v.regex(/^[A-Za-z0-9._-]+$/, 'Input should be letters, digits, ., _ or -'));
+const SnapshotName = v.pipe(v.string(), v.minLength(1), v.maxLength(100), v.regex(/^[A-Za-z0-9._-]+$/, 'Input should be letters, digits, ., _ or -'));
 
 /** A sandbox's time to live after its last request: 1 ms .. 30 days. */
 const TtlMs = v.pipe(Int, v.minValue(1), v.maxValue(30 * 24 * 60 * 60 * 1000));
@@ -24,7 +24,6 @@ export const CreateSandboxSchema = strictModel({
   ttl_ms: v.optional(TtlMs),
 });
 export type CreateSandboxInput = v.InferInput<typeof CreateSandboxSchema>;
-export type CreateSandboxBody = v.InferOutput<typeof CreateSandboxSchema>;
 
 export const SandboxPath = model({ sandbox_id: v.pipe(v.string(), v.maxLength(40)) });
 export const SandboxPageQuerySchema = model({ limit: intQuery(1, 200, 50), cursor: v.optional(v.string()) });

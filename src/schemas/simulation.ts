@@ -11,11 +11,11 @@ const Probability = v.pipe(Float, v.minValue(0), v.maxValue(1e6));
 
 export const SimulationMode = v.picklist(['auto', 'step', 'off']);
 export type SimulationMode = v.InferOutput<typeof SimulationMode>;
-export const SimStepType = v.picklist(['model', 'tool', 'skill', 'memory']);
-export type SimStepType = v.InferOutput<typeof SimStepType>;
+const SimStepType = v.picklist(['model', 'tool', 'skill', 'memory']);
+type SimStepType = v.InferOutput<typeof SimStepType>;
 
 /** A gate before a tool step: a pending approval, and what the simulated reviewer does with it. */
-export const SimApprovalSchema = model({
+const SimApprovalSchema = model({
   tool_id: v.optional(NonEmptyString),
   action_summary: v.optional(v.string(), 'Simulated tool call awaiting approval'),
   expires_in_ms: v.optional(Ms, 60 * 60 * 1000),
@@ -24,7 +24,7 @@ export const SimApprovalSchema = model({
   decide_after_ms: v.optional(Ms, 60 * 1000),
 });
 
-export const SimStepSchema = model({
+const SimStepSchema = model({
   name: NonEmptyString,
   step_type: SimStepType,
   duration_ms: Ms,
@@ -36,7 +36,7 @@ export const SimStepSchema = model({
 export type SimStep = v.InferOutput<typeof SimStepSchema>;
 
 /** How a run ends once its steps are done: a fixed status, or weights drawn from the seeded generator. */
-export const SimOutcomeSchema = model({
+const SimOutcomeSchema = model({
   status: v.optional(v.picklist(['succeeded', 'failed']), 'succeeded'),
   error: v.optional(NonEmptyString, 'simulated_failure'),
   probabilities: v.optional(model({ succeeded: v.optional(Probability, 0), failed: v.optional(Probability, 0) })),
@@ -48,11 +48,11 @@ const behaviourFields = {
   steps: v.optional(v.pipe(v.array(SimStepSchema), v.maxLength(100))),
   outcome: v.optional(SimOutcomeSchema),
 };
-export const BehaviourPartSchema = model(behaviourFields);
+const BehaviourPartSchema = model(behaviourFields);
 export type BehaviourPart = v.InferOutput<typeof BehaviourPartSchema>;
 
-export const AgentBehaviourSchema = model({ agent_id: NonEmptyString, ...behaviourFields });
-export const ProjectBehaviourSchema = model({
+const AgentBehaviourSchema = model({ agent_id: NonEmptyString, ...behaviourFields });
+const ProjectBehaviourSchema = model({
   project_id: Uuid,
   ...behaviourFields,
   agents: v.optional(v.array(AgentBehaviourSchema), []),
@@ -87,7 +87,7 @@ export type Traffic = v.InferOutput<typeof TrafficSchema>;
 export const Speed = v.pipe(Float, v.minValue(0.001), v.maxValue(1_000_000));
 
 /** Simulated days a simulated run is kept after it ended (0 keeps everything); at most a century. */
-export const RetentionDays = v.pipe(Int, v.minValue(0), v.maxValue(36_500));
+const RetentionDays = v.pipe(Int, v.minValue(0), v.maxValue(36_500));
 
 /** The fixture's top-level `simulation` key. */
 export const SimulationFixtureSchema = model({
@@ -101,7 +101,6 @@ export const SimulationFixtureSchema = model({
   /** Simulated runs (and what they wrote) go this many simulated days after they ended; 0 keeps everything. */
   retention_days: v.optional(RetentionDays),
 });
-export type SimulationFixture = v.InferOutput<typeof SimulationFixtureSchema>;
 
 // ---- stored records ----
 
@@ -121,16 +120,7 @@ export const SimulationRecordSchema = model({
 });
 export type SimulationRecord = v.InferOutput<typeof SimulationRecordSchema>;
 
-export const EVENT_KINDS = [
-  'run.start',
-  'step.finish',
-  'approval.decide',
-  'approval.expire',
-  'job.retry',
-  'job.fire',
-  'traffic.message',
-  'budget.rollover',
-] as const;
+const EVENT_KINDS = ['run.start', 'step.finish', 'approval.decide', 'approval.expire', 'job.retry', 'job.fire', 'traffic.message', 'budget.rollover'] as const;
 export const EventKind = v.picklist(EVENT_KINDS);
 export type EventKind = v.InferOutput<typeof EventKind>;
 

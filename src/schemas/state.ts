@@ -11,10 +11,10 @@ import { RunRecordSchema } from './runs.js';
 import { MemoryRecordSchema, TraceRecordSchema, UserRecordSchema } from './users.js';
 import { SimEventRecordSchema, SimulatedRunRecordSchema, SimulationRecordSchema, UserSpendRecordSchema } from './simulation.js';
 
-export const ProjectRecordSchema = model({ ...ProjectResponseSchema.entries, head_revision_id: v.optional(v.nullable(Uuid), null) });
+const ProjectRecordSchema = model({ ...ProjectResponseSchema.entries, head_revision_id: v.optional(v.nullable(Uuid), null) });
 
-export const ChatUpdateRecordSchema = model({ key: v.string(), binding_id: Uuid, update_id: v.string(), run_id: Uuid, received_at: Timestamp });
-export const BrokerEventRecordSchema = model({ event_id: v.string(), connection_resource_id: v.string(), event_type: v.string(), received_at: Timestamp });
+const ChatUpdateRecordSchema = model({ key: v.string(), binding_id: Uuid, update_id: v.string(), run_id: Uuid, received_at: Timestamp });
+const BrokerEventRecordSchema = model({ event_id: v.string(), connection_resource_id: v.string(), event_type: v.string(), received_at: Timestamp });
 
 /** Collection name -> record schema. Order matters only for readability of the data file. */
 export const COLLECTION_SCHEMAS = {
@@ -91,7 +91,7 @@ export const SettingsSchema = model({
 export type Settings = v.InferOutput<typeof SettingsSchema>;
 
 /** Plain-JSON state: what the data file holds and what GET/PUT /_mock/state exchange. */
-export const StateDataSchema = model({
+const StateDataSchema = model({
   clock: v.optional(ClockStateSchema, {}),
   settings: v.optional(SettingsSchema, {}),
   ...(Object.fromEntries(COLLECTION_NAMES.map((c) => [c, v.optional(v.array(COLLECTION_SCHEMAS[c]), [])])) as {
@@ -125,7 +125,9 @@ export const DATA_FILE_FORMAT = 'project-runtime-mock';
 export const DATA_FILE_VERSION = 2;
 export const DATA_FILE_VERSIONS: readonly number[] = [1, 2];
 
-export const DataFileSchema = model({
+// Compile-time only, as is StateDataSchema: a data file is checked record by record as it streams in, and PUT /_mock/state
+// parses CompleteStateDataSchema; these two hold the shallow declarations below equal to the records' schemas.
+const DataFileSchema = model({
   format: v.literal(DATA_FILE_FORMAT),
   format_version: v.picklist([1, 2]),
   seq: v.optional(v.pipe(Int, v.minValue(0))),
@@ -135,4 +137,4 @@ export const DataFileSchema = model({
 export type DataFile = { format: typeof DATA_FILE_FORMAT; format_version: 1 | 2; seq?: number | undefined; state: StateData };
 
 const declaredTypesMatch: [SameType<StateData, v.InferOutput<typeof StateDataSchema>>, SameType<DataFile, v.InferOutput<typeof DataFileSchema>>] = [true, true];
-void declaredTypesMatch;
+void [declaredTypesMatch, DataFileSchema];

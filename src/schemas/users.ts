@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { Int, Timestamp, Uuid, intQuery, model, nullish } from './common.js';
 
-export const UserStatus = v.picklist(['active', 'deleted']);
+const UserStatus = v.picklist(['active', 'deleted']);
 
 export const UserResponseSchema = model({
   id: Uuid,
@@ -15,7 +15,6 @@ export const UserResponseSchema = model({
   external_user_id: nullish(v.string()),
   last_active_at: nullish(Timestamp),
 });
-export type User = v.InferOutput<typeof UserResponseSchema>;
 
 export const UserRecordSchema = model({ ...UserResponseSchema.entries, status: v.optional(UserStatus, 'active') });
 
@@ -35,5 +34,3 @@ export const UserDeleteResponseSchema = model({
 
 export const MemoryRecordSchema = model({ id: Uuid, project_id: Uuid, user_id: Uuid, namespace: v.string(), content: v.string() });
 export const TraceRecordSchema = model({ id: Uuid, project_id: Uuid, user_id: Uuid, run_id: nullish(Uuid), content: v.string() });
-export type MemoryRecord = v.InferOutput<typeof MemoryRecordSchema>;
-export type TraceRecord = v.InferOutput<typeof TraceRecordSchema>;

@@ -1,16 +1,14 @@
 // Shadow mode: the mock answers every v3 request and also sends it to a target, recording where the two answers differ.
+// createApp imports this folder only when its `shadow` option is given (a mock without one never loads it).
 import type { Context, Middleware } from 'koa';
 import type { ErrorReporter } from '../errors.js';
-import type { SecretIndex } from '../control/index.js';
+import { DriftBudget, DriftLog, type SecretIndex } from '../control/index.js';
 import { shadowSettings, shownUrl, type ShadowOptions, type ShadowSettings } from './options.js';
 import { ShadowSender } from './sender.js';
-import { DriftBudget, DriftLog } from './drift-log.js';
 import { shadowMiddleware as middleware, type Compare, type ShadowRecord } from './middleware.js';
 
-export { WRITES_RULE, type ShadowOptions } from './options.js';
-export { DRIFT_MAX_BYTES, EXAMPLES_PER_GROUP, DriftBudget, DriftLog } from './drift-log.js';
+export { type ShadowOptions } from './options.js';
 export { DRIFT_PER_REQUEST, DRIFT_VALUE_CHARS, type Compare, type ShadowRecord } from './middleware.js';
-export { MAX_ANSWER_BYTES } from './transport.js';
 export { NOTICE_INTERVAL_MS } from './target-health.js';
 export { shadowFlags, SHADOW_USAGE } from './flags.js';
 
@@ -24,16 +22,29 @@ export interface ShadowServer {
   driftBudget: DriftBudget;
   /** The answer comparator (the conformance command's, held to the mock's /openapi.json). */
   compare: Compare;
+  /** A new drift record of one mock of the server. */
+  driftLog(): DriftLog;
+  /** The server's shadow middleware: `recordOf` gives the record of the mock a request was answered from. */
+  middleware(recordOf: (ctx: Context) => ShadowRecord | null, report: ErrorReporter): Middleware;
 }
 
 /** Checks createApp's `shadow` (a TypeError names the rule it breaks) and builds the server's sender around `compare`. */
 export function shadowServer(options: ShadowOptions, log: (line: string) => void, compare: Compare): ShadowServer {
   const settings = shadowSettings(options);
   const url = shownUrl(settings.url);
-  return { settings, url, sender: new ShadowSender(settings, log, url), driftBudget: new DriftBudget(), compare };
+  const server: ShadowServer = {
+    settings,
+    url,
+    sender: new ShadowSender(settings, log, url),
+    driftBudget: new DriftBudget(),
+    compare,
+    driftLog: () => driftLog(server),
+    middleware: (recordOf, report) => shadowMiddleware(server, recordOf, report),
+  };
+  return server;
 }
 
-/** One mock's drift record (empty and disabled without a shadow server). */
+/** One mock's drift record (empty and disabled without a shadow server: what a mock builds when shadow mode is off). */
 export const driftLog = (server: ShadowServer | null): DriftLog =>
   new DriftLog(server?.sender ?? null, server ? { url: server.url, writes: server.settings.writes } : null, server?.driftBudget);
 
@@ -43,8 +54,7 @@ export interface MockShadow {
   secrets: () => SecretIndex;
 }
 
-/** The server's shadow middleware: `recordOf` gives the record of the mock a request was answered from. */
-export function shadowMiddleware(server: ShadowServer, recordOf: (ctx: Context) => ShadowRecord | null, report: ErrorReporter): Middleware {
+function shadowMiddleware(server: ShadowServer, recordOf: (ctx: Context) => ShadowRecord | null, report: ErrorReporter): Middleware {
   const parts = { settings: server.settings, sender: server.sender, compare: server.compare, report: (err: unknown) => report(err, undefined as never) };
   return middleware(parts, recordOf);
 }

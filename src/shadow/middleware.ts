@@ -2,15 +2,14 @@
 // the two answers' differences go to the journal entry and the mock's drift record, redacted and bounded.
 import type { Context, Middleware } from 'koa';
 import { Redactor, type SecretIndex } from '../control/index.js';
-import type { Journal } from '../control/index.js';
+import type { Journal, DriftLog } from '../control/index.js';
 import type { DriftItem } from '../schemas/index.js';
 import type { ShadowSettings } from './options.js';
 import type { ShadowSender, TargetAnswer } from './sender.js';
-import type { DriftLog } from './drift-log.js';
 import { forwardedQuery } from './query.js';
 
 /** The comparison of two answers (the conformance command's comparator). */
-export interface Answer {
+interface Answer {
   status: number;
   headers: Record<string, string>;
   body: unknown;
@@ -44,7 +43,7 @@ export interface ShadowRecord {
 const V3 = /^\/api\/v3(?:\/|$)/;
 
 /** A value as a drift record keeps it: whole when short, else its JSON text cut with a marker. */
-export function cut(value: unknown): unknown {
+function cut(value: unknown): unknown {
   if (value === undefined) return undefined;
   const text = JSON.stringify(value);
   return text.length <= DRIFT_VALUE_CHARS ? value : `${text.slice(0, DRIFT_VALUE_CHARS)}… (${text.length} characters)`;
@@ -60,7 +59,7 @@ const parsed = (text: string): unknown => {
 };
 
 /** Whether a request may go to the target: GET always; a write only with `writes`, and only under the disposable project. */
-export function shadowed(settings: ShadowSettings, method: string, path: string): boolean {
+function shadowed(settings: ShadowSettings, method: string, path: string): boolean {
   if (method === 'GET') return true;
   if (!settings.writes || settings.disposableProject === undefined) return false;
   const prefix = `/api/v3/projects/${encodeURIComponent(settings.disposableProject)}`;

@@ -2,6 +2,7 @@
 import type { ShadowSettings } from './options.js';
 import { TargetHealth } from './target-health.js';
 import { fetchTransport, httpTransport, type TargetAnswer, type Transport } from './transport.js';
+import type { Refusal } from '../control/index.js';
 
 export type { TargetAnswer } from './transport.js';
 
@@ -15,9 +16,6 @@ export interface ShadowJob {
   answered(answer: TargetAnswer): void;
   unreachable(): void;
 }
-
-/** Why a request was not queued. */
-export type Refusal = 'queue_full' | 'rate_limited' | 'target_down';
 
 /** Shared by every mock of a server: one target, one queue, one rate. */
 export class ShadowSender {

@@ -4,7 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 
 /** A target answer larger than this is not read (and not compared): shadow traffic holds bounded memory. */
-export const MAX_ANSWER_BYTES = 1024 * 1024;
+const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** What the target answered: its status, headers (lower-case names) and body text (null when over the bound). */
 export interface TargetAnswer {
@@ -13,7 +13,7 @@ export interface TargetAnswer {
   text: string | null;
 }
 
-export interface Outgoing {
+interface Outgoing {
   url: URL;
   method: string;
   headers: Record<string, string>;

@@ -2,7 +2,7 @@
 import type { Behaviour, BehaviourPart, Behaviours, SimStep } from '../schemas/index.js';
 
 /** A run of a fixture without `simulation`: a short queue, memory, a model call, a tool, an answer; it succeeds. */
-export const DEFAULT_BEHAVIOUR: Behaviour = Object.freeze({
+const DEFAULT_BEHAVIOUR: Behaviour = Object.freeze({
   queue_wait_ms: 800,
   steps: [
     { name: 'recall context', step_type: 'memory', duration_ms: 120, cost_usd: 0, input_tokens: 0, output_tokens: 0 },

@@ -7,7 +7,7 @@ import { runKey } from './runs.js';
 type Run = RecordOf<'runs'>;
 type Mark = RecordOf<'simulated_runs'>;
 
-export const DAY_MS = 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
 const MARKS = 'simulated_runs' as const;
 /** A run still under way when its turn comes is looked at again this much simulated time later. */
 const RECHECK_MS = 60 * 60 * 1000;
@@ -15,9 +15,9 @@ const RECHECK_MS = 60 * 60 * 1000;
  * Removal waits until the oldest run is due by this much, then takes every run due by then: runs go within a
  * simulated hour of their time, all that fell due in that hour to a transaction, rather than one transaction each.
  */
-export const GATHER_MS = 60 * 60 * 1000;
+const GATHER_MS = 60 * 60 * 1000;
 /** One slice (one transaction) removes at most this many runs, and looks at most at SLICE_LOOKS entries. */
-export const SLICE_RUNS = 256;
+const SLICE_RUNS = 256;
 const SLICE_LOOKS = 1024;
 const END_EVENTS = new Set(['run.succeeded', 'run.failed', 'run.cancelled']);
 const ENDED = new Set<Run['status']>(['succeeded', 'failed', 'cancelled']);
@@ -39,7 +39,7 @@ export interface HistoryOptions {
 }
 
 /** When a finished run ended: its last end event (a run ended by hand may lack one: then when it was created). */
-export function endedAt(run: Run): number {
+function endedAt(run: Run): number {
   for (let i = run.events.length - 1; i >= 0; i--) {
     const e = run.events[i] as { type?: unknown; at?: unknown };
     if (typeof e?.type === 'string' && END_EVENTS.has(e.type) && typeof e.at === 'string') return Date.parse(e.at);

@@ -12,7 +12,7 @@ import { SimulationParts } from './parts.js';
 import type { Deps } from '../deps.js';
 import type { OwnSimulation, SimulationSettings } from './options.js';
 
-export { MAX_EVENTS_PER_RUN, eventView, type OwnSimulation, type SimulationObserver, type SimulationSettings } from './options.js';
+export { type OwnSimulation, type SimulationObserver, type SimulationSettings } from './options.js';
 
 /** The simulation as the control surface drives it; its engine, timer and hooks are its parts (parts.ts). */
 export class Simulation {

@@ -13,11 +13,11 @@ type Budget = RecordOf<'budgets'>;
 export const toMicros = (usd: number): number => Math.round(usd * 1e6);
 export const fromMicros = (m: number): number => m / 1e6;
 
-export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-export const utcMonth = (ms: number): string => new Date(ms).toISOString().slice(0, 7);
+const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const utcMonth = (ms: number): string => new Date(ms).toISOString().slice(0, 7);
 
 /** The next UTC midnight strictly after `ms`. */
-export function nextUtcMidnight(ms: number): number {
+function nextUtcMidnight(ms: number): number {
   const d = new Date(ms);
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
 }

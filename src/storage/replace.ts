@@ -7,7 +7,7 @@ import { NotADiff, type Pending } from './pending-write.js';
 import type { CommitPipeline } from './commit.js';
 
 /** What the diff reads: the newest state (committed plus pending), as a transaction sees it. */
-export interface NewestState {
+interface NewestState {
   viewEntries(c: CollectionName): Iterable<[string, unknown]>;
   viewClock(): ClockState;
   newestSettings(): Settings;
@@ -26,7 +26,7 @@ export interface Target {
  * their order, new ones come last. Throws NotADiff when that is not possible, or is larger than the target itself.
  * It depends on nothing else it reads, so run again on others' writes it is a diff against theirs.
  */
-export function diffTo(state: NewestState, target: Target): (tx: Transaction) => void {
+function diffTo(state: NewestState, target: Target): (tx: Transaction) => void {
   let total = 0;
   for (const c of COLLECTION_NAMES) total += target.maps[c].size;
   return (tx) => {
@@ -50,7 +50,7 @@ export function diffTo(state: NewestState, target: Target): (tx: Transaction) =>
 }
 
 /** The target as a whole state to store. */
-export function wholeState(target: Target): Replacement {
+function wholeState(target: Target): Replacement {
   const maps = target.copy
     ? (Object.fromEntries(COLLECTION_NAMES.map((c) => [c, new Map(target.maps[c] as Map<string, unknown>)])) as unknown as Maps)
     : target.maps;

@@ -30,7 +30,7 @@ const SHARED = new WeakSet<Map<string, unknown>>();
  * The maps of `data`'s records, shared with every other store started on the same arrays: a store copies a collection's
  * map at its first write to it (copy-on-write), so a thousand sandboxes of one base hold its records once.
  */
-export function sharedMapsFromData(data: StateData): Maps {
+function sharedMapsFromData(data: StateData): Maps {
   const maps = {} as Record<CollectionName, Map<string, unknown>>;
   for (const c of COLLECTION_NAMES) {
     const rows = data[c] as unknown[];

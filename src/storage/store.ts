@@ -14,13 +14,10 @@ import type { StateView, Transaction, Writer } from './transaction.js';
 import { storageUnavailable } from './unavailable.js';
 
 export { Transaction } from './transaction.js';
-export { emptyMaps, type Maps } from './pending.js';
 export type { ReadView, RecordReader } from './reader.js';
 export type { Writer } from './transaction.js';
-export { mapsFromData, type Snapshot } from './state.js';
-export { StaleView, type Optimism, type WriteScope, type WriteObserver } from './commit.js';
-export type { CaughtUpListener } from './sync.js';
-export type { TimeSource } from './clock.js';
+export { type Snapshot } from './state.js';
+export { StaleView, type Optimism, type WriteScope } from './commit.js';
 export { StorageUnavailable } from './unavailable.js';
 
 /** Who sees what the store does, given when it is built. */

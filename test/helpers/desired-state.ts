@@ -68,7 +68,7 @@ export function validationLocs(fn: () => unknown): (string | number)[][] {
 
 /** A bundle (manifest and soul asset) whose state the bundle tests also build by mutations. */
 export const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
-export const MANIFEST = `
+const MANIFEST = `
 identity: {mode: app_backend, issuer_url: "https://id.example/", jwks_url: "https://id.example/jwks.json", audience: demo, tenant_id_claim: tid, user_id_claim: sub}
 metadata: {description: Demo}
 agents:

@@ -7,7 +7,7 @@ import { createApp, type MockApp } from '../../src/app.js';
 import { demoFixture } from '../../src/fixtures.js';
 
 type Json = Record<string, any>;
-export interface ProxiedAnswer {
+interface ProxiedAnswer {
   status: number;
   headers: Record<string, string>;
   body: any;

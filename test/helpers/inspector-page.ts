@@ -18,8 +18,8 @@ export let cli: RunningCli;
 export let page: Page;
 let context: BrowserContext;
 let profile: string;
-export const pageErrors: string[] = [];
-export const external: string[] = [];
+const pageErrors: string[] = [];
+const external: string[] = [];
 export const urls: string[] = [];
 /** When the page started each journal poll (ms, performance clock of this process). */
 export const polls: number[] = [];

@@ -37,7 +37,7 @@ export async function freshDatabase(): Promise<string> {
   return withDatabase(DATABASE_URL, name);
 }
 
-export function withDatabase(url: string, name: string): string {
+function withDatabase(url: string, name: string): string {
   const u = new URL(url);
   u.pathname = `/${name}`;
   return u.toString();

@@ -26,7 +26,7 @@ export interface Served {
 }
 
 /** Every server's answers, in the order they were written to their sockets (one counter for all). */
-export const written: Written[] = [];
+const written: Written[] = [];
 let order = 0;
 /** The place in `written` of the answer tagged `tag` (exactly one). */
 export const answeredAt = (tag: string) => orderOf(tag).order;
@@ -133,7 +133,7 @@ export async function delayedWrite(holder: Served, deleter: Served) {
 }
 
 /** A POST whose body is sent slowly: half, then (after `gap` ms) the rest, unless the answer came first. */
-export function slowPost(s: Served, path: string, body: string, gap: number, tag: string): Promise<{ status: number; body: Json | null }> {
+function slowPost(s: Served, path: string, body: string, gap: number, tag: string): Promise<{ status: number; body: Json | null }> {
   return new Promise((resolve, reject) => {
     const url = new URL(s.base + path);
     const req = request(

@@ -7,7 +7,7 @@ export const SHADOW_TOKEN = 'sh4d0w-7f3a9c1e5b';
 export const TARGET_URL = 'http://target.test';
 
 /** What the target was sent: method, path and the headers that carry credentials. */
-export interface Sent {
+interface Sent {
   method: string;
   path: string;
   authorization: string | null;
@@ -25,7 +25,7 @@ export interface Target {
 }
 
 /** The demo fixture, where the shadow token is the owner's too (as a staging service would know its own token). */
-export function targetFixture(): Record<string, unknown> {
+function targetFixture(): Record<string, unknown> {
   const fixture = structuredClone(demoFixture()) as { access_tokens: Record<string, unknown>[] };
   const owner = fixture.access_tokens.find((t) => t.token === 'demo-owner-token')!;
   fixture.access_tokens.push({ ...owner, token: SHADOW_TOKEN });

@@ -48,7 +48,7 @@ export function removeDirs(): void {
 }
 
 /** Wraps a change-set adapter: `log` holds every change set it stored, in the order stored (a rebased group as rebased). */
-export function recording(inner: StorageAdapter): { adapter: StorageAdapter; log: ChangeSet[] } {
+function recording(inner: StorageAdapter): { adapter: StorageAdapter; log: ChangeSet[] } {
   const log: ChangeSet[] = [];
   const target = inner as ChangeSetAdapter;
   const adapter = new Proxy(target, {

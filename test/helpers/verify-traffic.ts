@@ -4,7 +4,7 @@ import { freshMock } from './app.js';
 import { DEMO, bearer } from './demo.js';
 import type { MockApp } from '../../src/app.js';
 
-export const P = DEMO.projects.support;
+const P = DEMO.projects.support;
 export const owner = bearer(DEMO.tokens.owner);
 export const RUN = `/api/v3/projects/${P}/runs/${DEMO.runs.failedApi}`;
 export const MISSING = `/api/v3/projects/${P}/runs/00000000-0000-4000-8000-000000000000`;
@@ -12,7 +12,7 @@ export const CANCEL = `/api/v3/projects/${P}/runs/${DEMO.runs.waitingApproval}/c
 export const USERS = `/api/v3/projects/${P}/users`;
 
 /** Four requests: #1 GET run 200, #2 GET missing run 404, #3 POST cancel with a body, #4 GET users?limit=2. */
-export async function traffic(mock: MockApp): Promise<void> {
+async function traffic(mock: MockApp): Promise<void> {
   await mock.fetch(RUN, { headers: owner });
   await mock.fetch(MISSING, { headers: { ...owner, 'X-Trace': 'abc' } });
   await mock.fetch(CANCEL, {

@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,7 @@ import { buildOpenApi } from '../../src/document/build.js';
 
 const { Spectral, Document } = spectralCore;
 const root = fileURLToPath(new URL('../..', import.meta.url));
+const require = createRequire(import.meta.url);
 const dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
 
 /** The documents as a client downloads them, by variant. */
@@ -46,7 +48,7 @@ interface Problem {
 
 /** `redocly lint --format=json`, spawned like a user runs it, with the repository's redocly.yaml. */
 function redocly(file: string): Problem[] {
-  const cli = join(root, 'node_modules/@redocly/cli/bin/cli.js');
+  const cli = require.resolve('@redocly/cli/bin/cli.js');
   const run = spawnSync(process.execPath, [cli, 'lint', file, '--format=json', '--config', join(root, 'redocly.yaml')], {
     cwd: root,
     encoding: 'utf8',

@@ -1,5 +1,6 @@
 // The bundle's lazy mime-types: the precomputed answers are mime-types' own, the facade answers every input as the real
-// module does and loads it only for inputs it has not precomputed, and the built bundle holds the tables as JSON text.
+// module does and loads it only for inputs it has not precomputed, and the built bundles (the package's and the host
+// CLI's) hold the tables as JSON text.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync } from 'node:fs';
@@ -80,14 +81,15 @@ test('the facade answers as mime-types does, loading it only for an input it has
   }
 });
 
-const bundle = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
-
-test('the built bundle holds the mime tables as JSON text, not as object literals', () => {
-  if (!existsSync(bundle)) assert.unreachable('dist/index.js is missing: run npm run build');
-  const text = readFileSync(bundle, 'utf8');
-  assert.not.match(text, /"application\/1d-interleaved-parityfec": \{/);
-  assert.is(text.match(/JSON\.parse\('\{"application\/1d-interleaved-parityfec"/g)?.length, 2);
-  assert.is(text.match(/var KNOWN = /g)?.length, 2);
-});
+for (const name of ['index.js', 'cli.js']) {
+  const bundle = fileURLToPath(new URL(`../../dist/${name}`, import.meta.url));
+  test(`dist/${name} holds the mime tables as JSON text, not as object literals, behind the facade`, () => {
+    if (!existsSync(bundle)) assert.unreachable(`dist/${name} is missing: run npm run build`);
+    const text = readFileSync(bundle, 'utf8');
+    assert.not.match(text, /"application\/1d-interleaved-parityfec": \{/);
+    assert.is(text.match(/JSON\.parse\('\{"application\/1d-interleaved-parityfec"/g)?.length, 2);
+    assert.is(text.match(/var KNOWN = /g)?.length, 2);
+  });
+}
 
 test.run();

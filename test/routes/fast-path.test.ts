@@ -6,6 +6,7 @@ import { createServer, request, type RequestListener, type Server } from 'node:h
 import type { AddressInfo } from 'node:net';
 import { createApp, type MockApp } from '../../src/app.js';
 import { demoFixture } from '../../src/fixtures.js';
+import { OwnedResponse } from '../../src/fast-path-sent.js';
 import { DEMO, bearer } from '../helpers/demo.js';
 
 const P = DEMO.projects.support;
@@ -19,8 +20,8 @@ interface Answer {
   body: string;
 }
 
-function listen(listener: RequestListener): Promise<Server> {
-  const server = createServer(listener);
+function listen(listener: RequestListener, owned = false): Promise<Server> {
+  const server = owned ? createServer({ ServerResponse: OwnedResponse }, listener) : createServer(listener);
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
@@ -54,6 +55,8 @@ function lastEntry(mock: MockApp): unknown {
 interface Setup {
   mock: MockApp;
   fast: Server;
+  /** The fast path in a server the mock owns (as the CLI's): each head goes out in one writeHead. */
+  owned: Server;
   full: Server;
   /** Koa contexts made so far: the whole chain makes one per request, the fast path none. */
   contexts: () => number;
@@ -67,14 +70,31 @@ async function setup(): Promise<Setup> {
   const create = mock.app.createContext.bind(mock.app);
   mock.app.createContext = ((req, res) => (made++, create(req, res))) as typeof mock.app.createContext;
   const fast = await listen(mock.callback());
+  const owned = await listen(mock.callback(), true);
   const full = await listen(mock.app.callback());
   const created = await send(full, 'POST', '/_mock/sandboxes', { 'Content-Type': 'application/json' });
   const sandbox = (JSON.parse(created.body) as { id: string }).id;
-  return { mock, fast, full, contexts: () => made, sandbox };
+  return { mock, fast, owned, full, contexts: () => made, sandbox };
+}
+
+/** Runs `body` on a fresh setup, closing both servers and the mock after it whatever happens. */
+async function withSetup(body: (s: Setup) => Promise<void>): Promise<void> {
+  const s = await setup();
+  try {
+    await body(s);
+  } finally {
+    s.fast.close();
+    s.owned.close();
+    s.full.close();
+    await s.mock.close();
+  }
 }
 
 /** Sends the request through both paths (fast first) and asserts the same answer and the same journal entry. */
 async function same(s: Setup, path: string, headers: Record<string, string> = owner, method = 'GET'): Promise<Answer> {
+  const ownedBefore = s.mock.control.journal.next;
+  const o = await send(s.owned, method, path, headers);
+  const entryOwned = s.mock.control.journal.next > ownedBefore ? lastEntry(s.mock) : null;
   const before = s.mock.control.journal.next;
   const a = await send(s.fast, method, path, headers);
   const journaledFast = s.mock.control.journal.next > before;
@@ -85,6 +105,8 @@ async function same(s: Setup, path: string, headers: Record<string, string> = ow
   assert.equal(a, b, `${method} ${path}: answers`);
   assert.is(journaledFast, journaledFull, `${method} ${path}: journaled on one side only`);
   assert.equal(entryFast, entryFull, `${method} ${path}: journal entries`);
+  assert.equal(o, a, `${method} ${path}: answers of the owned server (one writeHead)`);
+  assert.equal(entryOwned, entryFast, `${method} ${path}: journal entries of the owned server`);
   return a;
 }
 
@@ -120,9 +142,8 @@ const READS = [
   `/api/v3/projects/${DEMO.projects.globex}/runs/${RUN}`,
 ];
 
-test('every v3 read, ok or refused, with and without credentials: the same answer and entry on both paths', async () => {
-  const s = await setup();
-  try {
+test('every v3 read, ok or refused, with and without credentials: the same answer and entry on both paths', () =>
+  withSetup(async (s) => {
     for (const path of READS) {
       await fastAndSame(s, path);
       await fastAndSame(s, path, {});
@@ -138,16 +159,10 @@ test('every v3 read, ok or refused, with and without credentials: the same answe
     assert.ok(refused.headers.includes('WWW-Authenticate'));
     assert.is((await same(s, READS[6])).status, 422);
     assert.is((await same(s, READS[5])).status, 404);
-  } finally {
-    s.fast.close();
-    s.full.close();
-    await s.mock.close();
-  }
-});
+  }));
 
-test('sandboxes by path and header, faults and other methods: the same answer and entry; what the fast path leaves, Koa answers', async () => {
-  const s = await setup();
-  try {
+test('sandboxes by path and header, faults and other methods: the same answer and entry; what the fast path leaves, Koa answers', () =>
+  withSetup(async (s) => {
     // A sandbox named by its path prefix or its header is a read the fast path serves from that sandbox's mock.
     await fastAndSame(s, `/sandboxes/${s.sandbox}${V3}/runs/${RUN}`);
     await fastAndSame(s, `${V3}/runs/${RUN}`, { ...owner, 'X-Mock-Sandbox': s.sandbox });
@@ -170,16 +185,53 @@ test('sandboxes by path and header, faults and other methods: the same answer an
     await same(s, `${V3}/nothing-here`);
     await same(s, `/API/V3/projects/${P}/runs/${RUN}`);
     await same(s, `${V3}/runs/${RUN}#part`);
-  } finally {
-    s.fast.close();
-    s.full.close();
-    await s.mock.close();
-  }
-});
+  }));
 
-test('client facts: requests of one principal in flight are counted alike on both paths', async () => {
-  const s = await setup();
-  try {
+test('what the fast path keeps between requests follows every write: the body, the token, its principal, the clock', () =>
+  withSetup(async (s) => {
+    const path = `${V3}/runs/${RUN}`;
+    const first = await fastAndSame(s, path);
+    // A write replaces the run: the next answer is the new body (and its length) on both paths, in process too.
+    const state = structuredClone(s.mock.control.exportState());
+    const run = state.runs.find((r) => r.id === RUN)!;
+    run.cost_usd = 12.5;
+    await s.mock.control.importState(state);
+    const after = await fastAndSame(s, path);
+    const expected = { ...(JSON.parse(first.body) as Record<string, unknown>), cost_usd: 12.5 };
+    assert.equal(JSON.parse(after.body), expected);
+    assert.ok(after.headers.includes(String(Buffer.byteLength(after.body))));
+    const inProcess = await s.mock.fetch(path, { headers: owner });
+    assert.is(inProcess.headers.get('content-length'), String(Buffer.byteLength(after.body)));
+    assert.equal(await inProcess.json(), expected);
+    // The same path again with an id spelled otherwise (upper case): read as the canonical id, as before.
+    assert.is((await fastAndSame(s, `${V3}/runs/${RUN.toUpperCase()}`)).body, after.body);
+    // The principal loses its role in the run's workspace: 404, although the same token was answered a moment ago.
+    const owned = structuredClone(s.mock.control.exportState());
+    const principal = owned.principals.find((p) => p.id === DEMO.principals.owner)!;
+    const project = owned.projects.find((p) => p.id === P)!;
+    principal.memberships = principal.memberships.filter((m) => m.workspace_id !== project.workspace_id);
+    await s.mock.control.importState(owned);
+    assert.is((await fastAndSame(s, path)).status, 404);
+    // The token is revoked: 401 token_invalid.
+    const revoked = structuredClone(s.mock.control.exportState());
+    revoked.access_tokens.find((t) => t.token === DEMO.tokens.owner)!.revoked = true;
+    await s.mock.control.importState(revoked);
+    const refused = await fastAndSame(s, path);
+    assert.equal([refused.status, (JSON.parse(refused.body) as { detail: { reason_code: string } }).detail.reason_code], [401, 'token_invalid']);
+  }));
+
+test('a token answered once is refused once the mock clock passes its expiry, on both paths', () =>
+  withSetup(async (s) => {
+    const token = s.mock.control.exportState().access_tokens.find((t) => t.token === DEMO.tokens.owner)!;
+    const path = `${V3}/runs/${RUN}`;
+    assert.is((await fastAndSame(s, path)).status, 200);
+    await s.mock.control.setClock(token.expires_at);
+    const refused = await fastAndSame(s, path);
+    assert.equal([refused.status, (JSON.parse(refused.body) as { detail: { reason_code: string } }).detail.reason_code], [401, 'token_expired']);
+  }));
+
+test('client facts: requests of one principal in flight are counted alike on both paths', () =>
+  withSetup(async (s) => {
     const path = `${V3}/runs/${RUN}`;
     const made = s.contexts();
     await Promise.all([send(s.fast, 'GET', path, owner), send(s.fast, 'GET', path, owner)]);
@@ -190,11 +242,25 @@ test('client facts: requests of one principal in flight are counted alike on bot
       [DEMO.principals.owner, DEMO.principals.owner],
     );
     for (const e of entries) assert.ok(e.client!.inFlight >= 1);
-  } finally {
-    s.fast.close();
-    s.full.close();
-    await s.mock.close();
-  }
-});
+  }));
+
+test("mock.callback() in someone else's server: after the fast path's answer, res.getHeader() reads its headers", () =>
+  withSetup(async (s) => {
+    const listener = s.mock.callback();
+    const seen: Record<string, unknown>[] = [];
+    const theirs = await listen((req, res) => {
+      res.on('finish', () => seen.push({ type: res.getHeader('content-type'), length: res.getHeader('content-length') }));
+      listener(req, res);
+    });
+    try {
+      const made = s.contexts();
+      const a = await send(theirs, 'GET', `${V3}/runs/${RUN}`, owner);
+      assert.is(s.contexts(), made, 'taken by the fast path');
+      assert.is(a.status, 200);
+      assert.equal(seen, [{ type: 'application/json; charset=utf-8', length: Buffer.byteLength(a.body) }]);
+    } finally {
+      theirs.close();
+    }
+  }));
 
 test.run();

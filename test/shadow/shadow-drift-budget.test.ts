@@ -4,7 +4,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEMO, bearer } from '../helpers/demo.js';
 import { shadowingMock, targetMock } from '../helpers/shadow.js';
-import { DRIFT_MAX_BYTES, DriftBudget, DriftLog, driftLog, shadowServer } from '../../src/shadow/index.js';
+import { driftLog, shadowServer } from '../../src/shadow/index.js';
+import { DRIFT_MAX_BYTES, DriftBudget, DriftLog } from '../../src/control/index.js';
 
 const P = DEMO.projects.support;
 const RUN = `/api/v3/projects/${P}/runs/${DEMO.runs.failedApi}`;

@@ -44,7 +44,7 @@ export function operationOf(method: string, path: string): string | null {
 }
 
 /** The method of an operation id, or undefined for an unknown one. */
-export const methodOfOperation = (operation: string): string | undefined => OPERATIONS.find((o) => o.operation === operation)?.method;
+const methodOfOperation = (operation: string): string | undefined => OPERATIONS.find((o) => o.operation === operation)?.method;
 
 const OPERATION_IDS = OPERATIONS.map((o) => o.operation);
 

@@ -5,11 +5,11 @@ import type { Count, RequestPattern } from '../../schemas/index.js';
 import { compilePattern, type CompiledPattern, type Difference } from './pattern.js';
 
 /** Near misses an answer names at most, closest first. */
-export const MAX_NEAR_MISSES = 5;
+const MAX_NEAR_MISSES = 5;
 /** Unexpected entries `verify/only` lists at most (`unexpected_count` has them all). */
-export const MAX_UNEXPECTED = 20;
+const MAX_UNEXPECTED = 20;
 
-export interface NearMiss {
+interface NearMiss {
   id: number;
   differences: Difference[];
 }
@@ -28,7 +28,7 @@ export interface VerifyAnswer {
 }
 
 /** The 417 body: the management envelope, and beside it what was found. */
-export interface VerifyFailure {
+interface VerifyFailure {
   detail: { reason_code: string; message: string };
   matched: number;
   evicted?: number;
@@ -48,7 +48,7 @@ export interface SequenceFailure extends VerifyFailure {
   expected: RequestPattern;
   near_misses: NearMiss[];
 }
-export interface UnexpectedEntry {
+interface UnexpectedEntry {
   id: number;
   method: string;
   path: string;
@@ -61,7 +61,7 @@ export interface OnlyFailure extends VerifyFailure {
 }
 
 /** The count a verification holds the matches to: `{}`, exactly with a bound, or bounds that cross are 422s. */
-export function checkedCount(count: Count | undefined): Count {
+function checkedCount(count: Count | undefined): Count {
   if (count === undefined) return { at_least: 1 };
   const { exactly, at_least, at_most } = count;
   if (exactly === undefined && at_least === undefined && at_most === undefined)
@@ -74,7 +74,7 @@ export function checkedCount(count: Count | undefined): Count {
 }
 
 /** `exactly 1 request`, `at least 2 requests`, `between 1 and 3 requests`. */
-export function countText(c: Count): string {
+function countText(c: Count): string {
   if (c.at_least !== undefined && c.at_most !== undefined) return `between ${c.at_least} and ${c.at_most} requests`;
   const [words, n] = c.exactly !== undefined ? ['exactly', c.exactly] : c.at_least !== undefined ? ['at least', c.at_least] : ['at most', c.at_most!];
   return `${words} ${plural(n, 'request')}`;

@@ -7,9 +7,8 @@ import { verifyCount, verifyOnly, verifySequence, type Outcome, type VerifyAnswe
 import { AssertionError } from 'node:assert';
 import { verificationError } from '../../verification-error.js';
 
-export type { CountFailure, NearMiss, OnlyFailure, Outcome, SequenceFailure, UnexpectedEntry, VerifyAnswer, VerifyFailure } from './check.js';
-export type { Difference } from './pattern.js';
-export type { RequestPattern, Count, VerifyRequest, VerifyListRequest } from '../../schemas/index.js';
+export type { Outcome, VerifyAnswer } from './check.js';
+export type { VerifyRequest, VerifyListRequest } from '../../schemas/index.js';
 
 export type VerificationKind = 'verify' | 'verifySequence' | 'verifyOnly';
 

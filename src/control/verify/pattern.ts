@@ -16,7 +16,7 @@ export interface CompiledPattern {
 }
 
 /** The reason code of an error answer in the management envelope, or null. */
-export function reasonCodeOf(entry: JournalEntry): string | null {
+function reasonCodeOf(entry: JournalEntry): string | null {
   const body = entry.response.body;
   const detail = isObject(body) ? body.detail : undefined;
   return isObject(detail) && typeof detail.reason_code === 'string' ? detail.reason_code : null;

@@ -2,7 +2,6 @@
 import type { ChangeCategory, DesiredState } from '../../schemas/index.js';
 
 export type CatalogKey = 'skills' | 'capabilities' | 'credential_requirements' | 'memory_namespaces' | 'connections';
-export type EdgeList = 'skills' | 'capabilities' | 'connections';
 
 export interface CatalogKind {
   key: CatalogKey;

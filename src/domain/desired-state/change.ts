@@ -2,7 +2,7 @@
 import type { AuthorityEffect, ChangeAction, ChangeCategory, DesiredState, SemanticChange } from '../../schemas/index.js';
 
 /** Cuts text to at most `max` UTF-16 units without splitting a surrogate pair, marking the cut with "…". */
-export function truncate(text: string, max: number): string {
+function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
   let out = '';
   for (const ch of text) {

@@ -3,8 +3,8 @@ import type { Agent, DesiredState, ExecutionPlan, ReleaseDocument, ReleaseResour
 import { CATALOG, cmp } from './catalog.js';
 import { fingerprint } from './fingerprint.js';
 
-export const RELEASE_SCHEMA_VERSION = 'svc.project-release/v3';
-export const COMPILER_VERSION = '3.0.0';
+const RELEASE_SCHEMA_VERSION = 'svc.project-release/v3';
+const COMPILER_VERSION = '3.0.0';
 
 const RESOURCE_KIND = {
   skills: 'skill',

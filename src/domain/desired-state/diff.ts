@@ -99,7 +99,7 @@ function singletonChange(s: Singleton, before: DesiredState, after: DesiredState
 }
 
 /** Orders changes by (category, subject_id, action), the order the contract fingerprints. */
-export function sortChanges(changes: readonly SemanticChange[]): SemanticChange[] {
+function sortChanges(changes: readonly SemanticChange[]): SemanticChange[] {
   return [...changes].sort((x, y) => cmp(x.category, y.category) || cmp(x.subject_id, y.subject_id) || cmp(x.action, y.action));
 }
 

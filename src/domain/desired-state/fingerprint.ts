@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 
 /** RFC 8785 canonical JSON text; throws on values JSON cannot hold (undefined at top level, NaN, lone surrogates). */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   const text = canonicalize(value);
   if (text === undefined) throw new TypeError('value has no JSON representation');
   return text;

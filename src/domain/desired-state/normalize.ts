@@ -68,7 +68,7 @@ export function canonicalState(s: ParsedDesiredState | DesiredState): DesiredSta
 }
 
 /** A fresh empty desired state (safe to modify). */
-export function emptyDesiredState(): DesiredState {
+function emptyDesiredState(): DesiredState {
   return normalizeDesiredState({});
 }
 

@@ -6,7 +6,7 @@ import { diffFingerprint, diffStates } from './diff.js';
 import { fingerprint } from './fingerprint.js';
 import { applyMutation } from './mutations.js';
 
-export const PLAN_API_VERSION = 'svc.desired-state-plan/v3';
+const PLAN_API_VERSION = 'svc.desired-state-plan/v3';
 
 /** Endpoint 9 (docs/api.md): exactly one of `bundle` and `mutation` (422 otherwise). */
 export function assertOneSource(request: PlanRequest): void {

@@ -10,7 +10,7 @@ type Simulation = S['ControlSimulation'];
 
 const MINUTE = 60_000;
 /** The advance buttons: label and milliseconds. */
-export const PRESETS: [string, number][] = [
+const PRESETS: [string, number][] = [
   ['1 minute', MINUTE],
   ['1 hour', 60 * MINUTE],
   ['1 day', 24 * 60 * MINUTE],
@@ -29,8 +29,7 @@ const subject = (e: SimEvent) =>
           : '—';
 
 /** The retention line: how long simulated runs stay after they ended. */
-export const retention = (days: number) =>
-  days === 0 ? 'simulated runs kept' : `simulated runs removed ${days} ${days === 1 ? 'day' : 'days'} after they end`;
+const retention = (days: number) => (days === 0 ? 'simulated runs kept' : `simulated runs removed ${days} ${days === 1 ? 'day' : 'days'} after they end`);
 
 export function ClockView() {
   const clock = useLoad(() => call('GET', '/_mock/clock'), []);

@@ -23,7 +23,7 @@ export const summaries = async (query: Query<'controlListRequests'>): Promise<Su
 const TRAFFIC = { all: () => true, clients: (r: Summary) => !r.simulated, simulated: (r: Summary) => r.simulated === true } as const;
 
 /** How often the journal is polled: new requests show within a second. */
-export const JOURNAL_POLL_MS = 500;
+const JOURNAL_POLL_MS = 500;
 /** Rows the page keeps (the newest). */
 const KEEP = 500;
 

@@ -10,7 +10,7 @@ interface Sample {
 }
 
 /** The samples of a Prometheus text, without comments and histogram buckets (their _count and _sum stay). */
-export function samples(text: string): Sample[] {
+function samples(text: string): Sample[] {
   const out: Sample[] = [];
   for (const line of text.split('\n')) {
     const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (\S+)$/.exec(line);

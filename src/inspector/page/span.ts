@@ -17,8 +17,6 @@ const openListeners = new Set<(o: Opening) => void>();
 let current: Span | null = null;
 let pending: Opening | null = null;
 
-export const currentSpan = (): Span | null => current;
-
 /** Sets (or clears, with null) the span every section filters on. */
 export function setSpan(span: Span | null): void {
   current = span && span.to > span.from ? span : null;

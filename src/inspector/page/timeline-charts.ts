@@ -127,13 +127,13 @@ export const CHARTS: ChartSpec[] = [
 ];
 
 /** The x values: each bucket's start, in seconds (uPlot's time unit). */
-export const xs = (t: TimelineAnswer): number[] => Array.from({ length: t.buckets }, (_, i) => (Date.parse(t.from) + i * t.bucket_ms) / 1000);
+const xs = (t: TimelineAnswer): number[] => Array.from({ length: t.buckets }, (_, i) => (Date.parse(t.from) + i * t.bucket_ms) / 1000);
 
 /** The chart's data: x, then each series' values. */
 export const dataOf = (t: TimelineAnswer, series: SeriesSpec[]): uPlot.AlignedData => [xs(t), ...series.map((s) => s.values(t))];
 
 /** A tick of the time axis (seconds): `14:00`, or `11-21 00:00` where a day starts. */
-export function tickText(seconds: number, first: boolean): string {
+function tickText(seconds: number, first: boolean): string {
   const iso = new Date(seconds * 1000).toISOString();
   const time = iso.slice(11, 16);
   return first || time === '00:00' ? `${iso.slice(5, 10)} ${time}` : time;

@@ -13,7 +13,7 @@ import 'uplot/dist/uPlot.min.css';
 import './timeline.css';
 
 /** How often the series are read again while the section shows (a running clock moves them). */
-export const TIMELINE_POLL_MS = 2000;
+const TIMELINE_POLL_MS = 2000;
 const SPANS: [string, number][] = [
   ['last hour', 3_600_000],
   ['last 6 hours', 6 * 3_600_000],

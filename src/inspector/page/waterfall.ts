@@ -27,7 +27,7 @@ function sessions(rows: Row[]): { key: string; label: string }[] {
  * Each row's bar on the mock clock: from its arrival to its end. When the clock did not move during the session (it was
  * frozen), arrival times say nothing: the bars follow each other in order, each as long as its request took.
  */
-export function layout(rows: readonly Pick<Row, 'at' | 'duration_ms'>[]): { start: number; length: number; sequential: boolean }[] {
+function layout(rows: readonly Pick<Row, 'at' | 'duration_ms'>[]): { start: number; length: number; sequential: boolean }[] {
   const t0 = rows.length ? Date.parse(rows[0].at) : 0;
   const sequential = rows.every((r) => Date.parse(r.at) === t0);
   let cursor = 0;

@@ -9,7 +9,6 @@ import type { JsonFileOptions } from './options.js';
 export { JsonFileAdapter } from './adapter.js';
 export { LockError } from './lock.js';
 export { JsonStreamError, readJsonStreaming } from './json-document.js';
-export type { FileSystem, Handle } from './fs.js';
 export type { StorageReporter, JsonFileOptions } from './options.js';
 
 /**

@@ -18,7 +18,7 @@ import type { StorageReporter } from './options.js';
 
 const MB = 1024 * 1024;
 /** A load at least this large (or this slow) prints its summary line. */
-export const BIG_BYTES = 8 * MB;
+const BIG_BYTES = 8 * MB;
 
 export interface Loaded {
   doc: DataFile;

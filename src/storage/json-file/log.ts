@@ -7,7 +7,7 @@ import { DataFileError, DATA_FILE_MAX_DEPTH, type RecordChecker } from '../data-
 import { nestedDeeperThan } from './json-document.js';
 import { removeIfPresent, writeAt, type FileSystem, type Handle } from './fs.js';
 
-export const LOG_FORMAT = 'project-runtime-mock-log';
+const LOG_FORMAT = 'project-runtime-mock-log';
 /** A change set larger than this is written as several lines (`"more": true` on all but the last). */
 const PART_BYTES = 4 * 1024 * 1024;
 const MAX_LINE_BYTES = 256 * 1024 * 1024;

@@ -5,7 +5,7 @@ import type { Session } from './session.js';
 import type { Tables } from './schema.js';
 
 /** How long a delete waits for a live instance that does not acknowledge (stuck, or cut off with its session alive). */
-export const ACK_WAIT_MS = 5_000;
+const ACK_WAIT_MS = 5_000;
 /** How often the waiting delete looks again at which instances are live (one that stopped is no longer waited for). */
 const LOOK_EVERY_MS = 200;
 

@@ -15,7 +15,7 @@ import { PgSandboxes } from './sandboxes.js';
 import { instancesKey } from './ends.js';
 import type { SharedSandboxStorage } from '../change-sets.js';
 
-export { DatabaseSchemaError, SCHEMA_VERSION } from './schema-version.js';
+export { DatabaseSchemaError } from './schema-version.js';
 
 export interface PostgresOptions {
   /** `postgres://user:password@host:port/database` (libpq's URL form; `?host=/socket/dir` for a Unix socket). */

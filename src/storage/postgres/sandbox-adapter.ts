@@ -28,7 +28,7 @@ export interface SandboxDb {
 }
 
 /** The advisory lock of a sandbox's leader: the instance holding it fires the sandbox's simulated events. */
-export const leaderKey = (t: Tables, id: string) => `project-runtime-mock sandbox leader ${t.tag} ${id}`;
+const leaderKey = (t: Tables, id: string) => `project-runtime-mock sandbox leader ${t.tag} ${id}`;
 
 export { SandboxGone };
 

@@ -2,8 +2,6 @@
 import type pg from 'pg';
 import { DatabaseSchemaError, SCHEMA_FORMAT, SCHEMA_VERSION } from './schema-version.js';
 
-export { DatabaseSchemaError, SCHEMA_FORMAT, SCHEMA_VERSION };
-
 export interface Tables {
   /** The schema's quoted name, e.g. "public". */
   readonly schema: string;

@@ -10,7 +10,7 @@ export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 /** The oldest Node the package's `engines` names, as npm ships it (node-<platform>-<arch>). */
 export const OLDEST_NODE = '20.0.0';
 /** TypeScript 7 (the native compiler), next to the repository's own 5.9. */
-export const TYPESCRIPT_7 = '7.0.2';
+const TYPESCRIPT_7 = '7.0.2';
 const RECIPES = [
   'vitest.test.ts',
   'jest.test.mjs',

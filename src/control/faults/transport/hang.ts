@@ -18,16 +18,16 @@ export function hang(ctx: Context): Promise<void> {
     };
     const done = () => {
       clearTimeout(timer);
-      ended?.removeEventListener('abort', close);
+      off?.();
       resolve();
     };
     const timer = setTimeout(close, MAX_DELAY_MS);
     timer.unref();
-    ended?.addEventListener('abort', close, { once: true });
+    const off = ended?.onEnd(close);
     // A socket's close reaches the response; an in-process caller's AbortSignal destroys the request with an error.
     ctx.res.once('close', done);
     ctx.req.once('error', done);
     if (ctx.res.destroyed || ctx.req.destroyed) done();
-    else if (ended?.aborted) close();
+    else if (ended?.ended) close();
   });
 }

@@ -16,7 +16,7 @@ export async function slowBody(ctx: Context, next: Next, bytesPerS: number): Pro
     // A client that left ends the writing; so does the end of the sandbox (its answer began before the end: the
     // connection closes, its status already sent).
     if (res.destroyed) return;
-    if (ended?.aborted) return void res.destroy();
+    if (ended?.ended) return void res.destroy();
     res.write(bytes.subarray(at, at + chunk));
   }
   res.end();

@@ -1,7 +1,7 @@
 // The journal as HAR 1.2 (what browsers' network panels import): the same entries, redacted as the journal shows them.
 import { STATUS_CODES } from 'node:http';
 import type { Entry, Har, Header } from 'har-format';
-import type { JournalEntry, JournalMessage } from '../control/index.js';
+import type { JournalEntry, JournalMessage } from './journal-types.js';
 
 const asText = (v: unknown): string => (typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : String(v));
 

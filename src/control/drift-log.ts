@@ -1,6 +1,15 @@
 // One mock's drift record: counts of shadowed requests, and differences grouped by cause (field and both values), bounded in bytes.
 import type { DriftGroup, DriftItem, DriftReport, DriftSource } from '../schemas/index.js';
-import type { Refusal, ShadowSender } from './sender.js';
+
+/** Why shadow mode did not send a request. */
+export type Refusal = keyof DriftReport['dropped'];
+
+/** What a record reads of shadow mode's sender: its queue and the target's health (shadow mode's ShadowSender). */
+export interface DriftSender {
+  readonly pending: number;
+  readonly health: { view(): Omit<NonNullable<DriftReport['target']>, 'url' | 'writes'> };
+  settled(): Promise<void>;
+}
 
 /**
  * The groups of all a server's mocks (its default mock and every sandbox) hold at most this many bytes together (values
@@ -62,7 +71,7 @@ export class DriftLog implements DriftSource {
 
   constructor(
     /** The server's sender (null: shadow mode is off). */
-    private readonly sender: ShadowSender | null,
+    private readonly sender: DriftSender | null,
     private readonly target: { url: string; writes: boolean } | null,
     /** Shared with the server's other mocks (a record of its own when none is given). */
     private readonly budget: DriftBudget = new DriftBudget(),

@@ -1,4 +1,5 @@
 // One mock's current session: where it began (kept bounded, as one store snapshot), and its export as a replayable test.
+// The start is taken at every session's beginning; the export's code (src/reproduce) loads at the first export.
 import type { Streamed } from '../json-stream.js';
 import type { Deps } from '../deps.js';
 import type { StateData } from '../schemas/index.js';
@@ -7,8 +8,7 @@ import type { SeededGenerators } from '../domain/index.js';
 import type { Journal } from '../control/index.js';
 import type { FaultRegistry } from '../control/index.js';
 import type { Sealer } from '../control/index.js';
-import type { SessionStart } from './session-start.js';
-import { exportTestStream, type TestExportRequest } from './test-export.js';
+import type { SessionStart, TestExportRequest } from '../reproduce/index.js';
 
 /** What a session is taken from: the mock's own parts. */
 export interface SessionParts {
@@ -57,8 +57,9 @@ export class ReplaySession {
   }
 
   /** The session as a test file (see exportTestStream); `resetState` is what the bundle inside it resets to. */
-  export(resetState: StateData, request: TestExportRequest): Streamed<string> {
+  async export(resetState: StateData, request: TestExportRequest): Promise<Streamed<string>> {
     const { deps, generators, sealer, journal } = this.parts;
+    const { exportTestStream } = await import('../reproduce/index.js');
     return exportTestStream(
       {
         start: this.start,
