@@ -101,6 +101,11 @@ for (const e of cjsEntries()) {
   };
   // The package's main entry is split as its ES module build is (what a first mock does not use loads at first use).
   if (e.subpath === '.') await splitCjs(e.source, e.outfile, common);
-  else await build({ ...common, entryPoints: [e.source], format: 'cjs', outfile: e.outfile });
+  else {
+    // An entry that never reads import.meta.url (the client) gets no banner, so it requires nothing from node:.
+    const plain = { ...common, entryPoints: [e.source], format: 'cjs' as const, outfile: e.outfile, banner: undefined };
+    await build(plain);
+    if (readFileSync(e.outfile, 'utf8').includes('__import_meta_url')) await build({ ...plain, banner: common.banner });
+  }
   copyDeclarations(e.esmTypes, written);
 }

@@ -139,4 +139,13 @@ test('source maps: every map of the package embeds the text of each source it na
     assert.match(readFileSync(join(ROOT, 'dist', f), 'utf8'), /\n\/\/# sourceMappingURL=\S+\.map\n?$/, f);
 });
 
+test('the shipped client, ES module and CommonJS, imports and requires nothing from node: (it runs in browsers too)', () => {
+  const loads = /\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']|\brequire\s*\(\s*["']([^"']+)["']/g;
+  for (const f of ['client/index.js', 'client/index.cjs']) {
+    const text = readFileSync(join(ROOT, 'dist', f), 'utf8');
+    const specs = [...text.matchAll(loads)].map((m) => m[1] ?? m[2] ?? m[3]);
+    assert.equal(specs.filter(isBuiltin), [], `${f} loads a Node built-in`);
+  }
+});
+
 test.run();
