@@ -58,4 +58,17 @@ test('past the bound (128 inputs) every input still gets its own value, the firs
   assert.equal(check({ project_id: id(0), run_id: id(0) }), { project_id: id(0), run_id: id(0) });
 });
 
+test('the bound: 128 inputs are remembered per schema; the 129th drops the oldest, which is then parsed anew', () => {
+  const check = parseMemo(RunPath, 'path');
+  const input = (n: number) => ({ project_id: id(1), run_id: id(n) });
+  const oldest = check(input(0));
+  for (let n = 1; n < 128; n++) check(input(n));
+  assert.is(check(input(0)), oldest, 'at the limit the oldest is still remembered');
+  check(input(128));
+  const again = check(input(0));
+  assert.is.not(again, oldest, 'past the limit the oldest was dropped');
+  assert.equal(again, oldest);
+  assert.is(check(input(1)), check(input(1)), 'the others stay remembered');
+});
+
 test.run();
