@@ -1,5 +1,5 @@
-// The fast path: a v3 read (GET, no body) that no fault, shadow target or shared storage concerns is answered straight from
-// the route table to Node's response, without Koa's context and middleware chain, with the same answer and journal entry.
+// The fast path: a v3 read (GET, no body) that no fault or shadow target concerns is answered straight from the route table
+// to Node's response, without Koa's context and middleware chain, with the same answer and journal entry.
 import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type { Context } from 'koa';
@@ -32,8 +32,9 @@ export interface FastPathParts {
 /**
  * The server's request listener: the fast path first, Koa's whole chain for everything it does not take. It takes a GET
  * for a route whose pipeline is offered (`EndpointMiddleware.fast`) when the request has one Host, an ordinary target,
- * names no sandbox or one in this process, and its mock has no fault that could match it and a store of its own. Each
- * check is a lookup made once; a request it does not take costs those lookups and nothing else.
+ * names no sandbox or one in this process, and its mock has no fault that could match it. Each check is a lookup made
+ * once; a request it does not take costs those lookups and nothing else. On shared storage it waits for the same
+ * catch-up as the whole chain's (Store.sync), so it sees every write acknowledged, by any instance, before it arrived.
  */
 export function fastListener(parts: FastPathParts, full: RequestListener): RequestListener {
   const { app, root, table, sandboxes, report } = parts;
@@ -76,7 +77,7 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
     const querystring = q < 0 ? '' : target.slice(q + 1);
     const found = table.lookup('GET', path);
     const fast = 'handler' in found ? (found.handler as EndpointMiddleware).fast : undefined;
-    if (!fast || mock.deps.store.shared || mock.control.faultRegistry.candidates('GET', path).length > 0) return false;
+    if (!fast || mock.control.faultRegistry.candidates('GET', path).length > 0) return false;
     if (served) {
       // Readdressed as the selector does: the target without its prefix, and the prefix remembered for the pages.
       req.url = target;
@@ -117,17 +118,22 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
       write(res, out);
       return true;
     };
-    let result: unknown;
-    try {
-      result = fast.run(r);
-    } catch (err) {
-      return finish(errorSent(err, report, () => r.ctx));
-    }
-    if (!(result instanceof Promise)) return finish(resultSent(result));
-    return result.then(
-      (x) => finish(resultSent(x)),
-      (err: unknown) => finish(errorSent(err, report, () => r.ctx)),
-    );
+    const failed = (err: unknown) => finish(errorSent(err, report, () => r.ctx));
+    const run = (): boolean | Promise<boolean> => {
+      let result: unknown;
+      try {
+        result = fast.run(r);
+      } catch (err) {
+        return failed(err);
+      }
+      if (!(result instanceof Promise)) return finish(resultSent(result));
+      return result.then((x) => finish(resultSent(x)), failed);
+    };
+    // Shared storage: a catch-up begun after the request arrived, shared with the requests around it; a store of its
+    // own is always current, and its request gets no extra promise. A catch-up that failed leaves the request to the
+    // whole chain, which catches up again and answers a storage that is still down as it answers any request.
+    const { store } = mock.deps;
+    return store.shared ? store.sync().then(run, () => finish(null)) : run();
   };
 
   return (req, res) => {
