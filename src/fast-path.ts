@@ -118,22 +118,15 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
       write(res, out);
       return true;
     };
-    const failed = (err: unknown) => finish(errorSent(err, report, () => r.ctx));
-    const run = (): boolean | Promise<boolean> => {
-      let result: unknown;
-      try {
-        result = fast.run(r);
-      } catch (err) {
-        return failed(err);
-      }
-      if (!(result instanceof Promise)) return finish(resultSent(result));
-      return result.then((x) => finish(resultSent(x)), failed);
-    };
-    // Shared storage: a catch-up begun after the request arrived, shared with the requests around it; a store of its
-    // own is always current, and its request gets no extra promise. A catch-up that failed leaves the request to the
-    // whole chain, which catches up again and answers a storage that is still down as it answers any request.
+    // A store of its own is always current: its request runs at once, with no extra promise or closure. Shared storage:
+    // a catch-up begun after the request arrived, shared with the requests around it. A catch-up that failed leaves the
+    // request to the whole chain, which catches up again and answers a storage still down as it answers any request.
     const { store } = mock.deps;
-    return store.shared ? store.sync().then(run, () => finish(null)) : run();
+    if (!store.shared) return run(fast, r, finish, report);
+    return store.sync().then(
+      () => run(fast, r, finish, report),
+      () => finish(null),
+    );
   };
 
   return (req, res) => {
@@ -141,6 +134,21 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
     if (taken === false) full(req, res);
     else if (taken !== true) taken.catch((err: unknown) => report(err, undefined as never));
   };
+}
+
+/** Runs the pipeline for `r` and hands `finish` its answer, or its error's answer. */
+function run(fast: NonNullable<EndpointMiddleware['fast']>, r: FastRequest, finish: (sent: Sent | null) => boolean, report: ErrorReporter) {
+  let result: unknown;
+  try {
+    result = fast.run(r);
+  } catch (err) {
+    return finish(errorSent(err, report, () => r.ctx));
+  }
+  if (!(result instanceof Promise)) return finish(resultSent(result));
+  return result.then(
+    (x) => finish(resultSent(x)),
+    (err: unknown) => finish(errorSent(err, report, () => r.ctx)),
+  );
 }
 
 /** As Koa parses `ctx.query`: each key once, a repeated key's values as an array. */
