@@ -1,0 +1,68 @@
+// The bundles' lazy koa (scripts/lazy-require.ts): the source's one createRequire call becomes a require of dist/koa.cjs,
+// which holds koa and nothing of ours; the split bundles carry no koa of their own and require that file from one place;
+// the class it exports is koa's (same name, statics and prototype), and an app built from it answers as koa's does.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { ROOT } from '../helpers/cli.js';
+import { bundledRequire } from '../../scripts/lazy-require.js';
+
+const require = createRequire(import.meta.url);
+const dist = (f: string) => resolve(ROOT, 'dist', f);
+const sourcesOf = (file: string) => (JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources;
+
+test('the one createRequire call is rewritten, and a source without it, or with two, is refused', () => {
+  const call = "createRequire(import.meta.url)('koa')";
+  assert.is(bundledRequire(`const k = () => ${call} as K;`, 'koa', './koa.cjs', 'x.ts'), 'const k = () => require("./koa.cjs") as K;');
+  assert.is(bundledRequire(`f(${call})`, 'koa', 'koa', 'x.ts'), 'f(require("koa"))');
+  assert.throws(() => bundledRequire("require('koa')", 'koa', 'koa', 'x.ts'), /x\.ts must hold exactly one createRequire\(import\.meta\.url\)\('koa'\)/);
+  assert.throws(() => bundledRequire(`${call}; ${call}`, 'koa', 'koa', 'x.ts'), /exactly one/);
+});
+
+test('dist/koa.cjs holds koa and its helpers only, and the split bundles require it from one place each', () => {
+  if (!existsSync(dist('koa.cjs'))) assert.unreachable('dist/koa.cjs is missing: run npm run build');
+  const own = sourcesOf(dist('koa.cjs'));
+  assert.ok(own.some((s) => s.endsWith('node_modules/koa/lib/application.js')));
+  // Its entry (one line that requires koa), then packages only.
+  assert.equal(
+    own.filter((s) => !s.includes('node_modules/')),
+    ['../lazy-require:koa'],
+  );
+  for (const [entry, ext] of [
+    ['index', '.js'],
+    ['index', '.cjs'],
+    ['cli', '.js'],
+  ] as const) {
+    const files = readdirSync(dist('.')).filter(
+      (f) => f.startsWith(entry) && f.endsWith(ext) && (f === `${entry}${ext}` || /^[a-z]+-[\w-]+-[A-Z0-9]{8}\./.test(f)),
+    );
+    const requiring = files.filter((f) => readFileSync(dist(f), 'utf8').includes('("./koa.cjs")'));
+    assert.is(requiring.length, 1, `${entry}${ext}: one file requires ./koa.cjs (${requiring.join(', ')})`);
+    const carried = files.filter((f) => existsSync(dist(`${f}.map`)) && sourcesOf(dist(f)).some((s) => s.includes('node_modules/koa/')));
+    assert.equal(carried, [], `${entry}${ext}: no file carries koa`);
+  }
+});
+
+test("the class dist/koa.cjs exports is koa's, and an app built from it answers as koa's does", async () => {
+  const Bundled = require(dist('koa.cjs')) as typeof import('koa');
+  const Real = require('koa') as typeof import('koa');
+  assert.ok(Bundled !== Real, 'a copy of its own');
+  const shape = (K: typeof Real) => [K.name, Object.keys(K).sort(), Object.getOwnPropertyNames(K.prototype).sort()];
+  assert.equal(shape(Bundled), shape(Real));
+  const answer = async (K: typeof Real) => {
+    const app = new K();
+    app.use((ctx) => {
+      ctx.assert(ctx.query.ok, 418, 'not ok');
+      ctx.body = { path: ctx.path };
+    });
+    const { inject } = require('light-my-request') as typeof import('light-my-request');
+    const pick = (r: Awaited<ReturnType<typeof inject>>) => [r.statusCode, r.headers['content-type'], r.body];
+    return [pick(await inject(app.callback(), { url: '/a?ok=1' })), pick(await inject(app.callback(), { url: '/b' }))];
+  };
+  assert.equal(await answer(Bundled), await answer(Real));
+  assert.equal((await answer(Bundled))[1], [418, 'text/plain; charset=utf-8', 'not ok']);
+});
+
+test.run();
