@@ -1,14 +1,15 @@
-// esbuild plugin for the bundles: a source's `createRequire(import.meta.url)('<name>')` of a package the bundles carry
-// becomes a require of that package's own bundle file beside them (dist/<name>.cjs, built by bundleLazyRequires), so a
-// fresh process neither compiles nor runs the package until that call; a one-file bundle (the container's) carries it inside.
+// esbuild plugin for the bundles: a source's `createRequire(import.meta.url)('<name>')` of a package becomes a require of
+// that package's own bundle file beside them (dist/<name>.cjs, built by bundleLazyRequires): one file read instead of the
+// package's files resolved in node_modules, and none of it compiled or run before that call (koa: its app's first use).
+// A one-file bundle (the container's) carries the package inside instead, run at that call.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { lazyMime } from './lazy-mime.js';
 import { LAZY_FUNCTIONS, lazyFunction } from './lazy-function.js';
 
-/** The source files that require a bundled package at its first use, and the package each requires. */
-const LAZY_REQUIRES: Record<string, string> = { 'src/koa-class.ts': 'koa' };
+/** The source files that require a package so, and the package each requires. */
+const LAZY_REQUIRES: Record<string, string> = { 'src/koa-class.ts': 'koa', 'src/inprocess/fetch.ts': 'light-my-request' };
 
 /** The file a package's own bundle is written to, beside the entry and its chunks. */
 const ownFile = (name: string) => `${name}.cjs`;

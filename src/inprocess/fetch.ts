@@ -5,7 +5,8 @@ import type * as LightMyRequest from 'light-my-request';
 import { InProcessResponse, standardResponse } from './response.js';
 import { brokenAnswer } from './broken.js';
 
-// light-my-request is CommonJS; require keeps the call synchronous and skips the ESM interop wrapper.
+// light-my-request is CommonJS; require keeps the call synchronous and skips the ESM interop wrapper. The bundles read
+// it from one file of their own (dist/light-my-request.cjs, scripts/lazy-require.ts) instead of resolving its files.
 const lightMyRequest = createRequire(import.meta.url)('light-my-request') as typeof LightMyRequest.inject;
 
 /** Relative inputs ('/api/v3/...') resolve against this origin. */

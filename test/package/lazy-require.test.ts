@@ -1,6 +1,6 @@
-// The bundles' lazy koa (scripts/lazy-require.ts): the source's one createRequire call becomes a require of dist/koa.cjs,
-// which holds koa and nothing of ours; the split bundles carry no koa of their own and require that file from one place;
-// the class it exports is koa's (same name, statics and prototype), and an app built from it answers as koa's does.
+// The bundles' own files of koa and light-my-request (scripts/lazy-require.ts): the source's one createRequire call becomes
+// a require of dist/<name>.cjs, which holds the package and nothing of ours; the split bundles carry no copy of their own
+// and require that file from one place; the class dist/koa.cjs exports is koa's, and an app built from it answers as koa's does.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -21,29 +21,34 @@ test('the one createRequire call is rewritten, and a source without it, or with 
   assert.throws(() => bundledRequire(`${call}; ${call}`, 'koa', 'koa', 'x.ts'), /exactly one/);
 });
 
-test('dist/koa.cjs holds koa and its helpers only, and the split bundles require it from one place each', () => {
-  if (!existsSync(dist('koa.cjs'))) assert.unreachable('dist/koa.cjs is missing: run npm run build');
-  const own = sourcesOf(dist('koa.cjs'));
-  assert.ok(own.some((s) => s.endsWith('node_modules/koa/lib/application.js')));
-  // Its entry (one line that requires koa), then packages only.
-  assert.equal(
-    own.filter((s) => !s.includes('node_modules/')),
-    ['../lazy-require:koa'],
-  );
-  for (const [entry, ext] of [
-    ['index', '.js'],
-    ['index', '.cjs'],
-    ['cli', '.js'],
-  ] as const) {
-    const files = readdirSync(dist('.')).filter(
-      (f) => f.startsWith(entry) && f.endsWith(ext) && (f === `${entry}${ext}` || /^[a-z]+-[\w-]+-[A-Z0-9]{8}\./.test(f)),
+for (const [name, main] of [
+  ['koa', 'lib/application.js'],
+  ['light-my-request', 'index.js'],
+] as const) {
+  test(`dist/${name}.cjs holds ${name} and its dependencies only, and the split bundles require it from one place each`, () => {
+    if (!existsSync(dist(`${name}.cjs`))) assert.unreachable(`dist/${name}.cjs is missing: run npm run build`);
+    const own = sourcesOf(dist(`${name}.cjs`));
+    assert.ok(own.some((s) => s.endsWith(`node_modules/${name}/${main}`)));
+    // Its entry (one line that requires the package), then packages only.
+    assert.equal(
+      own.filter((s) => !s.includes('node_modules/')),
+      [`../lazy-require:${name}`],
     );
-    const requiring = files.filter((f) => readFileSync(dist(f), 'utf8').includes('("./koa.cjs")'));
-    assert.is(requiring.length, 1, `${entry}${ext}: one file requires ./koa.cjs (${requiring.join(', ')})`);
-    const carried = files.filter((f) => existsSync(dist(`${f}.map`)) && sourcesOf(dist(f)).some((s) => s.includes('node_modules/koa/')));
-    assert.equal(carried, [], `${entry}${ext}: no file carries koa`);
-  }
-});
+    for (const [entry, ext] of [
+      ['index', '.js'],
+      ['index', '.cjs'],
+      ['cli', '.js'],
+    ] as const) {
+      const files = readdirSync(dist('.')).filter(
+        (f) => f.startsWith(entry) && f.endsWith(ext) && (f === `${entry}${ext}` || /^[a-z]+-[\w-]+-[A-Z0-9]{8}\./.test(f)),
+      );
+      const requiring = files.filter((f) => readFileSync(dist(f), 'utf8').includes(`("./${name}.cjs")`));
+      assert.is(requiring.length, 1, `${entry}${ext}: one file requires ./${name}.cjs (${requiring.join(', ')})`);
+      const carried = files.filter((f) => existsSync(dist(`${f}.map`)) && sourcesOf(dist(f)).some((s) => s.includes(`node_modules/${name}/`)));
+      assert.equal(carried, [], `${entry}${ext}: no file carries ${name}`);
+    }
+  });
+}
 
 test("the class dist/koa.cjs exports is koa's, and an app built from it answers as koa's does", async () => {
   const Bundled = require(dist('koa.cjs')) as typeof import('koa');
