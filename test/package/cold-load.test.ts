@@ -18,7 +18,7 @@ const PRELOAD = fileURLToPath(new URL('./cold/cli-preload.cjs', import.meta.url)
 /** What only some mocks use, as source paths (repository-relative) or package folders. */
 const LAZY = {
   koa: ['node_modules/koa/', 'node_modules/http-errors/', 'node_modules/cookies/'],
-  document: ['src/document/build.ts', 'node_modules/@valibot/to-json-schema/'],
+  document: ['src/document/build.ts', 'src/document/validation-error.ts', 'node_modules/@valibot/to-json-schema/'],
   inspector: ['src/inspector/files.ts'],
   reproduce: ['src/reproduce/bundle.ts', 'src/reproduce/test-export.ts'],
   shadow: ['src/shadow/index.ts', 'src/compare/answers.ts'],
