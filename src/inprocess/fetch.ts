@@ -7,7 +7,8 @@ import { InProcessResponse, standardResponse } from './response.js';
 import { brokenAnswer } from './broken.js';
 import { exchange, type Answer, type Outgoing } from './transport.js';
 
-// light-my-request is CommonJS; require keeps the call synchronous and skips the ESM interop wrapper.
+// light-my-request is CommonJS; require keeps the call synchronous and skips the ESM interop wrapper. The bundles read
+// it from one file of their own (dist/light-my-request.cjs, scripts/lazy-require.ts) instead of resolving its files.
 const lightMyRequest = createRequire(import.meta.url)('light-my-request') as typeof LightMyRequest.inject;
 
 /** Relative inputs ('/api/v3/...') resolve against this origin. */
