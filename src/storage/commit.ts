@@ -31,9 +31,10 @@ export class CommitPipeline<S extends SharedWrites = SharedWrites> implements St
   private groupStart = 0;
   private readonly observer: WriteObserver | undefined;
   private readonly meter: CommitMeter | undefined;
-  private readonly time: TimeSource;
-  /** Shared by its transactions' clock readings. */
-  private readonly memo = new TimeMemo();
+  /** @internal Real time, as its transactions' clock readings read it (and a whole-state replace's). */
+  readonly time: TimeSource;
+  /** @internal Shared by those readings. */
+  readonly memo = new TimeMemo();
 
   constructor(
     readonly state: StoredState,
