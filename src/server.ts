@@ -72,8 +72,15 @@ export function serverApp(root: Mock, sandboxes: Sandboxes | null, server: Serve
   const table = routeTable(modules.map((routes) => routes(server.readBody, bodyLimit)));
   // Shared storage: a request sees every write acknowledged (by any instance) before it began.
   app.use(sharedStorage(table));
-  // Shadow mode compares every v3 answer: with a shadow target every request takes the whole chain.
+  // Shadow mode compares every v3 answer: the fast path hands its answers to the same queue, after writing them.
   const full = app.callback();
-  const listener = server.shadow ? full : fastListener({ app, root, table, sandboxes: sandboxes?.local, report: server.report }, full);
+  const compare = server.shadow?.answered(server.report);
+  const shadow =
+    compare &&
+    ((mock: AddressedMock, call: Parameters<typeof compare>[1]) => {
+      const record = shadowOf(mock);
+      if (record) compare(record, call);
+    });
+  const listener = fastListener({ app, root, table, sandboxes: sandboxes?.local, report: server.report, shadow }, full);
   return { app, listener };
 }
