@@ -5,6 +5,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import { dirname, join, resolve } from 'node:path';
 import { lazyMime } from './lazy-mime.js';
 import { LAZY_FUNCTIONS, lazyFunction } from './lazy-function.js';
+import { lazyRequire } from './lazy-require.js';
 
 /** A chunk's file name (with its source map): <entry>-<name>-<hash> and the extension. */
 const isChunk = (file: string, entry: string, ext: '.js' | '.cjs') => new RegExp(`^${entry}-[\\w-]+-[A-Z0-9]{8}\\${ext}(\\.map)?$`).test(file);
@@ -51,7 +52,7 @@ export async function splitEsm(source: string, dir: string, entry: string, exter
     logLevel: 'warning',
     outdir: dir,
     chunkNames: `${entry}-[name]-[hash]`,
-    plugins: [lazyMime(), lazyFunction(LAZY_FUNCTIONS)],
+    plugins: [lazyMime(), lazyFunction(LAZY_FUNCTIONS), lazyRequire(true)],
   });
   unmapHelperChunks(dir, entry, '.js');
 }

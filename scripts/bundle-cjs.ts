@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lazyMime } from './lazy-mime.js';
 import { LAZY_FUNCTIONS, lazyFunction } from './lazy-function.js';
+import { lazyRequire } from './lazy-require.js';
 import { BUNDLE_EXTERNALS } from './bundle-externals.js';
 import { peerRequire } from './peer-require.js';
 import { splitCjs } from './cjs-chunks.js';
@@ -97,7 +98,12 @@ for (const e of cjsEntries()) {
     sourcemap: true,
     sourcesContent: true,
     logLevel: 'warning',
-    plugins: [lazyMime(), lazyFunction(LAZY_FUNCTIONS), peerRequire(Object.keys(pkg.peerDependencies ?? {}), `project-runtime-mock${e.subpath.slice(1)}`)],
+    plugins: [
+      lazyMime(),
+      lazyFunction(LAZY_FUNCTIONS),
+      lazyRequire(true),
+      peerRequire(Object.keys(pkg.peerDependencies ?? {}), `project-runtime-mock${e.subpath.slice(1)}`),
+    ],
   };
   // The package's main entry is split as its ES module build is (what a first mock does not use loads at first use).
   if (e.subpath === '.') await splitCjs(e.source, e.outfile, common);

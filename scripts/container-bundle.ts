@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { BUNDLE_EXTERNALS } from './bundle-externals.js';
 import { lazyMime } from './lazy-mime.js';
 import { LAZY_FUNCTIONS, lazyFunction } from './lazy-function.js';
+import { lazyRequire } from './lazy-require.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -23,6 +24,6 @@ export async function bundleCli(outfile: string): Promise<void> {
     define: { 'import.meta.url': '__import_meta_url' },
     logLevel: 'warning',
     outfile,
-    plugins: [lazyMime(), lazyFunction(LAZY_FUNCTIONS)],
+    plugins: [lazyMime(), lazyFunction(LAZY_FUNCTIONS), lazyRequire(false)],
   });
 }

@@ -168,13 +168,19 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   // (Koa builds it per callback() call).
   const { app, listener } = serverApp(root, sandboxes, server);
   const local = inProcess(listener);
-  const chain = app.middleware.length;
+  /** How many middleware the app held when first read: a user adds any only after that read. */
+  let chain = -1;
 
   return {
-    app,
+    // Koa is loaded and the app built at the first read (or the first request the fast path does not take).
+    get app() {
+      const koa = app();
+      if (chain < 0) chain = koa.middleware.length;
+      return koa;
+    },
     // Middleware a user adds to mock.app afterwards runs on every request of a listener asked for since: the whole
     // chain, composed again (the fast path knows only the chain it was built beside).
-    callback: () => (app.middleware.length === chain ? listener : app.callback()),
+    callback: () => (chain < 0 || app().middleware.length === chain ? listener : app().callback()),
     fetch: local.fetch,
     inject: local.inject,
     intercept: local.intercept,

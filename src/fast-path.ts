@@ -22,7 +22,8 @@ const UNUSUAL = /[\t\n\f\r #\u00a0\ufeff]/;
 const NO_HEADERS: Record<string, unknown> = Object.freeze({});
 
 export interface FastPathParts {
-  app: Koa;
+  /** The Koa app (built at this call's first use): a handler or error reporter that reads a context gets one of it. */
+  app: () => Koa;
   root: AddressedMock;
   table: RouteTable;
   /** In-process sandboxes (absent: none, or kept in shared storage). */
@@ -193,7 +194,7 @@ class FastRequest implements Call, Answered, ShadowCall, ShadowAnswer {
     readonly operation: string,
     readonly path: string,
     readonly querystring: string,
-    private readonly app: Koa,
+    private readonly app: () => Koa,
   ) {
     this.headers = req.headers;
     this.query = searchParams(querystring);
@@ -204,7 +205,7 @@ class FastRequest implements Call, Answered, ShadowCall, ShadowAnswer {
 
   get ctx(): Context {
     if (!this.#ctx) {
-      const ctx = (this.#ctx = this.app.createContext(this.req, this.res));
+      const ctx = (this.#ctx = this.app().createContext(this.req, this.res));
       ctx.state = this.state;
       ctx.params = this.params;
       address(ctx, this.mock);

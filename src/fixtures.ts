@@ -11,7 +11,7 @@ import { JsonStreamError, readJsonStreaming } from './storage/index.js';
 import { MAX_JSON_DEPTH, jsonValueTooDeep, textTooDeepAt } from './json-depth.js';
 import { uuidFor } from './domain/index.js';
 import { jsonSyntaxAt } from './body/index.js';
-import { compileRelease, fingerprint, normalizeDesiredState, EMPTY_DESIRED_STATE } from './domain/index.js';
+import { compileRelease, fingerprint, normalizeDesiredState, emptyDesiredState } from './domain/index.js';
 import { referenceProblems } from './fixture-references.js';
 import { SIMULATION_RECORD_ID } from './schemas/index.js';
 import { sharedIdentity } from './shared-identity.js';
@@ -200,7 +200,7 @@ function buildState(f: Fixture, source?: string): StateData {
       revisions.push(rec);
       return rec;
     };
-    let head = own.length === 0 && !p.desired_state ? revision(EMPTY_DESIRED_STATE, p.created_at, `projects[${i}]`) : undefined;
+    let head = own.length === 0 && !p.desired_state ? revision(emptyDesiredState(), p.created_at, `projects[${i}]`) : undefined;
     for (const r of own) {
       head = revision(r.desired_state, r.created_at, `releases[${f.releases.indexOf(r)}].desired_state`);
       releases.push({

@@ -1,10 +1,11 @@
 // The server's one Koa app: the middleware chain and the route table are built once, and each request is answered from
 // the mock it addresses (the default mock, or a sandbox), so a sandbox costs its own state and nothing of the pipeline.
 import type { RequestListener } from 'node:http';
-import Koa from 'koa';
+import type Koa from 'koa';
+import { koaClass } from './koa-class.js';
 import { appErrorListener, errorMiddleware } from './errors.js';
 import { CONTROL_ROUTES, V3_ROUTES, controlMetricsRoutes } from './routes/index.js';
-import { routeTable } from './routes/index.js';
+import { routeTable, type RouteTable } from './routes/index.js';
 import { address, addressed, type AddressedMock } from './pipeline/index.js';
 import type { ShadowRecord } from './shadow/index.js';
 import { journalMiddleware } from './middleware/index.js';
@@ -28,9 +29,12 @@ function shadowOf(mock: AddressedMock): ShadowRecord | null {
   return r;
 }
 
-/** The server's Koa app, and the request listener that serves it (the fast path first, then the app's whole chain). */
+/**
+ * The server's Koa app, and the request listener that serves it (the fast path first, then the app's whole chain). The
+ * app is built at its first use (`app()`: a request the fast path does not take, or `mock.app`), once.
+ */
 export interface ServerApp {
-  app: Koa;
+  app(): Koa;
   listener: RequestListener;
 }
 
@@ -38,15 +42,46 @@ export function serverApp(root: Mock, sandboxes: Sandboxes | null, server: Serve
   const { options } = server;
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   const control = options.control ?? true;
-  const app = new Koa();
-  app.on('error', appErrorListener(options.log ?? ((line) => console.error(line)), options.onError));
+  // Every module's routes in one flat table (looked up by segments, not by walking each router's layers).
+  const modules = control ? [...V3_ROUTES, ...CONTROL_ROUTES, controlMetricsRoutes(server.metrics)] : V3_ROUTES;
+  const table = routeTable(modules.map((routes) => routes(server.readBody, bodyLimit)));
+  // The chain is made here, with the options it checks; only the Koa app that runs it waits for its first use.
+  const chain = middlewareChain(root, sandboxes, server, table);
+  const onError = appErrorListener(options.log ?? ((line) => console.error(line)), options.onError);
+  let built: { app: Koa; full: RequestListener } | undefined;
+  const build = () => {
+    const app = new (koaClass())();
+    app.on('error', onError);
+    for (const middleware of chain) app.use(middleware);
+    return { app, full: app.callback() };
+  };
+  const app = () => (built ??= build()).app;
+  const full: RequestListener = (req, res) => (built ??= build()).full(req, res);
+  // Shadow mode compares every v3 answer: the fast path hands its answers to the same queue, after writing them.
+  const compare = server.shadow?.answered(server.report);
+  const shadow =
+    compare &&
+    ((mock: AddressedMock, call: Parameters<typeof compare>[1]) => {
+      const record = shadowOf(mock);
+      if (record) compare(record, call);
+    });
+  const listener = fastListener({ app, root, table, sandboxes: sandboxes?.local, report: server.report, shadow }, full);
+  return { app, listener };
+}
+
+/** The whole middleware chain over `table`, in the order the app runs it. */
+function middlewareChain(root: Mock, sandboxes: Sandboxes | null, server: ServerParts, table: RouteTable): Koa.Middleware[] {
+  const { options } = server;
+  const bodyLimit = options.bodyLimit ?? 1024 * 1024;
+  const control = options.control ?? true;
+  const chain: Koa.Middleware[] = [];
   // A request whose Host is ambiguous is refused before anything reads Host (the sandbox host form, the control guard).
-  app.use(hostCheck());
+  chain.push(hostCheck());
   // Every request is the default mock's unless it names a sandbox: the selector then readdresses it (prefix taken off)
   // before anything else sees it.
   // One middleware for both (a layer less on every request's way).
   const select = sandboxes?.select;
-  app.use(
+  chain.push(
     select
       ? (ctx, next) => {
           address(ctx, root);
@@ -58,29 +93,13 @@ export function serverApp(root: Mock, sandboxes: Sandboxes | null, server: Serve
         },
   );
   // Shadow mode outside the journal: it sends on the answer the client got, and adds differences to the entry it left.
-  if (server.shadow) app.use(server.shadow.middleware((ctx) => shadowOf(addressed(ctx)), server.report));
+  if (server.shadow) chain.push(server.shadow.middleware((ctx) => shadowOf(addressed(ctx)), server.report));
   // Journal outermost (sees the final answer, faults included), then coverage (after errors are rendered),
   // then faults (outside the error renderer, so an injected 404 stays as injected).
-  app.use(journalMiddleware());
-  app.use(coverageMiddleware());
-  app.use(faultMiddleware({ bodyLimit }));
-  app.use(errorMiddleware(options.onError));
+  chain.push(journalMiddleware(), coverageMiddleware(), faultMiddleware({ bodyLimit }), errorMiddleware(options.onError));
   // Every /_mock path, whichever module serves it, passes the admin-API checks first.
-  if (control) app.use(controlGuard({ allowedHosts: options.allowedHosts, controlToken: options.controlToken }));
-  // Every module's routes in one flat table (looked up by segments, not by walking each router's layers).
-  const modules = control ? [...V3_ROUTES, ...CONTROL_ROUTES, controlMetricsRoutes(server.metrics)] : V3_ROUTES;
-  const table = routeTable(modules.map((routes) => routes(server.readBody, bodyLimit)));
+  if (control) chain.push(controlGuard({ allowedHosts: options.allowedHosts, controlToken: options.controlToken }));
   // Shared storage: a request sees every write acknowledged (by any instance) before it began.
-  app.use(sharedStorage(table));
-  // Shadow mode compares every v3 answer: the fast path hands its answers to the same queue, after writing them.
-  const full = app.callback();
-  const compare = server.shadow?.answered(server.report);
-  const shadow =
-    compare &&
-    ((mock: AddressedMock, call: Parameters<typeof compare>[1]) => {
-      const record = shadowOf(mock);
-      if (record) compare(record, call);
-    });
-  const listener = fastListener({ app, root, table, sandboxes: sandboxes?.local, report: server.report, shadow }, full);
-  return { app, listener };
+  chain.push(sharedStorage(table));
+  return chain;
 }

@@ -12,7 +12,8 @@ import { UserResponseSchema } from '../schemas/index.js';
 import { CONTROL_OPERATIONS, V3_OPERATIONS, type OperationSpec } from './operations.js';
 import { ERROR_RESPONSES, errorResponses, errorStatusesOf } from '../openapi/index.js';
 import { securityOf, securitySchemes, type SecurityOptions } from '../openapi/index.js';
-import { ManagementErrorSchema, ValidationErrorSchema } from '../openapi/index.js';
+import { ManagementErrorSchema } from '../openapi/index.js';
+import { ValidationErrorSchema } from './validation-error.js';
 
 type AnySchema = v.GenericSchema<unknown, unknown>;
 type ObjectSchema = v.ObjectSchema<v.ObjectEntries, undefined>;

@@ -12,7 +12,7 @@ export {
   type TokenGenerator,
   type GeneratorPositions,
 } from './ids.js';
-export { diffFingerprint, compileRelease, fingerprint, normalizeDesiredState, EMPTY_DESIRED_STATE, type SemanticChange } from './desired-state/index.js';
+export { diffFingerprint, compileRelease, fingerprint, normalizeDesiredState, emptyDesiredState, type SemanticChange } from './desired-state/index.js';
 export {
   PKCE_VERIFIER,
   pkceS256,

@@ -1,8 +1,6 @@
 // What a connection a server broke looks like to a fetch caller in process, as undici shows it over a socket.
 import type { ServerResponse } from 'node:http';
-
-/** light-my-request's error for a response destroyed before it finished. */
-const RESET = 'LIGHT_ECONNRESET';
+import { RESET, writtenOf } from './transport.js';
 
 function socketError(message: string): Error {
   return Object.assign(new Error(message), { code: 'UND_ERR_SOCKET' });
@@ -26,9 +24,8 @@ function headerPairs(res: ServerResponse): [string, string][] {
 export function brokenAnswer(err: unknown, res: ServerResponse | undefined, method: string): Response {
   if ((err as { code?: string }).code !== RESET) throw err;
   if (!res?.headersSent) throw new TypeError('fetch failed', { cause: socketError('other side closed') });
-  // The bytes written before the connection closed (light-my-request keeps them in its own record).
-  const chunks = (res as unknown as { _lightMyRequest?: { payloadChunks?: Buffer[] } })._lightMyRequest?.payloadChunks ?? [];
-  const written = Buffer.concat(chunks);
+  // The bytes written before the connection closed.
+  const written = writtenOf(res);
   const body =
     method === 'HEAD'
       ? null

@@ -1,11 +1,14 @@
-// mock.fetch and mock.inject: a request served by the app's request listener in process, through light-my-request (no socket).
+// mock.fetch and mock.inject: a request served by the app's request listener in process, with no socket (fetch and
+// interception through our own transport, inject through light-my-request, whose options and response it exposes).
 import type { RequestListener, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type * as LightMyRequest from 'light-my-request';
 import { InProcessResponse, standardResponse } from './response.js';
 import { brokenAnswer } from './broken.js';
+import { exchange, type Answer, type Outgoing } from './transport.js';
 
-// light-my-request is CommonJS; require keeps the call synchronous and skips the ESM interop wrapper.
+// light-my-request is CommonJS; require keeps the call synchronous and skips the ESM interop wrapper. The bundles read
+// it from one file of their own (dist/light-my-request.cjs, scripts/lazy-require.ts) instead of resolving its files.
 const lightMyRequest = createRequire(import.meta.url)('light-my-request') as typeof LightMyRequest.inject;
 
 /** Relative inputs ('/api/v3/...') resolve against this origin. */
@@ -14,13 +17,6 @@ export const DEFAULT_ORIGIN = 'http://localhost';
 export type InjectOptions = LightMyRequest.InjectOptions;
 export type InjectResponse = LightMyRequest.Response;
 export type FetchInput = string | URL | Request;
-
-interface Prepared {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  payload: Buffer | string | undefined;
-}
 
 type HeadersInit = ConstructorParameters<typeof Headers>[0];
 
@@ -35,7 +31,7 @@ function headersOf(init: HeadersInit | undefined, into: Record<string, string>):
 }
 
 /** What fetch would send, read without building a Request when the input is simple (a string or URL and a string body). */
-async function prepare(input: FetchInput, init: RequestInit | undefined, origin: string): Promise<Prepared> {
+async function prepare(input: FetchInput, init: RequestInit | undefined, origin: string): Promise<Outgoing> {
   const body = init?.body;
   const simple = !(input instanceof Request) && (body === undefined || body === null || typeof body === 'string');
   if (simple) {
@@ -56,7 +52,7 @@ async function prepare(input: FetchInput, init: RequestInit | undefined, origin:
   return { method: request.method, url: request.url, headers, payload };
 }
 
-const toResponse = (res: InjectResponse, method: string, url: string): Response => new InProcessResponse(res, method, url) as unknown as Response;
+const toResponse = (res: Answer, method: string, url: string): Response => new InProcessResponse(res, method, url) as unknown as Response;
 
 function abortError(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
@@ -87,14 +83,9 @@ async function injectOnce(dispatch: RequestListener, options: InjectOptions): Pr
  * One request as a fetch caller sees it: the answer, or what a broken connection does to fetch (brokenAnswer); a
  * signal that fires stops the waiting and closes the response, as a client leaving closes its socket.
  */
-async function served(
-  dispatch: RequestListener,
-  options: InjectOptions,
-  signal: AbortSignal | undefined | null,
-  build: (res: InjectResponse) => Response,
-): Promise<Response> {
+async function served(dispatch: RequestListener, out: Outgoing, signal: AbortSignal | undefined | null, build: (res: Answer) => Response): Promise<Response> {
   let res: ServerResponse | undefined;
-  const answer = injectOnce((req, r) => dispatch(req, (res = r)), options).then(build, (err: unknown) => brokenAnswer(err, res, options.method ?? 'GET'));
+  const answer = exchange(dispatch, out, (r) => (res = r)).then(build, (err: unknown) => brokenAnswer(err, res, out.method));
   if (!signal) return answer;
   let onAbort!: () => void;
   const aborted = new Promise<never>((_, reject) => {
@@ -127,8 +118,7 @@ export function inProcessClient(dispatch: RequestListener, origin = DEFAULT_ORIG
       if (signal?.aborted) throw abortError(signal);
       const p = await prepare(input, init, origin);
       if (signal?.aborted) throw abortError(signal);
-      const options: InjectOptions = { method: p.method as InjectOptions['method'], url: p.url, headers: p.headers, payload: p.payload, validate: false };
-      return served(dispatch, options, signal, (res) => toResponse(res, p.method, p.url));
+      return served(dispatch, p, signal, (res) => toResponse(res, p.method, p.url));
     },
     inject(options) {
       return injectOnce(dispatch, typeof options === 'string' ? { url: options } : options);
@@ -137,8 +127,7 @@ export function inProcessClient(dispatch: RequestListener, origin = DEFAULT_ORIG
       const headers: Record<string, string> = {};
       for (const [k, v] of request.headers) headers[k] = v;
       const payload = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
-      const options: InjectOptions = { method: request.method as InjectOptions['method'], url: request.url, headers, payload, validate: false };
-      return served(dispatch, options, request.signal, (res) => standardResponse(res, request.method));
+      return served(dispatch, { method: request.method, url: request.url, headers, payload }, request.signal, (res) => standardResponse(res, request.method));
     },
   };
 }

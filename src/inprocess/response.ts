@@ -1,13 +1,11 @@
 // The Response of mock.fetch: a real Response (instanceof, status, headers, every body method) whose bytes are already in
 // memory, so text(), json() and arrayBuffer() read them directly instead of through a web stream.
-import type * as LightMyRequest from 'light-my-request';
-
-type InjectResponse = LightMyRequest.Response;
+import type { Answer } from './transport.js';
 
 /** Statuses whose Response must have a null body (Fetch standard). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
-function headersOf(res: InjectResponse): Headers {
+function headersOf(res: Answer): Headers {
   const headers = new Headers();
   for (const k of Object.keys(res.headers)) {
     const v = res.headers[k];
@@ -30,13 +28,13 @@ const StandardResponse = Response as unknown as new (body: null, init: ResponseI
 /**
  * Response as it was when this module loaded. While node:http is intercepted, @mswjs/interceptors replaces the
  * global Headers, Request and Response with proxies that record raw header names (for IncomingMessage.rawHeaders):
- * each Response made through the proxy builds a second Headers. Ours need no record: light-my-request's names are
+ * each Response made through the proxy builds a second Headers. Ours need no record: the transport's names are
  * already lowercase, which is what the interceptor falls back to (headers.entries()).
  */
 const NativeResponse: typeof Response = Response;
 
 /** A standard Response over the injected answer, for callers that will read it as a stream anyway (the interceptors). */
-export function standardResponse(res: InjectResponse, method: string): Response {
+export function standardResponse(res: Answer, method: string): Response {
   const empty = NULL_BODY.has(res.statusCode) || method === 'HEAD';
   // Header pairs, not a Headers object: the Response constructor copies its init's headers anyway.
   const headers: [string, string][] = [];
@@ -52,12 +50,12 @@ export function standardResponse(res: InjectResponse, method: string): Response 
 export class InProcessResponse extends StandardResponse {
   #payload: Buffer | null;
   #headers: Headers | undefined;
-  #source: InjectResponse;
+  #source: Answer;
   #url: string;
   #used = false;
   #inner: Response | undefined;
 
-  constructor(res: InjectResponse, method: string, url: string) {
+  constructor(res: Answer, method: string, url: string) {
     super(null, { status: res.statusCode, statusText: res.statusMessage });
     this.#source = res;
     this.#payload = NULL_BODY.has(res.statusCode) || method === 'HEAD' ? null : res.rawPayload;

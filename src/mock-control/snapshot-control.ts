@@ -14,9 +14,11 @@ export class SnapshotControl {
     return this.core.deps.store.snapshot();
   }
 
-  async restore(snapshot: Snapshot): Promise<void> {
-    await this.core.deps.store.restore(snapshot);
+  /** Puts `snapshot` back; resolves the mock clock's "now" as the restoring write read it (the snapshot's clock, put back). */
+  async restore(snapshot: Snapshot): Promise<string> {
+    const now = await this.core.deps.store.restore(snapshot);
     await reloaded(this.core);
+    return now;
   }
 
   /** Saves the stored state, the clock and the simulation queue under `name` (replacing one of that name); 409 `snapshot_limit` past the bounds. */
@@ -37,8 +39,7 @@ export class SnapshotControl {
   /** Puts back the state, clock and simulation queue saved under `name` (the snapshot stays); 404 `snapshot_not_found`. */
   async restoreSnapshot(name: string): Promise<NamedSnapshotInfo> {
     const held = this.core.parts.snapshots.get(parseInput(SnapshotPath, { name }, 'path').name);
-    await this.core.deps.store.restore(held.snapshot);
-    await reloaded(this.core);
+    await this.restore(held.snapshot);
     return held.info;
   }
 

@@ -10,18 +10,23 @@ import { reloaded, type ControlCore } from './control-core.js';
 export class StateControl {
   constructor(private readonly core: ControlCore) {}
 
-  /** Back to the loaded fixtures; also clears the journal, the faults and the coverage report. */
-  async reset(): Promise<void> {
+  /**
+   * Back to the loaded fixtures; also clears the journal, the faults and the coverage report. Resolves the mock
+   * clock's "now" as the reset's write read it (the fixtures' clock, put back), not as it reads after the reset.
+   */
+  async reset(): Promise<string> {
     const { deps, sim, parts, resetPoint, session } = this.core;
     parts.journal.clear();
     parts.faults.clear();
     parts.coverage.clear();
     parts.drift.clear();
-    await deps.store.replace(await resetPoint.read());
+    const now = await deps.store.replace(await resetPoint.read());
     await sim.load(true);
     // Back to what the instance was started with, not only to the fixtures: a sped-up clock runs again, traffic flows.
+    // Neither moves the clock's reading: a frozen clock runs on from where it stands, a rate changes from here on.
     await sim.applyStart();
     session.begin();
+    return now;
   }
 
   /**

@@ -4,7 +4,6 @@ export { ERROR_RESPONSES, errorResponses, errorStatusesOf } from './error-respon
 export { securityOf, securitySchemes, type SecurityOptions } from './security.js';
 export {
   ManagementErrorSchema,
-  ValidationErrorSchema,
   ApprovalDecisionResponseSchema,
   ApprovalPageSchema,
   JobPageSchema,

@@ -1,5 +1,5 @@
-// Valibot schemas that only the OpenAPI document needs: the two error shapes, list pages, and response bodies
-// that the route modules build inline. Request and record schemas live in src/schemas and are reused as is.
+// Valibot schemas that only the OpenAPI document needs: the management error shape, list pages, and response bodies
+// that the route modules build inline (the validation error's, built per pydantic row, is src/document/validation-error.ts). Request and record schemas live in src/schemas and are reused as is.
 import * as v from 'valibot';
 import { Uuid } from '../schemas/index.js';
 import { ApprovalResponseSchema } from '../schemas/index.js';
@@ -7,7 +7,6 @@ import { JobResponseSchema } from '../schemas/index.js';
 import { ReleaseResponseSchema } from '../schemas/index.js';
 import { UserResponseSchema } from '../schemas/index.js';
 import { REASON_CODES, type ReasonCode } from '../reason-codes.js';
-import { PYDANTIC_ERRORS, PYDANTIC_ERROR_TYPES, type PydanticErrorType } from '../validation.js';
 
 const reasonCodes = Object.keys(REASON_CODES) as [ReasonCode, ...ReasonCode[]];
 
@@ -21,37 +20,6 @@ export const ManagementErrorSchema = v.object({
     operation_id: v.optional(Uuid),
     phase: v.optional(v.string()),
   }),
-});
-
-const CTX_SCHEMAS = { number: v.number(), integer: v.pipe(v.number(), v.integer()), string: v.string() };
-
-/** A message template as a pattern: the fixed text exactly, each placeholder as some text. */
-function templatePattern(template: string): RegExp {
-  const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${escaped.replace(/\{expected_plural\}/g, 's?').replace(/\{\w+\}/g, '[\\s\\S]+')}$`);
-}
-
-/** One item of a row of the pydantic table (src/validation.ts): its type, its exact msg, its input, its ctx keys. */
-function itemSchema(type: PydanticErrorType) {
-  const row: { template: string; ctx?: Record<string, keyof typeof CTX_SCHEMAS>; optionalCtx?: Record<string, keyof typeof CTX_SCHEMAS> } =
-    PYDANTIC_ERRORS[type];
-  const msg = row.template.includes('{') ? v.pipe(v.string(), v.regex(templatePattern(row.template))) : v.literal(row.template);
-  const entries: v.ObjectEntries = {
-    type: v.literal(type),
-    // body, query, path or header first (JSON Schema's strict mode has no open tuples to say so)
-    loc: v.pipe(v.array(v.union([v.string(), v.number()])), v.minLength(type === 'json_invalid' ? 2 : 1)),
-    msg,
-    input: type === 'json_invalid' ? v.object({}) : v.unknown(),
-  };
-  if (type === 'value_error') entries.ctx = v.object({ error: v.object({}) });
-  else if (row.ctx) entries.ctx = v.object(Object.fromEntries(Object.entries(row.ctx).map(([k, kind]) => [k, CTX_SCHEMAS[kind]])));
-  else if (row.optionalCtx) entries.ctx = v.optional(v.object(Object.fromEntries(Object.entries(row.optionalCtx).map(([k, kind]) => [k, CTX_SCHEMAS[kind]]))));
-  return v.object(entries);
-}
-
-/** FastAPI/pydantic validation error: one item per failing value, each exactly a row of the pydantic table. */
-export const ValidationErrorSchema = v.object({
-  detail: v.pipe(v.array(v.variant('type', PYDANTIC_ERROR_TYPES.map(itemSchema) as unknown as v.VariantOptions<'type'>)), v.minLength(1)),
 });
 
 const cursor = v.nullable(v.string());

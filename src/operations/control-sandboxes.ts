@@ -97,7 +97,12 @@ export const CONTROL_SANDBOX_OPERATIONS = [
     errors: [404, 422],
     success: [answer('ControlRestoredSnapshot', A.RestoredSnapshotSchema, 'The snapshot restored')],
     client: { name: 'restoreSnapshot' },
-    handler: () => async ({ path, deps, control }) => ({ restored: true as const, snapshot: await control.restoreSnapshot(path.name), now: deps.clock.nowIso() }),
+    // `now` as the restoring write read it (the snapshot's clock, put back), not read again after it.
+    handler: () => async ({ path, control }) => {
+      const state = control.namedState(path.name);
+      const snapshot = control.snapshots().find((s) => s.name === path.name)!;
+      return { restored: true as const, snapshot, now: await control.restore(state) };
+    },
   }),
   declareControl({
     operationId: 'controlDeleteSnapshot',

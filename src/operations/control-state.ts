@@ -55,10 +55,7 @@ export const CONTROL_STATE_OPERATIONS = [
     client: { name: 'reset', doc: 'Back to the loaded fixtures; also clears the journal, the faults and the coverage report.' },
     handler:
       () =>
-      async ({ deps, control }) => {
-        await control.reset();
-        return { reset: true as const, now: deps.clock.nowIso() };
-      },
+      async ({ control }) => ({ reset: true as const, now: await control.reset() }),
   }),
   declareControl({
     operationId: 'controlLoadFixtures',

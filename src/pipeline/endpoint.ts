@@ -70,6 +70,14 @@ function lastValues(query: Record<string, string | string[] | undefined>): Recor
   return out ?? (query as Record<string, string | undefined>);
 }
 
+const NO_QUERY: Call['query'] = Object.freeze({});
+
+/** `schema`'s parse of a flat input, remembered for GET requests only (see endpoint). */
+function remembered(schema: AnySchema, part: 'path' | 'query'): (input: Record<string, string | undefined>, method: string) => unknown {
+  const memo = parseMemo(schema, part);
+  return (input, method) => (method === 'GET' ? memo(input) : parse(schema, input, part));
+}
+
 /** A handler's request: its Koa context is read only when the handler asks for it (the fast path then makes one). */
 class PipelineRequest {
   constructor(
@@ -119,8 +127,10 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
   spec: EndpointSpec<P, Q, B>,
   handler: (req: Request<P, Q, B>) => unknown | Promise<unknown>,
 ): EndpointMiddleware {
-  const parsePath = spec.path && parseMemo(spec.path, 'path');
-  const parseQuery = spec.query && parseMemo(spec.query, 'query');
+  // A read's path and query are remembered: clients repeat reads (a poll of a run). A write names what it changes once
+  // (each cancel its own run), so remembering its input would only cost: it is parsed as it comes.
+  const parsePath = spec.path && remembered(spec.path, 'path');
+  const parseQuery = spec.query && remembered(spec.query, 'query');
   const prepared = (call: Call): { actor: Actor; path: unknown; query: unknown; project: RecordOf<'projects'> } => {
     const { deps } = call.mock;
     const actor =
@@ -141,7 +151,7 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
     let query: unknown;
     if (parsePath) {
       try {
-        path = parsePath(call.params);
+        path = parsePath(call.params, call.method);
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
         problems = err.items;
@@ -149,7 +159,7 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
     }
     if (parseQuery) {
       try {
-        query = parseQuery(lastValues(call.query));
+        query = parseQuery(lastValues(call.query), call.method);
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
         problems = [...(problems ?? []), ...err.items];
@@ -177,7 +187,9 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
   };
   const middleware: EndpointMiddleware = async (ctx) => {
     ctx.state.operation = spec.operation;
-    const call: Call = { method: ctx.method, headers: ctx.headers, params: ctx.params, query: ctx.query, state: ctx.state, mock: addressed(ctx), ctx };
+    // Koa parses the query string on first read: only for an operation that has a query.
+    const query = parseQuery ? ctx.query : NO_QUERY;
+    const call: Call = { method: ctx.method, headers: ctx.headers, params: ctx.params, query, state: ctx.state, mock: addressed(ctx), ctx };
     const p = prepared(call);
     let body: unknown;
     if (spec.body) {

@@ -9,7 +9,27 @@ export const MIN_TIMESTAMP_MS = Date.parse('0001-01-01T00:00:00.000Z');
 /** The mock clock stops a year short of the last datetime, so the mock's own lifetimes (30 days at most) stay in range. */
 export const MAX_CLOCK_MS = Date.parse('9999-01-01T00:00:00.000Z');
 
-const NOT_FORMATTED: { readonly ms: number; readonly iso: string } = { ms: NaN, iso: '' };
+/**
+ * The last frozen point parsed and the last instant formatted. One is shared by the readings of a store (each
+ * transaction reads the clock through a reading of its own), so a write does not parse and format the same instant
+ * anew: every request reads the clock, and a frozen clock always reads the same instant. Pure by value, never stale.
+ */
+export class TimeMemo {
+  private parsed = { iso: '', ms: NaN };
+  private formatted = { ms: NaN, iso: '' };
+
+  /** Epoch ms of a valid ISO datetime. */
+  msOf(iso: string): number {
+    if (this.parsed.iso !== iso) this.parsed = { iso, ms: Date.parse(iso) };
+    return this.parsed.ms;
+  }
+
+  /** The ISO datetime of epoch ms `ms`. */
+  isoOf(ms: number): string {
+    if (this.formatted.ms !== ms) this.formatted = { ms, iso: new Date(ms).toISOString() };
+    return this.formatted.iso;
+  }
+}
 
 /**
  * "Now" in the clock state `holder` holds: the stored state (reads), or a transaction (writes: its own view, so a
@@ -19,11 +39,8 @@ export class ClockReading {
   constructor(
     readonly source: TimeSource,
     private readonly holder: { readonly clock: ClockState },
+    private readonly memo = new TimeMemo(),
   ) {}
-
-  private parsed: { iso: string; ms: number } | null = null;
-  /** Replaced, never changed: every reading starts on the one shared "nothing formatted yet". */
-  private formatted = NOT_FORMATTED;
 
   get state(): ClockState {
     return this.holder.clock;
@@ -42,15 +59,10 @@ export class ClockReading {
       // A running clock keeps moving: it stops at the end of the range instead of leaving it.
       return Math.max(MIN_TIMESTAMP_MS, Math.min(MAX_CLOCK_MS, ms));
     }
-    // Every request reads the clock; parse a frozen point once, not per call.
-    if (this.parsed?.iso !== s.frozen_at) this.parsed = { iso: s.frozen_at, ms: Date.parse(s.frozen_at) };
-    return this.parsed.ms;
+    return this.memo.msOf(s.frozen_at);
   }
 
   nowIso(): string {
-    const ms = this.nowMs();
-    // A request formats "now" several times (each timestamp it writes), a frozen clock always the same one: format once per ms.
-    if (ms !== this.formatted.ms) this.formatted = { ms, iso: new Date(ms).toISOString() };
-    return this.formatted.iso;
+    return this.memo.isoOf(this.nowMs());
   }
 }

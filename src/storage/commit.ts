@@ -5,7 +5,7 @@ import { PendingLayer } from './pending.js';
 import type { Writer } from './transaction.js';
 import type { StoredState } from './state.js';
 import { Transaction, type StateView } from './transaction.js';
-import type { TimeSource } from './clock.js';
+import { TimeMemo, type TimeSource } from './clock.js';
 import { storageUnavailable } from './unavailable.js';
 import { StaleView, type CommitMeter, type PipelineOptions, type WriteObserver, type WriteScope } from './write-scope.js';
 import { documentOf, NotADiff, type Pending, type SharedWrites } from './pending-write.js';
@@ -31,7 +31,10 @@ export class CommitPipeline<S extends SharedWrites = SharedWrites> implements St
   private groupStart = 0;
   private readonly observer: WriteObserver | undefined;
   private readonly meter: CommitMeter | undefined;
-  private readonly time: TimeSource;
+  /** @internal Real time, as its transactions' clock readings read it (and a whole-state replace's). */
+  readonly time: TimeSource;
+  /** @internal Shared by those readings. */
+  readonly memo = new TimeMemo();
 
   constructor(
     readonly state: StoredState,
@@ -136,7 +139,7 @@ export class CommitPipeline<S extends SharedWrites = SharedWrites> implements St
 
   /** @internal Runs a pending transaction's callback on the newest state; an empty transaction is stored at once. */
   run(p: Pending): void {
-    const tx = new Transaction(this, this.time);
+    const tx = new Transaction(this, this.time, this.memo);
     try {
       p.scope?.guard?.(tx);
       p.result = p.fn!(tx);

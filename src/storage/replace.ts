@@ -5,6 +5,7 @@ import type { Maps, Replacement } from './pending.js';
 import type { Transaction } from './transaction.js';
 import { NotADiff, type Pending } from './pending-write.js';
 import type { CommitPipeline } from './commit.js';
+import { ClockReading } from './clock.js';
 
 /** What the diff reads: the newest state (committed plus pending), as a transaction sees it. */
 interface NewestState {
@@ -73,12 +74,23 @@ export class WholeStateWrites {
 
   /**
    * One change set when that is possible and smaller than the target itself (see diffTo), otherwise the whole
-   * state; run again after others' writes, it is a diff against theirs or the whole state, never a refusal.
+   * state; run again after others' writes, it is a diff against theirs or the whole state, never a refusal. Resolves
+   * the mock clock's "now" (ISO) as the write read it: the replaced clock's, at the instant it was put in place.
    */
-  async replaceWith(target: Target): Promise<void> {
+  async replaceWith(target: Target): Promise<string> {
+    const diff = diffTo(this.pipeline, target);
+    // "Now" as the write reads it, on the clock it puts in place: each run reads it anew, so the last run's stands.
+    const now = () => new ClockReading(this.pipeline.time, { clock: target.clock }, this.pipeline.memo).nowIso();
+    let at = '';
     const p: Pending = {
-      fn: diffTo(this.pipeline, target),
-      whole: () => wholeState(target),
+      fn: (tx) => {
+        diff(tx);
+        at = tx.now();
+      },
+      whole: () => {
+        at = now();
+        return wholeState(target);
+      },
       observe: false,
       scope: undefined,
       seq: 0,
@@ -87,5 +99,6 @@ export class WholeStateWrites {
     };
     this.pipeline.run(p);
     await this.pipeline.settled(p);
+    return at;
   }
 }

@@ -171,14 +171,17 @@ export class Store implements ReadView, CommittedState, StateView, Writer {
     await this.transact((tx) => tx.setClock(clock));
   }
 
-  /** Restores a snapshot (which stays reusable) and stores it. */
-  async restore(s: Snapshot): Promise<void> {
-    await this.whole.replaceWith({ maps: s.maps as Maps, clock: s.clock, settings: s.settings, copy: true });
+  /** Restores a snapshot (which stays reusable) and stores it; resolves "now" as that write read it (see replace). */
+  restore(s: Snapshot): Promise<string> {
+    return this.whole.replaceWith({ maps: s.maps as Maps, clock: s.clock, settings: s.settings, copy: true });
   }
 
-  /** Replaces the whole state (a reset, a fixture load, an import): one transaction that never loses a race to others' writes. */
-  async replace(data: StateData): Promise<void> {
-    await this.whole.replaceWith({ maps: mapsFromData(data), clock: data.clock, settings: data.settings, copy: false });
+  /**
+   * Replaces the whole state (a reset, a fixture load, an import): one transaction that never loses a race to others'
+   * writes. Resolves the mock clock's "now" (ISO) as that write read it, on the clock it put in place.
+   */
+  replace(data: StateData): Promise<string> {
+    return this.whole.replaceWith({ maps: mapsFromData(data), clock: data.clock, settings: data.settings, copy: false });
   }
 
   /** The state a reset returns to, when the storage keeps it for every instance (shared storage); else null. */

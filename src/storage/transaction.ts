@@ -2,7 +2,7 @@
 import { PRIMARY_KEYS, type ClockState, type CollectionName, type RecordOf, type Settings } from '../schemas/index.js';
 import type { Change, ChangeSet } from './change-sets.js';
 import type { RecordReader } from './reader.js';
-import { ClockReading, type TimeSource } from './clock.js';
+import { ClockReading, type TimeMemo, type TimeSource } from './clock.js';
 
 export const DELETED = Symbol('deleted');
 
@@ -31,6 +31,8 @@ export class Transaction implements RecordReader {
     private readonly view: StateView,
     /** Real time, as the mock clock reads it (Date.now unless the mock was given its own). */
     private readonly source: TimeSource = Date.now,
+    /** The store's memo of the instants its clock read last (a transaction of its own when not given). */
+    private readonly memo?: TimeMemo,
   ) {}
 
   /**
@@ -43,7 +45,7 @@ export class Transaction implements RecordReader {
 
   /** The mock clock's reading in this transaction's view (its source and state; see `now`). */
   get time(): ClockReading {
-    return (this.reading ??= new ClockReading(this.source, this));
+    return (this.reading ??= new ClockReading(this.source, this, this.memo));
   }
 
   /** "Now" by the mock clock, as an ISO datetime: what a write stamps. */

@@ -17,7 +17,8 @@ const PRELOAD = fileURLToPath(new URL('./cold/cli-preload.cjs', import.meta.url)
 
 /** What only some mocks use, as source paths (repository-relative) or package folders. */
 const LAZY = {
-  document: ['src/document/build.ts', 'node_modules/@valibot/to-json-schema/'],
+  koa: ['node_modules/koa/', 'node_modules/http-errors/', 'node_modules/cookies/'],
+  document: ['src/document/build.ts', 'src/document/validation-error.ts', 'node_modules/@valibot/to-json-schema/'],
   inspector: ['src/inspector/files.ts'],
   reproduce: ['src/reproduce/bundle.ts', 'src/reproduce/test-export.ts'],
   shadow: ['src/shadow/index.ts', 'src/compare/answers.ts'],
@@ -63,6 +64,7 @@ for (const format of ['esm', 'cjs'] as const) {
       steps.map((s) => [s.step, s.status]),
       [
         ['first', 200],
+        ['koa', 200],
         ['document', 200],
         ['inspector', 200],
         ['reproduce', 200],
@@ -71,7 +73,7 @@ for (const format of ['esm', 'cjs'] as const) {
     );
     const [first] = steps;
     // The list is read through the maps: the assembly and the routes are in it.
-    for (const core of ['src/app.ts', 'src/mock.ts', 'src/routes/control-ui.ts', 'src/inspector/path.ts', 'node_modules/koa/'])
+    for (const core of ['src/app.ts', 'src/mock.ts', 'src/routes/control-ui.ts', 'src/inspector/path.ts', 'src/fast-path.ts'])
       assert.ok(has(first.sources, core), `${core} is loaded by the first mock`);
     assert.equal(
       first.sources.filter(

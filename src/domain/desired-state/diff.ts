@@ -4,7 +4,7 @@ import { CATALOG, cmp, entitySubject } from './catalog.js';
 import { makeChange } from './change.js';
 import { edgeChanges } from './diff-edges.js';
 import { fingerprint, sameJson } from './fingerprint.js';
-import { EMPTY_DESIRED_STATE } from './normalize.js';
+import { emptyDesiredState } from './normalize.js';
 
 type Row = { id: string; display_name: string } & Record<string, unknown>;
 
@@ -109,7 +109,7 @@ function sortChanges(changes: readonly SemanticChange[]): SemanticChange[] {
  * `after` was reached.
  */
 export function diffStates(before: DesiredState | null, after: DesiredState): SemanticChange[] {
-  const old = before ?? EMPTY_DESIRED_STATE;
+  const old = before ?? emptyDesiredState();
   return sortChanges([
     ...SINGLETONS.flatMap((s) => singletonChange(s, old, after)),
     ...TABLES.flatMap((t) => entityChanges(t, old, after)),

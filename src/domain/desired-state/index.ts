@@ -1,5 +1,5 @@
 // Public API of the pure desired-state domain: normalize, fingerprint, mutate, diff, bundle, compile, plan.
-export { normalizeDesiredState, EMPTY_DESIRED_STATE } from './normalize.js';
+export { normalizeDesiredState, emptyDesiredState } from './normalize.js';
 export { fingerprint } from './fingerprint.js';
 export { applyMutation, applyMutations } from './mutations.js';
 export { diffStates, diffFingerprint } from './diff.js';

@@ -67,13 +67,14 @@ export function canonicalState(s: ParsedDesiredState | DesiredState): DesiredSta
   };
 }
 
-/** A fresh empty desired state (safe to modify). */
-function emptyDesiredState(): DesiredState {
-  return normalizeDesiredState({});
+let empty: DesiredState | undefined;
+/**
+ * The empty desired state, deep-frozen: the baseline of a project's first revision and of `diffStates(null, …)`. Made at
+ * its first use, once (normalizing runs the desired state's schemas, which a process that never needs it skips).
+ */
+export function emptyDesiredState(): DesiredState {
+  return (empty ??= deepFreeze(normalizeDesiredState({})));
 }
-
-/** The empty desired state, deep-frozen: the baseline of a project's first revision and of `diffStates(null, …)`. */
-export const EMPTY_DESIRED_STATE: DesiredState = deepFreeze(emptyDesiredState());
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object') {

@@ -5,7 +5,7 @@ import {
   applyMutations,
   diffFingerprint,
   diffStates,
-  EMPTY_DESIRED_STATE,
+  emptyDesiredState,
   fingerprint,
   stateFromBundle,
   type Mutation,
@@ -30,10 +30,10 @@ const SAME_BY_MUTATIONS: Mutation[] = [
 
 test('a bundle and the equivalent mutations give the same state, changes and fingerprints', () => {
   const fromBundle = stateFromBundle(BUNDLE);
-  const fromMutations = applyMutations(EMPTY_DESIRED_STATE, SAME_BY_MUTATIONS);
+  const fromMutations = applyMutations(emptyDesiredState(), SAME_BY_MUTATIONS);
   assert.is(fingerprint(fromBundle), fingerprint(fromMutations));
-  const a = diffStates(EMPTY_DESIRED_STATE, fromBundle);
-  const b = diffStates(EMPTY_DESIRED_STATE, fromMutations);
+  const a = diffStates(emptyDesiredState(), fromBundle);
+  const b = diffStates(emptyDesiredState(), fromMutations);
   assert.equal(a, b);
   assert.is(diffFingerprint(a), diffFingerprint(b));
   assert.match(diffFingerprint(a), /^[0-9a-f]{64}$/);

@@ -2,7 +2,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import * as v from 'valibot';
-import { applyMutation, applyMutations, diffStates, EMPTY_DESIRED_STATE, fingerprint, type Mutation } from '../../../src/domain/desired-state/index.js';
+import {
+  applyMutation,
+  applyMutations,
+  diffStates,
+  emptyDesiredState,
+  fingerprint,
+  normalizeDesiredState,
+  type Mutation,
+} from '../../../src/domain/desired-state/index.js';
 import { MUTATION_TYPES, SemanticChangeSchema } from '../../../src/schemas/desired-state.js';
 import { BASE, BASE_FINGERPRINT, IDENTITY, validationLocs } from '../../helpers/desired-state.js';
 
@@ -241,7 +249,7 @@ test('agent.delete: deleting an agent that had edges reduces authority', () => {
 test('diffStates(null, state) reports every entity and edge as created', () => {
   const changes = diffStates(null, BASE);
   assert.ok(changes.every((c) => c.action === 'created'));
-  assert.equal(changes, diffStates(EMPTY_DESIRED_STATE, BASE));
+  assert.equal(changes, diffStates(emptyDesiredState(), BASE));
   assert.is(changes.length, 3 + 2 + 9 + 5); // singletons + agents + catalog + helper's edges
 });
 
@@ -259,6 +267,15 @@ test('change texts stay within 200 characters even for long display names', () =
 test('a mutation carrying a lone surrogate is a validation error, not a fingerprint crash', () => {
   const locs = validationLocs(() => applyMutation(BASE, { type: 'agent.soul.set', agent_id: 'helper', soul: '\ud800' }));
   assert.equal(locs, [['body', 'mutation', 'soul']]);
+});
+
+test('the empty desired state is made once, deep-frozen, and is the normalized empty document', () => {
+  const empty = emptyDesiredState();
+  assert.is(emptyDesiredState(), empty);
+  assert.equal(empty, normalizeDesiredState({}));
+  const frozen = (x: unknown): boolean => typeof x !== 'object' || x === null || (Object.isFrozen(x) && Object.values(x).every(frozen));
+  assert.ok(frozen(empty));
+  assert.equal(diffStates(null, empty), []);
 });
 
 test.run();

@@ -8,7 +8,7 @@ import {
   applyMutations,
   diffFingerprint,
   diffStates,
-  EMPTY_DESIRED_STATE,
+  emptyDesiredState,
   fingerprint,
   type Mutation,
 } from '../../../src/domain/desired-state/index.js';
@@ -65,7 +65,7 @@ const stateArb = fc.array(mutationArb, { minLength: 5, maxLength: 30 }).map((ms)
     } catch {
       return s;
     }
-  }, EMPTY_DESIRED_STATE),
+  }, emptyDesiredState()),
 );
 
 test('property: diffStates(a, a) is empty', () => {
