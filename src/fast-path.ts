@@ -1,5 +1,5 @@
-// The fast path: a v3 read (GET, no body) that no fault or shadow target concerns is answered straight from the route table
-// to Node's response, without Koa's context and middleware chain, with the same answer and journal entry.
+// The fast path: a v3 read (GET, no body) that no fault concerns is answered straight from the route table to Node's
+// response, without Koa's context and middleware chain, with the same answer, journal entry and shadow send.
 import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type { Context } from 'koa';
@@ -14,6 +14,7 @@ import type { KeptBody } from './control/index.js';
 import { OPERATION_NAMES } from './control/index.js';
 import { SANDBOX_HEADER, addressOf, type Served } from './sandboxes/index.js';
 import { markPathPrefix } from './pipeline/index.js';
+import type { ShadowAnswer, ShadowCall } from './shadow/index.js';
 
 const V3 = new Set(OPERATION_NAMES);
 /** What makes parseurl (Koa's ctx.path) parse a target the slow way: left to Koa, so both paths read it alike. */
@@ -28,6 +29,8 @@ export interface FastPathParts {
   /** In-process sandboxes (absent: none, or kept in shared storage). */
   sandboxes?: { touch(id: string): Served | undefined; answered(s: Served): void };
   report: ErrorReporter;
+  /** Shadow mode: given each answer once it is written, to queue for the target (absent: no shadow target). */
+  shadow?: (mock: AddressedMock, call: ShadowCall & ShadowAnswer) => void;
 }
 
 /**
@@ -38,7 +41,7 @@ export interface FastPathParts {
  * catch-up as the whole chain's (Store.sync), so it sees every write acknowledged, by any instance, before it arrived.
  */
 export function fastListener(parts: FastPathParts, full: RequestListener): RequestListener {
-  const { app, root, table, sandboxes, report } = parts;
+  const { app, root, table, sandboxes, report, shadow } = parts;
   const take = (req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> => {
     const url = req.url;
     if (req.method !== 'GET' || url === undefined || UNUSUAL.test(url)) return false;
@@ -117,6 +120,14 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
         if (served.life.ended && sent.status >= 400) out = endedSent(sent, sandbox!.id);
       }
       write(res, out);
+      // Compared as the middleware compares: the answer the mock made, before a sandbox's end turned it into a 404.
+      if (shadow) {
+        try {
+          shadow(mock, r);
+        } catch (err) {
+          report(err, undefined as never); // the answer is out: shadow mode's failure is reported, never the client's
+        }
+      }
       return true;
     };
     // A store of its own is always current: its request runs at once, with no extra promise or closure. Shared storage:
@@ -169,7 +180,7 @@ function searchParams(querystring: string): Record<string, string | string[] | u
  * reporter that reads it) and, once answered, what the journal keeps of it (the Answered record): one object for both,
  * as the journal middleware reads both from one Koa context.
  */
-class FastRequest implements Call, Answered {
+class FastRequest implements Call, Answered, ShadowCall, ShadowAnswer {
   readonly method = 'GET';
   readonly headers: IncomingHttpHeaders;
   readonly query: Record<string, string | string[] | undefined>;
@@ -185,6 +196,8 @@ class FastRequest implements Call, Answered {
   responseHeaders: Record<string, unknown> = NO_HEADERS;
   responseBody: KeptBody | null = null;
   readonly fault = undefined;
+  journalId: number | null = null;
+  text = '';
   #ctx: Context | undefined;
 
   constructor(
@@ -224,6 +237,7 @@ class FastRequest implements Call, Answered {
     this.answer = sent.answer;
     this.responseHeaders = journalHeaders(sent) as Record<string, unknown>;
     this.responseBody = keptBody(sent, mock.control.journal.bodyBytes);
-    journalAnswered(mock, this);
+    this.text = sent.text;
+    this.journalId = journalAnswered(mock, this);
   }
 }

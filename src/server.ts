@@ -57,8 +57,15 @@ export function serverApp(root: Mock, sandboxes: Sandboxes | null, server: Serve
   };
   const app = () => (built ??= build()).app;
   const full: RequestListener = (req, res) => (built ??= build()).full(req, res);
-  // Shadow mode compares every v3 answer: with a shadow target every request takes the whole chain.
-  const listener = server.shadow ? full : fastListener({ app, root, table, sandboxes: sandboxes?.local, report: server.report }, full);
+  // Shadow mode compares every v3 answer: the fast path hands its answers to the same queue, after writing them.
+  const compare = server.shadow?.answered(server.report);
+  const shadow =
+    compare &&
+    ((mock: AddressedMock, call: Parameters<typeof compare>[1]) => {
+      const record = shadowOf(mock);
+      if (record) compare(record, call);
+    });
+  const listener = fastListener({ app, root, table, sandboxes: sandboxes?.local, report: server.report, shadow }, full);
   return { app, listener };
 }
 

@@ -13,7 +13,11 @@ export const runPath = (id: string) => `/api/v3/projects/${PROJECT}/runs/${id}`;
 export interface Load {
   /** Several URLs: autocannon spreads the connections over them in turn (a round-robin client, per connection). */
   url: string | string[];
-  path: string | (() => string);
+  /**
+   * One path; several, sent in turn on each connection (each request built once, as one path is); or a function called
+   * for each request (autocannon builds that request anew each time, which costs the client more than the others).
+   */
+  path: string | readonly string[] | (() => string);
   method?: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
   body?: string;
@@ -35,10 +39,15 @@ const emptySide = (): Side => ({ ok: 0, bad: 0, why: {}, seconds: 0, latencySum:
 /** One autocannon run; `track.last` gets the time of the last response (autocannon's `amount` runs end on a 1 s tick). */
 function cannon(load: Load, limit: { duration: number } | { amount: number }, track?: { last: number }) {
   const dynamic = typeof load.path === 'function';
-  const request: autocannon.Request = {};
-  if (dynamic) request.setupRequest = (req) => ({ ...req, path: (load.path as () => string)() });
-  if (track) request.onResponse = () => void (track.last = performance.now());
-  const urls = (Array.isArray(load.url) ? load.url : [load.url]).map((u) => (dynamic ? u : u + (load.path as string)));
+  const several = typeof load.path !== 'string' && !dynamic;
+  const request = (path?: string): autocannon.Request => {
+    const r: autocannon.Request = path === undefined ? {} : { path };
+    if (dynamic) r.setupRequest = (req) => ({ ...req, path: (load.path as () => string)() });
+    if (track) r.onResponse = () => void (track.last = performance.now());
+    return r;
+  };
+  const requests = several ? (load.path as readonly string[]).map(request) : [request()];
+  const urls = (Array.isArray(load.url) ? load.url : [load.url]).map((u) => (dynamic || several ? u : u + (load.path as string)));
   return autocannon({
     url: (urls.length === 1 ? urls[0] : urls) as string, // autocannon takes several (its types say one)
     connections: load.connections ?? CONNECTIONS,
@@ -46,7 +55,7 @@ function cannon(load: Load, limit: { duration: number } | { amount: number }, tr
     method: load.method ?? 'GET',
     headers: load.headers,
     body: load.body,
-    ...(dynamic || track ? { requests: [request] } : {}),
+    ...(dynamic || several || track ? { requests } : {}),
   });
 }
 
@@ -125,14 +134,13 @@ export function poolCancels(url: string): Load {
   return { ...cancelLoad(url, paths.next), batch: { size: POOL_BATCH, before: reset } };
 }
 
-/** Makes `n` sandboxes at `url` (POST /_mock/sandboxes) and answers a path to GET run detail that names them in turn. */
-export async function sandboxRoundRobin(url: string, n: number): Promise<() => string> {
+/** Makes `n` sandboxes at `url` (POST /_mock/sandboxes) and answers the paths to GET run detail in each, sent in turn. */
+export async function sandboxRoundRobin(url: string, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
     const res = await fetch(`${url}/_mock/sandboxes`, { method: 'POST', headers: JSON_POST, body: '{}' });
     if (res.status !== 201) throw new Error(`POST /_mock/sandboxes answered ${res.status}`);
     ids.push(((await res.json()) as { id: string }).id);
   }
-  let k = 0;
-  return () => `/sandboxes/${ids[k++ % ids.length]}${runPath(RUN)}`;
+  return ids.map((id) => `/sandboxes/${id}${runPath(RUN)}`);
 }

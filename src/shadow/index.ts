@@ -5,10 +5,18 @@ import type { ErrorReporter } from '../errors.js';
 import { DriftBudget, DriftLog, type SecretIndex } from '../control/index.js';
 import { shadowSettings, shownUrl, type ShadowOptions, type ShadowSettings } from './options.js';
 import { ShadowSender } from './sender.js';
-import { shadowMiddleware as middleware, type Compare, type ShadowRecord } from './middleware.js';
+import {
+  shadowAnswered,
+  shadowMiddleware as middleware,
+  type Compare,
+  type ShadowAnswer,
+  type ShadowCall,
+  type ShadowParts,
+  type ShadowRecord,
+} from './middleware.js';
 
 export { type ShadowOptions } from './options.js';
-export { DRIFT_PER_REQUEST, DRIFT_VALUE_CHARS, type Compare, type ShadowRecord } from './middleware.js';
+export { DRIFT_PER_REQUEST, DRIFT_VALUE_CHARS, type Compare, type ShadowAnswer, type ShadowCall, type ShadowRecord } from './middleware.js';
 export { NOTICE_INTERVAL_MS } from './target-health.js';
 export { shadowFlags, SHADOW_USAGE } from './flags.js';
 
@@ -26,6 +34,11 @@ export interface ShadowServer {
   driftLog(): DriftLog;
   /** The server's shadow middleware: `recordOf` gives the record of the mock a request was answered from. */
   middleware(recordOf: (ctx: Context) => ShadowRecord | null, report: ErrorReporter): Middleware;
+  /**
+   * What the fast path calls once it has written a GET's answer (a v3 read with a text body and no fault, which the
+   * middleware would compare too): the request is queued for the target, or its drop counted, as the middleware does.
+   */
+  answered(report: ErrorReporter): (record: ShadowRecord, call: ShadowCall & ShadowAnswer) => void;
 }
 
 /** Checks createApp's `shadow` (a TypeError names the rule it breaks) and builds the server's sender around `compare`. */
@@ -39,7 +52,11 @@ export function shadowServer(options: ShadowOptions, log: (line: string) => void
     driftBudget: new DriftBudget(),
     compare,
     driftLog: () => driftLog(server),
-    middleware: (recordOf, report) => shadowMiddleware(server, recordOf, report),
+    middleware: (recordOf, report) => middleware(shadowParts(server, report), recordOf),
+    answered: (report) => {
+      const parts = shadowParts(server, report);
+      return (record, call) => shadowAnswered(parts, record, call, call);
+    },
   };
   return server;
 }
@@ -54,7 +71,10 @@ export interface MockShadow {
   secrets: () => SecretIndex;
 }
 
-function shadowMiddleware(server: ShadowServer, recordOf: (ctx: Context) => ShadowRecord | null, report: ErrorReporter): Middleware {
-  const parts = { settings: server.settings, sender: server.sender, compare: server.compare, report: (err: unknown) => report(err, undefined as never) };
-  return middleware(parts, recordOf);
-}
+/** What the middleware and the fast path's hook share of the server: its target, queue, comparator and error reporter. */
+const shadowParts = (server: ShadowServer, report: ErrorReporter): ShadowParts => ({
+  settings: server.settings,
+  sender: server.sender,
+  compare: server.compare,
+  report: (err: unknown) => report(err, undefined as never),
+});

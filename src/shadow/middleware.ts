@@ -1,5 +1,6 @@
 // Shadow mode's middleware: after the mock answered, the same request goes to the target (off the request's path), and
 // the two answers' differences go to the journal entry and the mock's drift record, redacted and bounded.
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import { Redactor, type SecretIndex } from '../control/index.js';
 import type { Journal, DriftLog } from '../control/index.js';
@@ -40,6 +41,26 @@ export interface ShadowRecord {
   nowIso: () => string;
 }
 
+/** What the comparison reads of an answered v3 request, from Koa's context or from the fast path alike. */
+export interface ShadowCall {
+  readonly method: string;
+  /** Path and query as the mock saw them (a sandbox's prefix already taken off). */
+  readonly path: string;
+  readonly querystring: string;
+  /** The request's headers as Node parsed them (lowercase names). */
+  readonly headers: IncomingHttpHeaders;
+  readonly operation?: string;
+  /** Its journal entry (the target's differences are added to it), or null. */
+  readonly journalId: number | null;
+}
+
+/** The mock's answer as it was sent. */
+export interface ShadowAnswer {
+  readonly status: number;
+  readonly responseHeaders: Readonly<Record<string, unknown>>;
+  readonly text: string;
+}
+
 const V3 = /^\/api\/v3(?:\/|$)/;
 
 /** A value as a drift record keeps it: whole when short, else its JSON text cut with a marker. */
@@ -66,12 +87,15 @@ function shadowed(settings: ShadowSettings, method: string, path: string): boole
   return path === prefix || path.startsWith(`${prefix}/`);
 }
 
+/** A request header as Koa's ctx.get reads it: '' when absent. */
+const header = (headers: IncomingHttpHeaders, name: string): string => (headers[name] as string | undefined) || '';
+
 /** The headers the target gets (its query: query.ts): never the client's credentials; the shadow token when the client sent credentials (or auth is off). */
-function targetHeaders(ctx: Context, p: ShadowParts, authOff: boolean): Record<string, string> {
-  const headers: Record<string, string> = { accept: ctx.get('accept') || 'application/json' };
-  const type = ctx.get('content-type');
+function targetHeaders(from: IncomingHttpHeaders, p: ShadowParts, authOff: boolean): Record<string, string> {
+  const headers: Record<string, string> = { accept: header(from, 'accept') || 'application/json' };
+  const type = header(from, 'content-type');
   if (type) headers['content-type'] = type;
-  if (p.settings.token !== undefined && (authOff || ctx.get('authorization') !== '')) headers.authorization = `Bearer ${p.settings.token}`;
+  if (p.settings.token !== undefined && (authOff || header(from, 'authorization') !== '')) headers.authorization = `Bearer ${p.settings.token}`;
   return headers;
 }
 
@@ -94,28 +118,44 @@ export function shadowMiddleware(p: ShadowParts, recordOf: (ctx: Context) => Sha
     // The journal wrote a JSON answer as text; a stream or bytes cannot be compared, nor a write whose body was never read.
     const unread = ctx.method !== 'GET' && raw === undefined && Number(ctx.get('content-length') || 0) > 0;
     if (typeof ctx.body !== 'string' || unread) return r.drift.skipped('not_comparable');
-    const refused = p.sender.admit();
-    if (refused) return r.drift.dropped(refused);
-    const mock = { status: ctx.status, headers: stringHeaders(ctx.response.headers as Record<string, unknown>), text: ctx.body };
-    const operation = (ctx.state.operation as string | undefined) ?? 'unmatched';
-    const requestId = (ctx.state.journalId as number | undefined) ?? null;
-    const at = r.nowIso();
-    const query = forwardedQuery(ctx.querystring, r.secrets());
-    p.sender.submit({
+    const call: ShadowCall = {
       method: ctx.method,
-      target: query ? `${ctx.path}?${query}` : ctx.path,
-      headers: targetHeaders(ctx, p, r.authOff),
-      body: ctx.method === 'GET' ? undefined : raw,
-      unreachable: () => r.drift.unreachable(),
-      answered: (target) => {
-        try {
-          record(p, r, operation, requestId, at, mock, target);
-        } catch (err) {
-          p.report(err);
-        }
-      },
-    });
+      path: ctx.path,
+      querystring: ctx.querystring,
+      headers: ctx.req.headers,
+      operation: ctx.state.operation as string | undefined,
+      journalId: (ctx.state.journalId as number | undefined) ?? null,
+    };
+    shadowAnswered(p, r, call, { status: ctx.status, responseHeaders: ctx.response.headers as Record<string, unknown>, text: ctx.body }, raw);
   };
+}
+
+/**
+ * A comparable answer, compared later: the request goes to the target's queue if the sender admits it (else the drop is
+ * counted), and the comparison runs when the target answers. Nothing here waits; the client's answer is not held.
+ */
+export function shadowAnswered(p: ShadowParts, r: ShadowRecord, call: ShadowCall, answer: ShadowAnswer, raw?: Buffer): void {
+  const refused = p.sender.admit();
+  if (refused) return r.drift.dropped(refused);
+  const mock = { status: answer.status, headers: stringHeaders(answer.responseHeaders), text: answer.text };
+  const operation = call.operation ?? 'unmatched';
+  const requestId = call.journalId;
+  const at = r.nowIso();
+  const query = forwardedQuery(call.querystring, r.secrets());
+  p.sender.submit({
+    method: call.method,
+    target: query ? `${call.path}?${query}` : call.path,
+    headers: targetHeaders(call.headers, p, r.authOff),
+    body: call.method === 'GET' ? undefined : raw,
+    unreachable: () => r.drift.unreachable(),
+    answered: (target) => {
+      try {
+        record(p, r, operation, requestId, at, mock, target);
+      } catch (err) {
+        p.report(err);
+      }
+    },
+  });
 }
 
 /** The first DRIFT_PER_REQUEST differences, each redacted and cut: what a journal entry and the groups keep of a request. */
