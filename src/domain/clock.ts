@@ -131,6 +131,19 @@ export class ClockInTransaction {
   }
 }
 
+/** The mock clock as /_mock/clock answers it: what it reads, and the state it reads from. */
+export interface ClockView {
+  now: string;
+  frozen_at: string | null;
+  offset_ms: number;
+}
+
+/** The clock as `reader` holds it, read now: a write passes its transaction (its own move included), a read the store's view. */
+export function clockView(reader: { readonly clock: ClockState; now(): string }): ClockView {
+  const c = reader.clock;
+  return { now: reader.now(), frozen_at: c.frozen_at ?? null, offset_ms: c.offset_ms ?? 0 };
+}
+
 /**
  * A transaction that moves the mock clock to what `move` answers for the clock as the transaction sees it (nothing
  * when it answers undefined): run again after others moved the clock, it moves on from where they left it.

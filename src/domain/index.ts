@@ -1,5 +1,5 @@
 // The face of src/domain/: what code outside the folder imports from it (nothing reaches past this file).
-export { MockClock, MAX_TIMESTAMP_MS, type TimeSource, clockMove, type ClockInTransaction } from './clock.js';
+export { MockClock, MAX_TIMESTAMP_MS, type TimeSource, clockMove, clockView, type ClockInTransaction, type ClockView } from './clock.js';
 export {
   seededFraction,
   uuidFor,

@@ -3,7 +3,7 @@
 import type { Deps } from '../deps.js';
 import type { StateData } from '../schemas/index.js';
 import type { Simulation } from '../simulation/index.js';
-import type { SeededGenerators } from '../domain/index.js';
+import type { ClockView, SeededGenerators } from '../domain/index.js';
 import type { DriftSource } from '../schemas/index.js';
 import { heldSecrets } from '../control/index.js';
 import { Journal, type JournalLimits } from '../control/index.js';
@@ -29,6 +29,14 @@ import { TrafficControl } from './traffic-control.js';
 import { ReproControl } from './repro-control.js';
 
 export type { ControlParts } from './control-core.js';
+
+/** A mock's parts, for the routes that need more than mock.control offers (set in MockControl's static block). */
+let partsOf: (control: MockControl) => Parts;
+
+/** POST /_mock/clock: the move, answered with the whole clock as its write left it (mock.control's setClock and advanceClock resolve its `now`). */
+export function moveClock(control: MockControl, body: { now?: string; advance_ms?: number }): Promise<ClockView> {
+  return ClockControl.move(partsOf(control).clock, body);
+}
 
 /**
  * The journal of one mock: it hides the secrets `deps` holds and `keys` (the control and shadow tokens), and shares
@@ -177,6 +185,7 @@ export class MockControl {
   }
 
   static {
+    partsOf = (control) => control.parts;
     for (const part of Object.keys(SERVED_BY) as (keyof Parts)[]) {
       const methods = PARTS[part].prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
       for (const name of SERVED_BY[part]) {

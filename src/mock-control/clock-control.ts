@@ -1,6 +1,7 @@
 // The control operations on the mock clock: read it, freeze it at a time, move it (what falls due by then happens first in auto mode).
 import { ClockRequestSchema } from '../schemas/index.js';
 import { parse as parseInput } from '../validation.js';
+import { clockView, type ClockView } from '../domain/index.js';
 import type { ControlCore } from './control-core.js';
 
 export class ClockControl {
@@ -12,9 +13,7 @@ export class ClockControl {
 
   /** Freezes the clock at `now` (a datetime, validated like POST /_mock/clock's body); in simulation mode auto, what falls due by then happens first. */
   async setClock(now: string): Promise<string> {
-    const body = parseInput(ClockRequestSchema, { now }, 'body');
-    await this.core.sim.moveClock((c) => c.frozenAt(body.now!), ['body', 'now']);
-    return this.now();
+    return (await this.frozenAt(now)).now;
   }
 
   /**
@@ -22,14 +21,28 @@ export class ClockControl {
    * simulation mode auto, what falls due by then happens first.
    */
   async advanceClock(ms: number): Promise<string> {
-    const body = parseInput(ClockRequestSchema, { advance_ms: ms }, 'body');
-    await this.core.sim.moveClock((c) => c.advanced(body.advance_ms!), ['body', 'advance_ms']);
-    return this.now();
+    return (await this.advanced(ms)).now;
   }
 
   /** Clock state as answered by /_mock/clock. */
-  clock(): { now: string; frozen_at: string | null; offset_ms: number } {
-    const c = this.core.deps.view.clock;
-    return { now: this.now(), frozen_at: c.frozen_at ?? null, offset_ms: c.offset_ms ?? 0 };
+  clock(): ClockView {
+    return clockView({ clock: this.core.deps.view.clock, now: () => this.now() });
+  }
+
+  /** setClock answering the whole clock as its write left it (POST /_mock/clock's answer). */
+  private async frozenAt(now: string): Promise<ClockView> {
+    const body = parseInput(ClockRequestSchema, { now }, 'body');
+    return this.core.sim.moveClock((c) => c.frozenAt(body.now!), ['body', 'now']);
+  }
+
+  /** advanceClock answering the whole clock as its write left it. */
+  private async advanced(ms: number): Promise<ClockView> {
+    const body = parseInput(ClockRequestSchema, { advance_ms: ms }, 'body');
+    return this.core.sim.moveClock((c) => c.advanced(body.advance_ms!), ['body', 'advance_ms']);
+  }
+
+  /** What POST /_mock/clock does: the move, answered with the clock its write left (not a later reading). */
+  static move(part: ClockControl, body: { now?: string; advance_ms?: number }): Promise<ClockView> {
+    return body.now !== undefined ? part.frozenAt(body.now) : part.advanced(body.advance_ms!);
   }
 }

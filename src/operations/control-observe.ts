@@ -10,6 +10,7 @@ import { named, type AnySchema } from '../openapi/index.js';
 import { Reply } from '../pipeline/index.js';
 import { Cleared, Clock, VerifyAnswer, answer } from './answers.js';
 import { declareControl, type HandlerFactory } from './declare.js';
+import { moveClock } from '../mock-control/index.js';
 
 /** The body is validated by the verifier (the same check in process), so its 422 items are the same. */
 const verifying =
@@ -88,9 +89,7 @@ export const CONTROL_OBSERVE_OPERATIONS = [
     handler: () => async ({ body, control }) => {
       const given = (body.now !== undefined ? 1 : 0) + (body.advance_ms !== undefined ? 1 : 0);
       if (given !== 1) throw invalid(['body'], 'Give exactly one of now and advance_ms', 'value_error', body);
-      if (body.now !== undefined) await control.setClock(body.now);
-      else await control.advanceClock(body.advance_ms!);
-      return control.clock();
+      return moveClock(control, body);
     },
   }),
   declareControl({

@@ -5,9 +5,9 @@ import type { SimulationMode, SimulationRecord } from '../schemas/index.js';
 import { invalid } from '../errors.js';
 import { drain, TooManyEvents } from './drain.js';
 import { startInput } from './start.js';
-import { isWholeState, type CaughtUp, type ChangeSet } from '../storage/index.js';
+import { isWholeState, type CaughtUp, type ChangeSet, type Transaction } from '../storage/index.js';
 import { eventView } from './options.js';
-import { clockMove, type ClockInTransaction } from '../domain/index.js';
+import { clockMove, clockView, type ClockInTransaction, type ClockView } from '../domain/index.js';
 import { SimulationParts } from './parts.js';
 import type { Deps } from '../deps.js';
 import type { OwnSimulation, SimulationSettings } from './options.js';
@@ -166,20 +166,26 @@ export class Simulation {
 
   /**
    * A clock move (POST /_mock/clock): `move` answers the new state for the clock as the move's transaction sees it
-   * (run again after others moved the clock, it moves on from theirs). In auto mode every event due by the new time
-   * runs before it answers.
+   * (run again after others moved the clock, it moves on from theirs). Answers the clock as that transaction left it.
+   * In auto mode every event due by the new time runs before it answers.
    */
-  async moveClock(move: (clock: ClockInTransaction) => ClockState, loc: (string | number)[]): Promise<void> {
+  async moveClock(move: (clock: ClockInTransaction) => ClockState, loc: (string | number)[]): Promise<ClockView> {
     const { store, clock } = this.deps;
+    let moved: ClockView | undefined;
+    const write = (tx: Transaction) => {
+      const next = clockMove(move)(tx);
+      moved = clockView(tx);
+      return next;
+    };
     if (this.parts.mode() !== 'auto') {
-      await store.transact(clockMove(move));
+      await store.transact(write);
       this.parts.arm();
-      return;
+      return moved!;
     }
     await this.bounded(loc, async () => {
       // The clock move is stored with the events it lets happen; until then the clock still reads the old time.
       let next: ClockState | undefined;
-      const saved = store.transact((tx) => (next = clockMove(move)(tx)));
+      const saved = store.transact((tx) => (next = write(tx)));
       if (next === undefined) await saved; // the move was refused (a 422): nothing to drain
       try {
         this.drain(clock.nowMsOf(next!), false, null);
@@ -189,6 +195,7 @@ export class Simulation {
     });
     await this.parts.settle();
     this.parts.arm();
+    return moved!;
   }
 
   /** Runs `work`; past the event bound, everything it did (clock included) is rolled back and the request is a 422. */

@@ -82,13 +82,6 @@ test('no domain, control or simulation module moves the clock outside a transact
   }
 });
 
-/**
- * The one write whose answer still reads the clock after its write: POST /_mock/clock answers the whole clock
- * (`now`, `frozen_at`, `offset_ms`) while mock.control.setClock / advanceClock resolve only `now`. Pinned here so the
- * list can only shrink.
- */
-const READS_AFTER_ITS_WRITE = new Set(['controlSetClock']);
-
 test("no write operation's handler reads the clock: a write answers the time its transaction read, not a later reading", () => {
   let writes = 0;
   for (const f of files('operations')) {
@@ -100,10 +93,6 @@ test("no write operation's handler reads the clock: a write answers the time its
       if (method === undefined || method === 'get') continue;
       writes++;
       const op = /operationId: '(\w+)'/.exec(block)?.[1];
-      if (READS_AFTER_ITS_WRITE.has(op!)) {
-        assert.match(block, /\.clock\(\)/, `${f}: ${op} no longer reads the clock after its write: take it off the list`);
-        continue;
-      }
       assert.not.match(block, /\.clock\b|\bnowIso\(|\bnowMs\(/, `${f}: ${op} reads the clock outside its write`);
     }
   }
