@@ -14,6 +14,17 @@ import type { OwnSimulation, SimulationSettings } from './options.js';
 
 export { type OwnSimulation, type SimulationObserver, type SimulationSettings } from './options.js';
 
+/**
+ * The write that ends a step or a run: the clock moves up to `ms` when it reads earlier, and the answer's `now` is the
+ * clock as that write left it (run again after another instance moved the clock, it reads theirs).
+ */
+function clockAtLeast(ms: number): (tx: Transaction) => string {
+  return (tx) => {
+    clockMove((c) => (ms > c.nowMs() ? c.advanced(ms - c.nowMs()) : undefined))(tx);
+    return tx.now();
+  };
+}
+
 /** The simulation as the control surface drives it; its engine, timer and hooks are its parts (parts.ts). */
 export class Simulation {
   /** The domain's collaborators, with this simulation's parts as their run hooks. */
@@ -131,12 +142,11 @@ export class Simulation {
     this.parts.resync();
     const next = this.parts.engine.peek();
     if (!next) return { executed: null, now: clock.nowIso(), pending_count: 0 };
-    const at = Date.parse(next.at);
-    await store.transact(clockMove((c) => (at > c.nowMs() ? c.advanced(at - c.nowMs()) : undefined)));
+    const now = await store.transact(clockAtLeast(Date.parse(next.at)));
     this.parts.engine.executeNext();
     await this.parts.settle();
     this.parts.arm();
-    return { executed: eventView(next), now: clock.nowIso(), pending_count: this.parts.engine.pendingCount };
+    return { executed: eventView(next), now, pending_count: this.parts.engine.pendingCount };
   }
 
   /** POST /_mock/simulation/run: every event up to `until` (the clock then reads `until`), or until no run has work left. */
@@ -151,14 +161,14 @@ export class Simulation {
     const started = performance.now();
     const counts = await this.bounded(loc, () => this.drain(until, until === null, input.until ?? null));
     const target = until ?? Math.max(from, counts.lastAt);
-    await store.transact(clockMove((c) => (target > c.nowMs() ? c.advanced(target - c.nowMs()) : undefined)));
+    const now = await store.transact(clockAtLeast(target));
     await this.parts.settle();
     this.parts.arm();
     return {
       executed: counts.executed,
       by_kind: counts.byKind,
       from: new Date(from).toISOString(),
-      now: clock.nowIso(),
+      now,
       pending_count: this.parts.engine.pendingCount,
       elapsed_ms: Math.round(performance.now() - started),
     };

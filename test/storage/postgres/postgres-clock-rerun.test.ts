@@ -69,6 +69,8 @@ test('a clock move on A that conflicts with B moving the clock runs again and mo
   assert.is(moved.status, 200, JSON.stringify(moved.body));
   assert.ok(ran(), 'B moved the clock between A reading it and storing its move');
   const both = { frozen_at: iso(T0 + HOUR + 60_000), offset_ms: 0 };
+  // The answer is the clock as the rerun write left it.
+  assert.equal(moved.body, { now: iso(T0 + HOUR + 60_000), ...both });
   assert.equal(await clockOf(a), both);
   assert.equal(await clockOf(b), both);
 });
@@ -102,13 +104,15 @@ test('a simulation write, run again after B moved the clock past its target, kee
 
 test('without a conflict the same writes read the clock as it stands (the baseline the reruns differ from)', async () => {
   const { a, b } = await twoInstances();
-  await request(a.callback()).post('/_mock/clock').send({ advance_ms: 60_000 }).expect(200);
+  const moved = await request(a.callback()).post('/_mock/clock').send({ advance_ms: 60_000 }).expect(200);
+  assert.equal(moved.body, { now: iso(T0 + 60_000), frozen_at: iso(T0 + 60_000), offset_ms: 0 });
   const made = await request(a.callback()).post(`/_mock/projects/${P}/runs`).send({}).expect(200);
   assert.is(made.body.created_at, iso(T0 + 60_000));
   const run = await request(a.callback())
     .post('/_mock/simulation/run')
     .send({ until: iso(T0 + 10 * 60_000) });
   assert.is(run.status, 200, JSON.stringify(run.body));
+  assert.is(run.body.now, iso(T0 + 10 * 60_000));
   assert.equal(await clockOf(b), { frozen_at: iso(T0 + 10 * 60_000), offset_ms: 0 });
 });
 
