@@ -176,7 +176,7 @@ export class MockControl {
       snapshots: new SnapshotControl(core),
       // The registry hands out each sandbox's control, built by this class: MockControl by construction.
       sandboxes: new SandboxControl(parts.sandboxes as SandboxDirectory<MockControl> | null),
-      domain: new DomainControl(deps, sim),
+      domain: new DomainControl(deps.view, deps, sim),
       reads: new ProjectReads(deps),
       journal: new JournalControl(parts.journal, this.verifier),
       traffic: new TrafficControl(core),

@@ -1,5 +1,6 @@
 // The control operations that drive the domain and the simulation (runs, codes, desired state, simulation settings), apart from the session's own records.
-import type { Deps } from '../deps.js';
+import type { WriteDeps } from '../deps.js';
+import type { ReadView } from '../storage/index.js';
 import { ValidationError } from '../errors.js';
 import { createRun, transitionRun } from '../domain/index.js';
 import { mintAuthorizationCode, type MintedCode } from '../domain/index.js';
@@ -17,9 +18,14 @@ import {
 } from '../schemas/index.js';
 import { checkBehaviourReferences, checkTrafficReferences, type Simulation } from '../simulation/index.js';
 
+/**
+ * Reads (the references a request names, the desired state) go through `view`; writes get `write`, the domain's
+ * WriteDeps: no clock and no store reads, so a control write reads time and state through its transaction alone.
+ */
 export class DomainControl {
   constructor(
-    private readonly deps: Deps,
+    private readonly view: ReadView,
+    private readonly write: WriteDeps,
     /** The simulation engine. */
     private readonly sim: Simulation,
   ) {}
@@ -35,7 +41,7 @@ export class DomainControl {
   async setSimulation(input: SimulationSettingsRequest) {
     const body = parseInput(SimulationSettingsRequestSchema, input, 'body');
     if (body.traffic) {
-      const problems = checkTrafficReferences(body.traffic, (id) => this.deps.view.get('connections', id)?.kind);
+      const problems = checkTrafficReferences(body.traffic, (id) => this.view.get('connections', id)?.kind);
       if (problems.length) throw new ValidationError(problems.map((p) => ({ loc: ['body', 'traffic', ...p.path], msg: p.message, type: 'value_error' })));
     }
     return this.sim.configure(body);
@@ -54,14 +60,14 @@ export class DomainControl {
   /** Replaces the behaviours (validated: 422 items with `loc`); runs queued from now on follow them. */
   async setBehaviours(input: BehavioursInput) {
     const body = parseInput(BehavioursSchema, input, 'body');
-    const problems = checkBehaviourReferences(body, (id) => this.deps.view.has('projects', id));
+    const problems = checkBehaviourReferences(body, (id) => this.view.has('projects', id));
     if (problems.length) throw new ValidationError(problems.map((p) => ({ loc: ['body', ...p.path], msg: p.message, type: 'value_error' })));
     return this.sim.setBehaviours(body);
   }
 
   /** The project's desired-state head identity and document (GET /_mock/projects/{id}/desired-state). */
   getDesiredState(projectId: string): DesiredStateView {
-    return readDesiredState(this.deps, projectId);
+    return readDesiredState({ store: this.view }, projectId);
   }
 
   /**
@@ -69,26 +75,26 @@ export class DomainControl {
    * the input is validated like the route's body (422 items located under `body`).
    */
   async applyDesiredState(projectId: string, input: ApplyDesiredStateInput): Promise<ApplyResult> {
-    return applyDesiredState(this.deps, projectId, parseInput(ApplyDesiredStateSchema, input, 'body'));
+    return applyDesiredState(this.write, projectId, parseInput(ApplyDesiredStateSchema, input, 'body'));
   }
 
   /** Compiles the head into a new release, optionally moving a target to it (POST /_mock/projects/{id}/releases). */
   async compileRelease(projectId: string, input: CompileReleaseInput = {}) {
-    return compileReleaseFromHead(this.deps, projectId, parseInput(CompileReleaseSchema, input, 'body'));
+    return compileReleaseFromHead(this.write, projectId, parseInput(CompileReleaseSchema, input, 'body'));
   }
 
   /** Creates a run in any status, mode and surface; `waiting_approval` also opens a pending approval. */
   createRun(projectId: string, input: CreateRunInput = {}) {
-    return createRun(this.deps, projectId, input);
+    return createRun(this.write, projectId, input);
   }
 
   /** Moves a run along a legal edge (else 409 illegal_transition), appending steps/events and merging timing/result. */
   transitionRun(projectId: string, runId: string, input: TransitionInput) {
-    return transitionRun(this.deps, projectId, runId, input);
+    return transitionRun(this.write, projectId, runId, input);
   }
 
   /** Mints an authorization code for a principal and PKCE S256 challenge. */
   mintAuthorizationCode(input: AuthCodeRequest): Promise<MintedCode> {
-    return mintAuthorizationCode(this.deps, parseInput(AuthCodeRequestSchema, input, 'body'));
+    return mintAuthorizationCode(this.write, parseInput(AuthCodeRequestSchema, input, 'body'));
   }
 }

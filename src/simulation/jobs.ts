@@ -1,6 +1,6 @@
 // Jobs by cron: an active job fires a background run at next_run_at, and next_run_at moves on by its schedule in its time zone (croner).
 import { Cron } from 'croner';
-import type { Deps } from '../deps.js';
+import type { WriteDeps } from '../deps.js';
 import type { Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/index.js';
 
@@ -64,7 +64,7 @@ export function retryPolicy(job: Job | undefined): { maxAttempts: number; backof
  * is archived or the target points nowhere), and the job's next_run_at moved on (or the job completed when there is
  * no next occurrence). Answers the new run, if any.
  */
-export function fireJob(deps: Deps, tx: Transaction, job: Job, ms: number, nextMs: number | null): Run | undefined {
+export function fireJob(deps: WriteDeps, tx: Transaction, job: Job, ms: number, nextMs: number | null): Run | undefined {
   const now = new Date(ms).toISOString();
   // A job with no next occurrence (no cron, or one that never matches again) has run its course: completed.
   tx.put('jobs', nextMs === null ? { ...job, status: 'completed', updated_at: now } : { ...job, next_run_at: new Date(nextMs).toISOString(), updated_at: now });

@@ -1,5 +1,5 @@
 // What a simulated run does at each of its events: start, step by step, approval gates, outcome; legal edges only, timing exact.
-import type { Deps } from '../deps.js';
+import type { WriteDeps } from '../deps.js';
 import type { Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/index.js';
 import type { RunStatus, RunStep } from '../schemas/index.js';
@@ -18,7 +18,8 @@ export type NewEvent = Omit<SimEventRecord, 'seq' | 'at'> & { at: number };
 
 /** What the run handlers need from the engine. */
 export interface RunContext {
-  deps: Deps;
+  /** The domain's write face: an event handler reads time and state through its transaction only. */
+  deps: WriteDeps;
   seed: string;
   schedule(tx: Transaction, ev: NewEvent): void;
   /** After spend moved: make sure the project's day and month totals reset at the next boundary. */
@@ -50,7 +51,7 @@ function closeTiming(run: Run, ms: number): Run {
 
 const nextSequence = (run: Run) => run.steps.reduce((m, s) => Math.max(m, s.sequence), 0) + 1;
 
-function newStep(deps: Deps, run: Run, fields: Pick<RunStep, 'name' | 'status' | 'step_type'> & Partial<RunStep>, ms: number, sequence: number): RunStep {
+function newStep(deps: WriteDeps, run: Run, fields: Pick<RunStep, 'name' | 'status' | 'step_type'> & Partial<RunStep>, ms: number, sequence: number): RunStep {
   return {
     id: deps.ids(),
     created_at: iso(ms),

@@ -4,7 +4,7 @@ import type { RecordOf } from '../schemas/index.js';
 import type { SimEventRecord, SimulationRecord } from '../schemas/index.js';
 import { ApiError } from '../errors.js';
 import { retryRunTx } from '../domain/index.js';
-import type { Deps } from '../deps.js';
+import type { WriteDeps } from '../deps.js';
 import { runKey, type NewEvent } from './runs.js';
 import { fireJob, nextRunAfter, retryPolicy } from './jobs.js';
 import { gapMs, sendMessage, type SentMessage } from './traffic.js';
@@ -14,7 +14,8 @@ type Run = RecordOf<'runs'>;
 
 /** What the sources need of the engine: its collaborators, its settings, and scheduling (the engine is one). */
 export interface Scheduler {
-  readonly deps: Deps;
+  /** The domain's write face: an event handler reads time and state through its transaction only. */
+  readonly deps: WriteDeps;
   settings(tx: Transaction): SimulationRecord;
   schedule(tx: Transaction, ev: NewEvent): void;
   queued(tx: Transaction, run: Run, nowMs: number): void;

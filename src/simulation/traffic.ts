@@ -1,5 +1,5 @@
 // Synthetic chat traffic: users of a chat binding send messages at random (seeded) times, through the webhook's own transaction.
-import type { Deps } from '../deps.js';
+import type { WriteDeps } from '../deps.js';
 import type { Transaction } from '../storage/index.js';
 import type { Traffic } from '../schemas/index.js';
 import { ApiError } from '../errors.js';
@@ -44,7 +44,7 @@ export interface SentMessage {
  * no live agent) skips this message; a binding that no longer exists stops the source.
  */
 export function sendMessage(
-  deps: Deps,
+  deps: WriteDeps,
   tx: Transaction,
   seed: string,
   index: number,

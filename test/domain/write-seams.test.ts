@@ -1,6 +1,7 @@
-// The domain cannot read around a write's transaction: its write functions get WriteDeps, whose store only runs
-// transactions and which carries no clock (checked by the type checker below), and no domain module names the Store or
-// the whole Deps. Time is read through the transaction too, and a clock move is made on the transaction's clock.
+// The domain cannot read around a write's transaction: its write functions, the simulation's event handlers and the
+// control surface's domain writes get WriteDeps, whose store only runs transactions and which carries no clock (checked
+// by the type checker below), and no domain module names the Store or the whole Deps. Time is read through the
+// transaction too, and a clock move is made on the transaction's clock.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -13,6 +14,12 @@ import { createApp } from '../../src/app.js';
 import { demoFixture } from '../../src/fixtures.js';
 import { inProject } from '../../src/domain/queries.js';
 import { DEMO } from '../helpers/demo.js';
+import type { RunContext } from '../../src/simulation/runs.js';
+import type { Scheduler } from '../../src/simulation/sources.js';
+import type { DomainControl } from '../../src/mock-control/domain-control.js';
+
+/** What the control surface's domain writes are given. */
+type ControlWriteDeps = ConstructorParameters<typeof DomainControl>[1];
 
 /** Never called: `npm run typecheck` fails when one of these lines compiles (a read around the transaction). */
 export function aWriteCannotReadAroundItsTransaction(deps: WriteDeps, projectId: string): Promise<unknown> {
@@ -49,6 +56,22 @@ export function aClockMoveIsMadeInItsTransaction(clock: MockClock, tx: Transacti
   clock.runningFrom(0);
   const inTx = MockClock.of(tx);
   return [inTx.advanced(1), inTx.frozenAt('2026-01-01T00:00:00Z'), inTx.withRate(2), inTx.runningFrom(0)];
+}
+
+/** Never called: the simulation's event handlers and the control surface's domain writes get the same write face. */
+export function simulationAndControlWritesReadThroughTheirTransaction(ctx: RunContext, engine: Scheduler, control: ControlWriteDeps): void {
+  // @ts-expect-error an event handler cannot read the mock clock: it is stamped with its event's time, read in its transaction
+  void ctx.deps.clock;
+  // @ts-expect-error nor the store
+  ctx.deps.store.get('runs', 'x');
+  // @ts-expect-error nor can a source (jobs, retries, traffic) read the clock
+  void engine.deps.clock;
+  // @ts-expect-error or the store
+  engine.deps.store.values('runs');
+  // @ts-expect-error a control write (runs, desired state, codes) cannot read the clock
+  void control.clock;
+  // @ts-expect-error nor the store
+  control.store.count('runs');
 }
 
 /** Both faces answer the query helpers' reader. */
