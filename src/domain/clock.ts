@@ -46,11 +46,6 @@ export class MockClock {
     return this.reading.nowMs();
   }
 
-  /** What the clock would read in state `s` (the simulation computes where a clock move lands before it is stored). */
-  nowMsOf(s: ClockState): number {
-    return this.reading.nowMsOf(s);
-  }
-
   nowIso(): string {
     return this.reading.nowIso();
   }

@@ -180,11 +180,13 @@ export class Simulation {
    * In auto mode every event due by the new time runs before it answers.
    */
   async moveClock(move: (clock: ClockInTransaction) => ClockState, loc: (string | number)[]): Promise<ClockView> {
-    const { store, clock } = this.deps;
+    const { store } = this.deps;
     let moved: ClockView | undefined;
+    let movedMs = 0;
     const write = (tx: Transaction) => {
       const next = clockMove(move)(tx);
       moved = clockView(tx);
+      movedMs = tx.nowMs();
       return next;
     };
     if (this.parts.mode() !== 'auto') {
@@ -198,7 +200,7 @@ export class Simulation {
       const saved = store.transact((tx) => (next = write(tx)));
       if (next === undefined) await saved; // the move was refused (a 422): nothing to drain
       try {
-        this.drain(clock.nowMsOf(next!), false, null);
+        this.drain(movedMs, false, null);
       } finally {
         await saved.catch(() => {});
       }
