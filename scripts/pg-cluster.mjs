@@ -1,6 +1,6 @@
 // A private PostgreSQL cluster for the tests and the bench: Debian's server binaries, a data directory in a temp dir,
 // a free port on 127.0.0.1 (as the postgres user when run as root). `node scripts/pg-cluster.mjs start [--fast]` prints
-// shell assignments (DATABASE_URL, PG_CLUSTER_DIR); `stop DIR` stops that cluster and removes its directory.
+// shell assignments (DATABASE_URL exported, PG_CLUSTER_DIR); `stop DIR` stops that cluster and removes its directory.
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -77,7 +77,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [command, arg] = process.argv.slice(2);
   if (command === 'start') {
     const { url, dir } = await startCluster({ fast: arg === '--fast' });
-    process.stdout.write(`DATABASE_URL=${quote(url)}\nPG_CLUSTER_DIR=${quote(dir)}\n`);
+    process.stdout.write(`export DATABASE_URL=${quote(url)}\nPG_CLUSTER_DIR=${quote(dir)}\n`); // exported: the tests run in child processes
   } else if (command === 'stop' && arg) {
     stopCluster(arg);
   } else {
