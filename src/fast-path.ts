@@ -81,7 +81,8 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
     const querystring = q < 0 ? '' : target.slice(q + 1);
     const found = table.lookup('GET', path);
     const fast = 'handler' in found ? (found.handler as EndpointMiddleware).fast : undefined;
-    if (!fast || mock.control.faultRegistry.candidates('GET', path).length > 0) return false;
+    // The route's operation is passed to the fault lookup: the request is routed once (the table's rule is operationOf's).
+    if (!fast || mock.control.faultRegistry.candidates('GET', path, fast.operation).length > 0) return false;
     if (served) {
       // Readdressed as the selector does: the target without its prefix, and the prefix remembered for the pages.
       req.url = target;

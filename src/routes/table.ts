@@ -1,6 +1,7 @@
 // One flat route table compiled from every route module's router: a request finds its route by segment count and
 // literal segments (no walk over every layer's regular expression, no per-request middleware chain), matching as @koa/router does.
 import type { Middleware } from 'koa';
+import { asciiLower, routedCount, segmentMeets } from '../path-segments.js';
 
 /** A route module's declarations: the pipeline's Router (pipeline/route-list.ts), read as its list of layers. */
 export interface RouteSource {
@@ -30,9 +31,6 @@ function decodeParam(text: string): string {
     return text;
   }
 }
-
-/** Literals match ignoring ASCII case only, as path-to-regexp's /i regular expressions do. */
-const asciiLower = (s: string): string => (/[A-Z]/.test(s) ? s.replace(/[A-Z]+/g, (c) => c.toLowerCase()) : s);
 
 function compile(path: string): Pick<Route, 'segments' | 'names'> {
   const segments: (string | null)[] = [];
@@ -77,15 +75,7 @@ function build(routers: readonly RouteSource[]): Map<number, Route[]> {
 }
 
 function matches(route: Route, parts: string[], count: number): boolean {
-  for (let i = 0; i < count; i++) {
-    const lit = route.segments[i];
-    const part = parts[i + 1];
-    if (lit === null) {
-      if (part === '') return false;
-    } else if (part !== lit && (part.length !== lit.length || asciiLower(part) !== lit)) {
-      return false;
-    }
-  }
+  for (let i = 0; i < count; i++) if (!segmentMeets(route.segments[i], parts[i + 1])) return false;
   return true;
 }
 
@@ -106,7 +96,7 @@ export function routeTable(routers: readonly RouteSource[]): RouteTable {
   const lookup = (method: string, path: string): Lookup => {
     const parts = path.split('/');
     // One trailing slash is allowed ('/a/b/' is '/a/b'), as @koa/router's non-strict matching does.
-    const count = parts.length > 2 && parts[parts.length - 1] === '' ? parts.length - 2 : parts.length - 1;
+    const count = routedCount(parts);
     const allowed: string[] = [];
     const m = method.toUpperCase();
     for (const r of bySize.get(count) ?? []) {

@@ -2,11 +2,12 @@
 import { OPERATIONS } from '../operations.js';
 import { closestKey } from '../../pydantic/index.js';
 import type { ValidationItem } from '../../validation.js';
+import { asciiLower, routedCount, segmentMeets } from '../../path-segments.js';
 
 interface Template {
   operation: string;
   method: string;
-  /** Per segment: the literal, or null for a parameter. */
+  /** Per segment: the literal in lowercase, or null for a parameter. */
   segments: (string | null)[];
 }
 
@@ -15,29 +16,23 @@ for (const op of OPERATIONS) {
   const segments = op.path
     .split('/')
     .slice(1)
-    .map((s) => (s.startsWith('{') ? null : s));
+    .map((s) => (s.startsWith('{') ? null : asciiLower(s)));
   const list = BY_SIZE.get(segments.length) ?? [];
   list.push({ operation: op.operation, method: op.method, segments });
   BY_SIZE.set(segments.length, list);
 }
 
-/** The operation a request would reach (as the route table matches: literals ignoring case, one trailing slash), or null. */
+/** The operation a request would reach (matched by the route table's own rule, path-segments.ts), or null. */
 export function operationOf(method: string, path: string): string | null {
   const parts = path.split('/');
-  // parts[0] is the empty text before the leading slash; one trailing slash is ignored.
-  const count = parts.length > 2 && parts[parts.length - 1] === '' ? parts.length - 2 : parts.length - 1;
+  const count = routedCount(parts);
   const templates = BY_SIZE.get(count);
   if (!templates) return null;
   const m = method.toUpperCase();
   for (const t of templates) {
     if (t.method !== m) continue;
     let ok = true;
-    for (let i = 0; i < count && ok; i++) {
-      const lit = t.segments[i];
-      const part = parts[i + 1];
-      // Lower-cased only when it differs: the common request already spells its literals as declared.
-      ok = lit === null ? part !== '' : part === lit || part.toLowerCase() === lit;
-    }
+    for (let i = 0; i < count && ok; i++) ok = segmentMeets(t.segments[i], parts[i + 1]);
     if (ok) return t.operation;
   }
   return null;

@@ -169,8 +169,8 @@ export class FaultRegistry {
   }
 
   /** The faults that could match (by method, operation and path shape), oldest first; most requests get none. */
-  candidates(method: string, path: string): readonly Entry[] {
-    return this.index.candidates(method, path);
+  candidates(method: string, path: string, operation?: string | null): readonly Entry[] {
+    return this.index.candidates(method, path, operation);
   }
 
   /** Whether any candidate needs the request body read first. */
