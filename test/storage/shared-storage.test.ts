@@ -134,4 +134,49 @@ test('shared storage: a transaction that has nothing left to do after catching u
   assert.is(b.store.seq, log.head);
 });
 
+test('shared storage: requests of one turn share one catch-up, begun after them; one arriving while it is on its way waits for the next', async () => {
+  const log = new SharedLog();
+  const a = await createApp({ storage: log.adapter(), fixtures: demoFixture() });
+  const shared = log.adapter();
+  // b's catch-ups are counted and held until released; each answers the log as it was when the catch-up began.
+  const looks: { seen: number; release: () => void }[] = [];
+  const b = await createApp({
+    storage: {
+      ...shared,
+      changesSince: (seq) => {
+        const found = structuredClone(log.sets.filter((x) => x.seq > seq));
+        return new Promise((resolve) => looks.push({ seen: log.head, release: () => resolve(found) }));
+      },
+    },
+    fixtures: demoFixture(),
+  });
+  // A few turns of the event loop: enough for a catch-up that is due to begin.
+  const turn = async () => {
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+  await turn();
+  const before = looks.length;
+  const start = epoch(b);
+  assert.is.not(start, 77);
+  const first = [b.store.sync(), b.store.sync(), b.store.sync()];
+  assert.is(looks.length, before, 'begun only once the turn has taken in every request already waiting');
+  await turn();
+  assert.is(looks.length, before + 1, 'one catch-up for the three');
+  // A write acknowledged through a while that catch-up is on its way: a read arriving now must see it.
+  await a.store.transact((tx) => tx.put('budgets', { ...tx.get('budgets', P)!, runtime_config_epoch: 77 }));
+  const second = [b.store.sync(), b.store.sync()];
+  await turn();
+  assert.is(looks.length, before + 1, 'none begins while one is on its way');
+  looks[before].release();
+  await Promise.all(first);
+  assert.is(epoch(b), start, 'the first catch-up began before the write');
+  await turn();
+  assert.is(looks.length, before + 2, 'the next one begins once the first is done, for both waiting');
+  assert.is(looks[before + 1].seen, log.head);
+  looks[before + 1].release();
+  await Promise.all(second);
+  assert.is(epoch(b), 77);
+  assert.is(b.store.seq, log.head);
+});
+
 test.run();
