@@ -87,28 +87,30 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
       req.url = target;
       if (prefix) markPathPrefix(req, prefix);
     }
-    return answer(req, res, mock, served && { served, id, url }, fast, found as { params: Record<string, string> }, path, querystring);
+    return answer(req, res, mock, served, id, url, fast, found as { params: Record<string, string> }, path, querystring);
   };
 
   const answer = (
     req: IncomingMessage,
     res: ServerResponse,
     mock: AddressedMock,
-    sandbox: { served: Served; id: string; url: string } | undefined,
+    /** The sandbox it is for (undefined: the default mock), its id, and the URL as it came (with the sandbox's prefix). */
+    served: Served | undefined,
+    id: string,
+    url: string,
     fast: NonNullable<EndpointMiddleware['fast']>,
     found: { params: Record<string, string> },
     path: string,
     querystring: string,
   ): boolean | Promise<boolean> => {
     const r = new FastRequest(req, res, mock, found.params, fast.operation, path, querystring, app);
-    const served = sandbox?.served;
     served?.life.enter();
     const finish = (sent: Sent | null): boolean => {
       if (!sent) {
         // A result only Koa renders: the read runs again on the whole chain (a read changes nothing).
         mock.observer.leave(r.arrival);
         if (served) sandboxes!.answered(served);
-        req.url = sandbox?.url ?? req.url;
+        req.url = url;
         full(req, res);
         return true;
       }
@@ -117,7 +119,7 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
       if (served) {
         sandboxes!.answered(served);
         // Refused by the end of its sandbox while in flight: answered as one sent after the end (the journal keeps what it got).
-        if (served.life.ended && sent.status >= 400) out = endedSent(sent, sandbox!.id);
+        if (served.life.ended && sent.status >= 400) out = endedSent(sent, id);
       }
       write(res, out);
       // Compared as the middleware compares: the answer the mock made, before a sandbox's end turned it into a 404.
