@@ -83,27 +83,27 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
     const fast = 'handler' in found ? (found.handler as EndpointMiddleware).fast : undefined;
     if (!fast || mock.control.faultRegistry.candidates('GET', path).length > 0) return false;
     if (served) {
-      // Readdressed as the selector does: the target without its prefix, and the prefix remembered for the pages.
+      // Readdressed as the selector does: the target without its prefix (a Koa context made for it is marked with it).
       req.url = target;
-      if (prefix) markPathPrefix(req, prefix);
     }
-    return answer(req, res, mock, served, id, url, fast, found as { params: Record<string, string> }, path, querystring);
+    return answer(req, res, mock, served, id, url, prefix, fast, found as { params: Record<string, string> }, path, querystring);
   };
 
   const answer = (
     req: IncomingMessage,
     res: ServerResponse,
     mock: AddressedMock,
-    /** The sandbox it is for (undefined: the default mock), its id, and the URL as it came (with the sandbox's prefix). */
+    /** The sandbox it is for (undefined: the default mock), its id, the URL as it came, and the path prefix it came with. */
     served: Served | undefined,
     id: string,
     url: string,
+    prefix: string,
     fast: NonNullable<EndpointMiddleware['fast']>,
     found: { params: Record<string, string> },
     path: string,
     querystring: string,
   ): boolean | Promise<boolean> => {
-    const r = new FastRequest(req, res, mock, found.params, fast.operation, path, querystring, app);
+    const r = new FastRequest(req, res, mock, found.params, fast.operation, path, querystring, prefix, app);
     served?.life.enter();
     const finish = (sent: Sent | null): boolean => {
       if (!sent) {
@@ -210,6 +210,8 @@ class FastRequest implements Call, Answered, ShadowCall, ShadowAnswer {
     readonly operation: string,
     readonly path: string,
     readonly querystring: string,
+    /** The path prefix the request came with ('' without one): marked on the request only when a Koa context is made. */
+    private readonly prefix: string,
     private readonly app: () => Koa,
   ) {
     this.headers = req.headers;
@@ -225,6 +227,7 @@ class FastRequest implements Call, Answered, ShadowCall, ShadowAnswer {
       ctx.state = this.state;
       ctx.params = this.params;
       address(ctx, this.mock);
+      if (this.prefix) markPathPrefix(this.req, this.prefix);
     }
     return this.#ctx;
   }
