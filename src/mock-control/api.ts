@@ -182,7 +182,7 @@ export class MockControl {
       reads: new ProjectReads(deps),
       journal: new JournalControl(parts.journal, this.verifier),
       traffic: new TrafficControl(core),
-      repro: new ReproControl(core),
+      repro: new ReproControl(writes, { store: deps.store, sim, config: deps.config }),
     };
   }
 

@@ -1,7 +1,9 @@
 // The domain cannot read around a write's transaction: its write functions, the simulation's event handlers and the
-// control surface's domain writes get WriteDeps, whose store only runs transactions and which carries no clock (checked
-// by the type checker below), and no domain module names the Store or the whole Deps. Time is read through the
-// transaction too, and a clock move is made on the transaction's clock.
+// control surface's domain writes get WriteDeps, whose store only runs transactions and which carries no clock; the
+// simulation's own writes (settings, loads, close, step, run, clock moves) and the control writes of whole states
+// (reset, fixtures, imports, restores, bundles) get a store face with no reads and no clock (checked by the type
+// checker below), and no domain module names the Store or the whole Deps. Time is read through the transaction too,
+// and a clock move is made on the transaction's clock.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -21,6 +23,7 @@ import type { Orchestrated } from '../../src/simulation/orchestration.js';
 import type { StateControl } from '../../src/mock-control/state-control.js';
 import type { SnapshotControl } from '../../src/mock-control/snapshot-control.js';
 import type { ClockControl } from '../../src/mock-control/clock-control.js';
+import type { ReproControl } from '../../src/mock-control/repro-control.js';
 
 /** What the control surface's domain writes are given. */
 type ControlWriteDeps = ConstructorParameters<typeof DomainControl>[1];
@@ -89,6 +92,7 @@ export function orchestrationWritesReadThroughTheirTransaction(
   snapshots: ConstructorParameters<typeof SnapshotControl>,
   clock: ConstructorParameters<typeof ClockControl>[0],
   domainSim: ConstructorParameters<typeof DomainControl>[2],
+  bundle: ConstructorParameters<typeof ReproControl>,
 ): void {
   // @ts-expect-error the simulation's writes get no deps (no clock)
   void o.deps;
@@ -124,6 +128,12 @@ export function orchestrationWritesReadThroughTheirTransaction(
   void clock.sim.deps;
   // @ts-expect-error the domain steering's simulation does not hand out its deps either
   void domainSim.deps;
+  // @ts-expect-error a bundle's import gets no deps
+  void bundle[0].deps;
+  // @ts-expect-error its store has no clock
+  void bundle[0].store.clock;
+  // @ts-expect-error nor do the export's reads hold a clock
+  void bundle[1].clock;
 }
 
 /** Both faces answer the query helpers' reader. */
@@ -210,7 +220,7 @@ test("the simulation's face lends its writes to orchestration.ts; the control pa
     assert.match(body, new RegExp(`writes\\.${name}\\(this\\.parts`), `Simulation.${name} is not orchestration.ts's`);
   }
   assert.not.match(readFileSync(join(SRC, 'simulation/orchestration.ts'), 'utf8'), /\bdeps\b|Deps\b/, 'orchestration.ts reaches the deps');
-  for (const f of ['state-control.ts', 'snapshot-control.ts', 'clock-control.ts']) {
+  for (const f of ['state-control.ts', 'snapshot-control.ts', 'clock-control.ts', 'repro-control.ts']) {
     assert.not.match(readFileSync(join(SRC, 'mock-control', f), 'utf8'), /\bdeps\b|\bDeps\b/, `${f} reaches the deps`);
   }
 });
