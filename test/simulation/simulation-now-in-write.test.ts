@@ -8,6 +8,7 @@ import { DEMO } from '../helpers/demo.js';
 import { STORAGES, removeDirs } from '../helpers/storages.js';
 import { DATABASE_URL, dropCreated } from '../helpers/postgres.js';
 import { clockMove } from '../../src/domain/clock.js';
+import { nextWriteMovedAfter } from '../helpers/clock-races.js';
 import type { MockApp } from '../../src/app.js';
 
 const T0 = Date.parse(DEMO.now);
@@ -31,18 +32,6 @@ function movedOnceBegun(mock: MockApp, ms: number) {
     const point = own();
     mock.store.apply(clockMove((c) => c.advanced(ms)));
     return point;
-  };
-}
-
-/** Makes the store's next write be followed, before anyone answers, by a move of the clock a day on (one time only). */
-function nextWriteMovedAfter(mock: MockApp) {
-  const store = mock.store as unknown as { transact: (...args: unknown[]) => Promise<unknown> };
-  const own = store.transact.bind(mock.store);
-  store.transact = async (...args) => {
-    store.transact = own;
-    const out = await own(...args);
-    await own(clockMove((c) => c.advanced(DAY)));
-    return out;
   };
 }
 
@@ -93,15 +82,16 @@ for (const storage of STORAGES) {
   });
 
   test(`${storage.name}: PUT /_mock/simulation answers the clock as its write left it, not the clock moved after it`, async () => {
-    const { mock, http } = await fresh();
-    nextWriteMovedAfter(mock);
+    // Real time stands still, so a running clock reads the same instant until a write moves it.
+    const { mock, http } = await freshMock({ storage: storage.make(), clock: () => Date.parse('2026-03-01T00:00:00.000Z') });
+    nextWriteMovedAfter(mock, DAY);
     const res = await http.put('/_mock/simulation').send({ speed: 2 });
     assert.is(res.status, 200, JSON.stringify(res.body));
     await mock.store.flush();
     assert.equal(mock.store.clock, { frozen_at: iso(T0 + DAY), offset_ms: 0, rate: 2 });
     // Everything else as a read gives it; the clock as the write left it (frozen at the start, at rate 2).
     assert.equal(res.body, { ...mock.control.simulation(), now: iso(T0), speed: 2, clock: 'frozen' });
-    nextWriteMovedAfter(mock);
+    nextWriteMovedAfter(mock, DAY);
     const running = await mock.control.setSimulation({ clock: 'running' });
     assert.equal([running.now, running.clock, running.speed], [iso(T0 + DAY), 'running', 2]);
     await mock.close();
