@@ -71,7 +71,8 @@ function clockAtLeast(ms: number): (tx: Transaction) => { from: number; now: str
  */
 export async function load(o: Orchestrated, fromFixture: boolean): Promise<void> {
   o.reloaded();
-  await o.store.transact((tx) => {
+  // Applied, then waited for with everything before it (a mock that simulates nothing waits for nothing more).
+  o.store.apply((tx) => {
     const mode = o.mode(tx);
     if (fromFixture && mode === 'auto' && o.record(tx)?.clock === 'running') moveOn(tx, (c) => (c.frozen ? c.runningFrom(c.nowMs()) : undefined));
     if (mode !== 'off') o.engine.ensureSources(tx, tx.nowMs());
@@ -83,7 +84,8 @@ export async function load(o: Orchestrated, fromFixture: boolean): Promise<void>
 /** Stops the timer; a sped-up clock is frozen where it stands, so a restart does not jump by `speed` times the time down. */
 export async function close(o: Orchestrated): Promise<void> {
   o.stop();
-  await o.store.transact((tx) => moveOn(tx, (c) => (!c.frozen && c.rate !== undefined && c.rate !== 1 ? c.frozenAt(c.nowIso()) : undefined)));
+  o.store.apply((tx) => moveOn(tx, (c) => (!c.frozen && c.rate !== undefined && c.rate !== 1 ? c.frozenAt(c.nowIso()) : undefined)));
+  await o.store.flush();
 }
 
 export interface ConfigureInput {
@@ -128,7 +130,8 @@ export async function configure(o: Orchestrated, input: ConfigureInput): Promise
 export async function step(o: Orchestrated) {
   o.resync();
   const next = o.engine.peek();
-  if (!next) return { executed: null, now: await o.store.transact((tx) => tx.now()), pending_count: 0 };
+  // Nothing to execute: a transaction that writes nothing reads the clock (it answers at once).
+  if (!next) return { executed: null, now: o.store.apply((tx) => tx.now()), pending_count: 0 };
   const { now } = await o.store.transact(clockAtLeast(Date.parse(next.at)));
   o.engine.executeNext();
   await o.settle();
@@ -147,7 +150,7 @@ export async function run(o: Orchestrated, input: { until?: string; idle?: boole
   const until = input.until !== undefined ? Date.parse(input.until) : null;
   const loc = input.until !== undefined ? ['body', 'until'] : ['body', 'idle'];
   if (until !== null) {
-    await o.store.transact((tx) => {
+    o.store.apply((tx) => {
       if (until < tx.nowMs()) throw invalid(loc, `until is before the mock clock (${tx.now()})`, 'value_error', input.until);
     });
   }
