@@ -66,7 +66,7 @@ export interface ControlCore {
  * What a control write may do with the store: transactions and whole-state writes (which answer the clock as they left
  * it). No record, count or clock reads: a write reads time and state through its own transaction.
  */
-export type WholeStateWriter = Writer & Pick<Store, 'replace' | 'restore'>;
+type WholeStateWriter = Writer & Pick<Store, 'replace' | 'restore'>;
 
 /**
  * What the control parts that write whole states or move the clock are given for their writes: the core without the
