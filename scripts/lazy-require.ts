@@ -1,6 +1,7 @@
 // esbuild plugin for the bundles: a source's `createRequire(import.meta.url)('<name>')` of a package becomes a require of
 // that package's own bundle file beside them (dist/<name>.cjs, built by bundleLazyRequires): one file read instead of the
-// package's files resolved in node_modules, and none of it compiled or run before that call (koa: its app's first use).
+// package's files resolved in node_modules, and none of it compiled or run before that call (koa: its app's first use;
+// light-my-request: the first mock.inject; croner: the first cron schedule read).
 // A one-file bundle (the container's) carries the package inside instead, run at that call.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,7 +10,11 @@ import { lazyMime } from './lazy-mime.js';
 import { LAZY_FUNCTIONS, lazyFunction } from './lazy-function.js';
 
 /** The source files that require a package so, and the package each requires. */
-const LAZY_REQUIRES: Record<string, string> = { 'src/koa-class.ts': 'koa', 'src/inprocess/fetch.ts': 'light-my-request' };
+const LAZY_REQUIRES: Record<string, string> = {
+  'src/koa-class.ts': 'koa',
+  'src/inprocess/fetch.ts': 'light-my-request',
+  'src/simulation/jobs.ts': 'croner',
+};
 
 /** The file a package's own bundle is written to, beside the entry and its chunks. */
 const ownFile = (name: string) => `${name}.cjs`;

@@ -1,6 +1,7 @@
 // The journal's record shapes: what an entry holds, how it is filtered, and its limits.
 import type { KeptBody } from './journal-text.js';
 import type { DriftItem } from '../schemas/index.js';
+import { sharedFacts, sharedHeaders } from './journal-share.js';
 
 export interface FaultMarker {
   id: string;
@@ -141,7 +142,8 @@ export interface Stored extends JournalRecord {
 
 /**
  * A record as the journal holds it: every field is set in the constructor, so each entry is one object with its fields
- * inside it (fields added to an object later live in a second, separately allocated array).
+ * inside it (fields added to an object later live in a second, separately allocated array). Its path, request headers
+ * and client facts are those of `prev` (the entry before it in its journal) when they are equal.
  */
 export class StoredEntry implements Stored {
   readonly atMs: number;
@@ -164,21 +166,22 @@ export class StoredEntry implements Stored {
     r: JournalRecord,
     readonly id: number,
     public size: number,
+    prev?: Stored,
   ) {
     this.atMs = r.atMs;
     this.method = r.method;
-    this.path = r.path;
+    this.path = prev !== undefined && prev.path === r.path ? prev.path : r.path;
     this.querystring = r.querystring;
     this.status = r.status;
     this.duration_ms = r.duration_ms;
     this.operation = r.operation;
-    this.requestHeaders = r.requestHeaders;
+    this.requestHeaders = sharedHeaders(prev?.requestHeaders, r.requestHeaders);
     this.requestBody = r.requestBody;
     this.responseHeaders = r.responseHeaders;
     this.responseBody = r.responseBody;
     this.fault = r.fault;
     this.drift = r.drift;
-    this.client = r.client;
+    this.client = sharedFacts(prev?.client, r.client);
     this.simulated = r.simulated;
   }
 }

@@ -128,7 +128,7 @@ export class Journal implements BudgetedJournal {
     const limit = this.limits.bodyBytes;
     const hReq = headerSize(record.requestHeaders);
     const hRes = headerSize(record.responseHeaders);
-    const stored = new StoredEntry(record, id, 0);
+    const stored = new StoredEntry(record, id, 0, this.size > 0 ? this.entries[this.entries.length - 1] : undefined);
     if (record.path.length > limit) stored.path = textPrefix(record.path, limit);
     if (record.querystring.length > limit) stored.querystring = textPrefix(record.querystring, limit);
     if (hReq > limit) stored.requestHeaders = boundedHeaders(record.requestHeaders, limit);

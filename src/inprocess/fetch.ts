@@ -7,9 +7,17 @@ import { InProcessResponse, standardResponse } from './response.js';
 import { brokenAnswer } from './broken.js';
 import { exchange, type Answer, type Outgoing } from './transport.js';
 
-// light-my-request is CommonJS; require keeps the call synchronous and skips the ESM interop wrapper. The bundles read
-// it from one file of their own (dist/light-my-request.cjs, scripts/lazy-require.ts) instead of resolving its files.
-const lightMyRequest = createRequire(import.meta.url)('light-my-request') as typeof LightMyRequest.inject;
+let injector: typeof LightMyRequest.inject | undefined;
+
+/**
+ * light-my-request, required at the first mock.inject, once per process: mock.fetch and interception use our own
+ * transport, so a mock that never injects never loads it. It is CommonJS; require keeps the
+ * call synchronous and skips the ESM interop wrapper. The bundles read it from one file of their own
+ * (dist/light-my-request.cjs, scripts/lazy-require.ts) instead of resolving its files.
+ */
+function lightMyRequest(): typeof LightMyRequest.inject {
+  return (injector ??= createRequire(import.meta.url)('light-my-request') as typeof LightMyRequest.inject);
+}
 
 /** Relative inputs ('/api/v3/...') resolve against this origin. */
 export const DEFAULT_ORIGIN = 'http://localhost';
@@ -75,7 +83,7 @@ async function injectOnce(dispatch: RequestListener, options: InjectOptions): Pr
     await nextTurn();
   }
   return new Promise((resolve, reject) => {
-    lightMyRequest(dispatch, options, (err, res) => (err ? reject(err) : resolve(res!)));
+    lightMyRequest()(dispatch, options, (err, res) => (err ? reject(err) : resolve(res!)));
   });
 }
 

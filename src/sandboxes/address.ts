@@ -6,8 +6,6 @@ import { hostName } from '../middleware/index.js';
 export const SANDBOX_HEADER = 'x-mock-sandbox';
 const PREFIX = '/sandboxes/';
 const LOCALHOST = '.localhost';
-const SLASH = 0x2f;
-const QUESTION = 0x3f;
 
 /** The sandbox a request names, and its URL with the prefix taken off (`url` is unchanged without one). */
 export interface Addressed {
@@ -27,9 +25,10 @@ export function addressOf(req: IncomingMessage): Addressed | null {
   let rest = url;
   let end = 0;
   if (url.startsWith(PREFIX)) {
-    // The id runs to the next '/' or '?' (a scan, not a regular expression over a copy of the rest).
-    end = PREFIX.length;
-    while (end < url.length && url.charCodeAt(end) !== SLASH && url.charCodeAt(end) !== QUESTION) end++;
+    // The id runs to the next '/' or '?' (two native scans, not a regular expression over a copy of the rest).
+    const slash = url.indexOf('/', PREFIX.length);
+    const question = url.indexOf('?', PREFIX.length);
+    end = slash < 0 ? (question < 0 ? url.length : question) : question < 0 || slash < question ? slash : question;
     fromPath = url.slice(PREFIX.length, end);
     rest = url.slice(end);
     if (!rest.startsWith('/')) rest = `/${rest}`;

@@ -91,8 +91,9 @@ export class SandboxRegistry<Core extends SandboxCore> {
 
   /** The live sandbox with this id, its time to live restarted (a request to it); undefined when unknown or expired. */
   touch(id: string): SandboxEntry<Core> | undefined {
-    const e = this.find(id);
-    if (e) e.lastMs = this.options.now();
+    const now = this.options.now();
+    const e = this.find(id, now);
+    if (e) e.lastMs = now;
     return e;
   }
 
@@ -140,17 +141,18 @@ export class SandboxRegistry<Core extends SandboxCore> {
     await Promise.all(gone.map((e) => this.drop(e, true)));
   }
 
-  private find(id: string): SandboxEntry<Core> | undefined {
+  /** `now`: the real time already read (a request reads it once). */
+  private find(id: string, now = this.options.now()): SandboxEntry<Core> | undefined {
     const e = this.live.get(id);
     if (!e) return undefined;
-    if (!this.expired(e)) return e;
+    if (!this.expired(e, now)) return e;
     void this.drop(e, true);
     return undefined;
   }
 
   /** Its time to live ran out since its last answer, and no request is in flight (one in flight keeps it alive). */
-  private expired(e: SandboxEntry<Core>): boolean {
-    return e.life.inFlight === 0 && this.options.now() - e.lastMs >= e.ttlMs;
+  private expired(e: SandboxEntry<Core>, now = this.options.now()): boolean {
+    return e.life.inFlight === 0 && now - e.lastMs >= e.ttlMs;
   }
 
   /** Its end: no longer found, its store refuses writes, its requests in flight are answered, then its memory goes. */

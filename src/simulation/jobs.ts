@@ -1,5 +1,6 @@
 // Jobs by cron: an active job fires a background run at next_run_at, and next_run_at moves on by its schedule in its time zone (croner).
-import { Cron } from 'croner';
+import { createRequire } from 'node:module';
+import type { Cron } from 'croner';
 import type { WriteDeps } from '../deps.js';
 import type { Transaction } from '../storage/index.js';
 import type { RecordOf } from '../schemas/index.js';
@@ -10,6 +11,13 @@ type Run = RecordOf<'runs'>;
 /** Parsed schedules by pattern and zone; jobs come from fixtures, so a few dozen at most, and the cache is capped anyway. */
 const parsed = new Map<string, Cron | Error>();
 
+let cronClass: typeof Cron | undefined;
+/**
+ * croner's class, required at the first schedule read, once per process: a mock whose fixture has no cron job never
+ * loads it. The bundles read it from one file of their own (dist/croner.cjs, scripts/lazy-require.ts).
+ */
+const CronClass = (): typeof Cron => (cronClass ??= (createRequire(import.meta.url)('croner') as { Cron: typeof Cron }).Cron);
+
 function cronOf(schedule: Record<string, unknown>): Cron | Error {
   const pattern = schedule.cron;
   const timezone = schedule.timezone ?? 'UTC';
@@ -19,7 +27,7 @@ function cronOf(schedule: Record<string, unknown>): Cron | Error {
   let c = parsed.get(key);
   if (!c) {
     try {
-      c = new Cron(pattern, { timezone, paused: true });
+      c = new (CronClass())(pattern, { timezone, paused: true });
       // An unknown zone only shows when a date is converted: try one now.
       c.nextRun(new Date(0));
     } catch (err) {

@@ -1,7 +1,8 @@
 // What a first mock loads: a fresh Node process on the built package (ES module and CommonJS builds) imports it, makes
 // createApp with the demo fixture and answers one mock.fetch; the files it loaded (read back to their sources through
-// the bundles' source maps) hold none of shadow mode, reproduction, the OpenAPI document's builder, the inspector's
-// files, the answer comparator, conformance or prom-client. Each of those then works when used, and only then loads.
+// the bundles' source maps) hold none of light-my-request (mock.inject's), croner (cron schedules'), shadow mode,
+// reproduction, the OpenAPI document's builder, the inspector's files, the answer comparator, conformance or
+// prom-client. Each of those then works when used, and only then loads.
 // The host CLI likewise loads prom-client at the first scrape of /_mock/metrics, not at start.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -18,6 +19,8 @@ const PRELOAD = fileURLToPath(new URL('./cold/cli-preload.cjs', import.meta.url)
 /** What only some mocks use, as source paths (repository-relative) or package folders. */
 const LAZY = {
   koa: ['node_modules/koa/', 'node_modules/http-errors/', 'node_modules/cookies/'],
+  inject: ['node_modules/light-my-request/'],
+  cron: ['node_modules/croner/'],
   document: ['src/document/build.ts', 'src/document/validation-error.ts', 'node_modules/@valibot/to-json-schema/'],
   inspector: ['src/inspector/files.ts'],
   reproduce: ['src/reproduce/bundle.ts', 'src/reproduce/test-export.ts'],
@@ -65,6 +68,8 @@ for (const format of ['esm', 'cjs'] as const) {
       [
         ['first', 200],
         ['koa', 200],
+        ['inject', 200],
+        ['cron', 200],
         ['document', 200],
         ['inspector', 200],
         ['reproduce', 200],

@@ -1,6 +1,7 @@
-// The bundles' own files of koa and light-my-request (scripts/lazy-require.ts): the source's one createRequire call becomes
-// a require of dist/<name>.cjs, which holds the package and nothing of ours; the split bundles carry no copy of their own
-// and require that file from one place; the class dist/koa.cjs exports is koa's, and an app built from it answers as koa's does.
+// The bundles' own files of koa, light-my-request and croner (scripts/lazy-require.ts): the source's one createRequire
+// call becomes a require of dist/<name>.cjs, which holds the package and nothing of ours; the split bundles carry no copy
+// of their own and require that file from one place; the class dist/koa.cjs exports is koa's, and an app built from it
+// answers as koa's does.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -24,6 +25,7 @@ test('the one createRequire call is rewritten, and a source without it, or with 
 for (const [name, main] of [
   ['koa', 'lib/application.js'],
   ['light-my-request', 'index.js'],
+  ['croner', 'dist/croner.cjs'],
 ] as const) {
   test(`dist/${name}.cjs holds ${name} and its dependencies only, and the split bundles require it from one place each`, () => {
     if (!existsSync(dist(`${name}.cjs`))) assert.unreachable(`dist/${name}.cjs is missing: run npm run build`);

@@ -1,7 +1,8 @@
 // The cold-load probe, run in a fresh Node process on the built package: the first mock (import or require the package,
-// createApp with the demo fixture, one mock.fetch), then each capability a first mock does not use (Koa's app first). After each step it
-// prints one JSON line: the step's name, the status it answered, and every file loaded so far (ES modules through the
-// resolve hook, CommonJS ones from the require cache). FORMAT=cjs requires the CommonJS build instead of importing.
+// createApp with the demo fixture, one mock.fetch), then each capability a first mock does not use (Koa's app first,
+// then mock.inject's light-my-request, then croner). After each step it prints one JSON line: the step's name, the status it
+// answered, and every file loaded so far (ES modules through the resolve hook, CommonJS ones from the require cache).
+// FORMAT=cjs requires the CommonJS build instead of importing.
 import { register, createRequire } from 'node:module';
 import { MessageChannel } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +39,15 @@ await step('first', first.status);
 
 // Koa: the app is built at its first read (a request the fast path does not take builds it too).
 await step('koa', typeof mock.app.callback === 'function' && mock.app.middleware.length > 0 ? 200 : -1);
+
+// mock.inject: light-my-request is required at the first injected request (mock.fetch uses the mock's own transport).
+const injected = await mock.inject({ url: '/api/v3/projects/fe1868ee-d60e-4ce6-8db0-f4a764225229/jobs', headers: auth });
+await step('inject', Array.isArray(injected.json().items) ? injected.statusCode : -1);
+
+// croner: required at the first cron schedule read; a copy of the demo is validated whole (its jobs' schedules read).
+const copy = await createApp({ storage: 'memory', fixtures: structuredClone(demoFixture()), log: () => {} });
+await step('cron', (await copy.fetch('/api/v3/projects/fe1868ee-d60e-4ce6-8db0-f4a764225229/jobs', { headers: auth })).status);
+await copy.close();
 
 const doc = await mock.fetch('/openapi.json');
 await step('document', (await doc.json()).openapi === '3.1.0' ? doc.status : -1);
