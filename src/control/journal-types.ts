@@ -1,7 +1,7 @@
 // The journal's record shapes: what an entry holds, how it is filtered, and its limits.
 import type { KeptBody } from './journal-text.js';
 import type { DriftItem } from '../schemas/index.js';
-import { sharedFacts, sharedHeaders } from './journal-share.js';
+import { shared } from './journal-share.js';
 
 export interface FaultMarker {
   id: string;
@@ -175,13 +175,13 @@ export class StoredEntry implements Stored {
     this.status = r.status;
     this.duration_ms = r.duration_ms;
     this.operation = r.operation;
-    this.requestHeaders = sharedHeaders(prev?.requestHeaders, r.requestHeaders);
+    this.requestHeaders = shared(prev?.requestHeaders, r.requestHeaders);
     this.requestBody = r.requestBody;
     this.responseHeaders = r.responseHeaders;
     this.responseBody = r.responseBody;
     this.fault = r.fault;
     this.drift = r.drift;
-    this.client = sharedFacts(prev?.client, r.client);
+    this.client = shared(prev?.client, r.client);
     this.simulated = r.simulated;
   }
 }

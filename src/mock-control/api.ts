@@ -14,7 +14,7 @@ import { Verifier } from '../control/index.js';
 import { Sealer } from '../control/index.js';
 import { ResetPoint } from './control-core.js';
 import { ReplaySession } from './replay-session.js';
-import { type ControlCore } from './control-core.js';
+import { controlWrites, type ControlCore } from './control-core.js';
 import { type ControlParts } from './control-core.js';
 import { type SandboxParts } from './control-core.js';
 import { StateControl } from './state-control.js';
@@ -170,17 +170,19 @@ export class MockControl {
     this.verifier = new Verifier(parts.journal);
     this.faultRegistry = parts.faults;
     this.coverageTracker = parts.coverage;
+    // The parts that write whole states or move the clock get the store's write face and no clock; reads get their own.
+    const writes = controlWrites(core);
     this.parts = {
-      state: new StateControl(core),
-      clock: new ClockControl(core),
-      snapshots: new SnapshotControl(core),
+      state: new StateControl(writes, deps.store),
+      clock: new ClockControl(writes, deps),
+      snapshots: new SnapshotControl(writes, deps.store),
       // The registry hands out each sandbox's control, built by this class: MockControl by construction.
       sandboxes: new SandboxControl(parts.sandboxes as SandboxDirectory<MockControl> | null),
       domain: new DomainControl(deps.view, deps, sim),
       reads: new ProjectReads(deps),
       journal: new JournalControl(parts.journal, this.verifier),
       traffic: new TrafficControl(core),
-      repro: new ReproControl(core),
+      repro: new ReproControl(writes, { store: deps.store, sim, config: deps.config }),
     };
   }
 

@@ -1,14 +1,22 @@
 // The control operations on the mock clock: read it, freeze it at a time, move it (what falls due by then happens first in auto mode).
 import { ClockRequestSchema } from '../schemas/index.js';
 import { parse as parseInput } from '../validation.js';
-import { clockView, type ClockView } from '../domain/index.js';
-import type { ControlCore } from './control-core.js';
+import { clockView, type ClockView, type MockClock } from '../domain/index.js';
+import type { ReadView } from '../storage/index.js';
+import type { ControlWrites } from './control-core.js';
 
+/**
+ * The moves write through `moves`, the simulation's clock move (no clock to read: a move is computed on its
+ * transaction's clock); `now()` and `clock()` are reads of the clock as it stands.
+ */
 export class ClockControl {
-  constructor(private readonly core: Pick<ControlCore, 'deps' | 'sim'>) {}
+  constructor(
+    private readonly moves: Pick<ControlWrites, 'sim'>,
+    private readonly reads: { readonly clock: MockClock; readonly view: ReadView },
+  ) {}
 
   now(): string {
-    return this.core.deps.clock.nowIso();
+    return this.reads.clock.nowIso();
   }
 
   /** Freezes the clock at `now` (a datetime, validated like POST /_mock/clock's body); in simulation mode auto, what falls due by then happens first. */
@@ -26,19 +34,19 @@ export class ClockControl {
 
   /** Clock state as answered by /_mock/clock. */
   clock(): ClockView {
-    return clockView({ clock: this.core.deps.view.clock, now: () => this.now() });
+    return clockView({ clock: this.reads.view.clock, now: () => this.now() });
   }
 
   /** setClock answering the whole clock as its write left it (POST /_mock/clock's answer). */
   private async frozenAt(now: string): Promise<ClockView> {
     const body = parseInput(ClockRequestSchema, { now }, 'body');
-    return this.core.sim.moveClock((c) => c.frozenAt(body.now!), ['body', 'now']);
+    return this.moves.sim.moveClock((c) => c.frozenAt(body.now!), ['body', 'now']);
   }
 
   /** advanceClock answering the whole clock as its write left it. */
   private async advanced(ms: number): Promise<ClockView> {
     const body = parseInput(ClockRequestSchema, { advance_ms: ms }, 'body');
-    return this.core.sim.moveClock((c) => c.advanced(body.advance_ms!), ['body', 'advance_ms']);
+    return this.moves.sim.moveClock((c) => c.advanced(body.advance_ms!), ['body', 'advance_ms']);
   }
 
   /** What POST /_mock/clock does: the move, answered with the clock its write left (not a later reading). */

@@ -1,5 +1,6 @@
 // What the parts of a mock's control API share: its collaborators, its per-mock records, the seal, the session and the reset point.
 import type { Deps } from '../deps.js';
+import type { Store, Writer } from '../storage/index.js';
 import type { StateData } from '../schemas/index.js';
 import type { Simulation } from '../simulation/index.js';
 import type { SeededGenerators } from '../domain/index.js';
@@ -61,8 +62,29 @@ export interface ControlCore {
   readonly generators: SeededGenerators | null;
 }
 
+/**
+ * What a control write may do with the store: transactions and whole-state writes (which answer the clock as they left
+ * it). No record, count or clock reads: a write reads time and state through its own transaction.
+ */
+type WholeStateWriter = Writer & Pick<Store, 'replace' | 'restore'>;
+
+/**
+ * What the control parts that write whole states or move the clock are given for their writes: the core without the
+ * whole deps, with the store's write face and the simulation's writes.
+ */
+export interface ControlWrites extends Omit<ControlCore, 'deps' | 'sim'> {
+  readonly store: WholeStateWriter;
+  readonly sim: Pick<Simulation, 'load' | 'applyStart' | 'moveClock'>;
+}
+
+/** The control writes of a core (the same objects, the store narrowed to its write face). */
+export function controlWrites(core: ControlCore): ControlWrites {
+  const { deps, sim, parts, sealer, session, resetPoint, generators } = core;
+  return { store: deps.store, sim, parts, sealer, session, resetPoint, generators };
+}
+
 /** After the stored state was replaced whole: the simulation reloads from it and a new session begins there. */
-export async function reloaded(core: ControlCore): Promise<void> {
+export async function reloaded(core: Pick<ControlWrites, 'sim' | 'session'>): Promise<void> {
   await core.sim.load(false);
   core.session.begin();
 }

@@ -26,8 +26,8 @@ export class DomainControl {
   constructor(
     private readonly view: ReadView,
     private readonly write: WriteDeps,
-    /** The simulation engine. */
-    private readonly sim: Simulation,
+    /** The simulation's status and writes (not its deps: its writes read time through their transactions). */
+    private readonly sim: Pick<Simulation, 'status' | 'configure' | 'step' | 'run' | 'setBehaviours'>,
   ) {}
 
   // ---- the simulation ----

@@ -8,8 +8,17 @@ import { faultBoundText, harOf } from '../control/index.js';
 import type { TestExportRequest } from '../reproduce/index.js';
 import { assertClean, clientReport, type ClientReport } from '../judge/index.js';
 import type { BUNDLE_FORMAT, StateData } from '../schemas/index.js';
-import { reloaded } from './control-core.js';
-import { type ControlCore } from './control-core.js';
+import type { Store } from '../storage/index.js';
+import type { RuntimeConfig } from '../domain/index.js';
+import type { Simulation } from '../simulation/index.js';
+import { reloaded, type ControlWrites } from './control-core.js';
+
+/** What a bundle's export reads: the stored state, the simulation's settings and the keys it seals. */
+export interface BundleReads {
+  readonly store: Pick<Store, 'toData'>;
+  readonly sim: Pick<Simulation, 'mode' | 'retentionDays'>;
+  readonly config: Pick<RuntimeConfig, 'adminKey' | 'brokerSecret'>;
+}
 
 /** A streamed document as one string. */
 async function textOf(stream: Readable): Promise<string> {
@@ -18,12 +27,17 @@ async function textOf(stream: Readable): Promise<string> {
   return text;
 }
 
+/** A bundle's import writes through `core` (no clock, no store reads); the exports read `reads`. */
 export class ReproControl {
-  constructor(private readonly core: ControlCore) {}
+  constructor(
+    private readonly core: ControlWrites,
+    private readonly reads: BundleReads,
+  ) {}
 
   /** GET /_mock/bundle: states, clock, simulation, faults, generators and journal as one JSON text, secrets sealed. */
   async exportBundleStream(): Promise<Streamed<{ format: typeof BUNDLE_FORMAT }>> {
-    const { deps, sim, sealer, parts, generators, resetPoint } = this.core;
+    const { sealer, parts, generators, resetPoint } = this.core;
+    const { store, sim, config } = this.reads;
     const resetState = await resetPoint.read();
     const src = {
       sealer,
@@ -32,10 +46,10 @@ export class ReproControl {
       faults: parts.faults.snapshot(),
       journal: { next_id: parts.journal.next, left: parts.journal.left, entries: parts.journal.list() },
       resetState,
-      state: deps.store.toData(),
+      state: store.toData(),
       mode: sim.mode(),
       retentionDays: sim.retentionDays(),
-      keys: { admin_key: deps.config.adminKey(), broker_secret: deps.config.brokerSecret() },
+      keys: { admin_key: config.adminKey(), broker_secret: config.brokerSecret() },
     };
     return (await import('../reproduce/index.js')).bundleStream(src);
   }
@@ -50,12 +64,12 @@ export class ReproControl {
    * A bad bundle (format, version, seal, any part) is a ValidationError with its `loc`, and nothing changes.
    */
   async importBundle(input: unknown): Promise<void> {
-    const { deps, sealer, parts, generators, resetPoint } = this.core;
+    const { store, sealer, parts, generators, resetPoint } = this.core;
     const b = (await import('../reproduce/index.js')).openBundle(input, sealer);
     if (!parts.faults.fits(b.faults)) {
       throw invalid(['body', 'faults', 'faults'], `A mock holds ${faultBoundText(parts.faults.limits)}`, 'value_error', b.faults.faults.length);
     }
-    await deps.store.replace(b.state);
+    await store.replace(b.state);
     await resetPoint.write(b.resetState);
     parts.faults.restore(b.faults);
     parts.journal.restore(b.journal.records, b.journal.next_id);

@@ -5,22 +5,28 @@ import { invalid } from '../errors.js';
 import { parse as parseInput } from '../validation.js';
 import { validateFixture } from '../control/index.js';
 import { sealedStateStream } from '../control/index.js';
-import { reloaded, type ControlCore } from './control-core.js';
+import type { Store } from '../storage/index.js';
+import { reloaded, type ControlWrites } from './control-core.js';
 
+/** Reset, fixture loads and imports write through `core` (no clock, no store reads); the exports read `stored`. */
 export class StateControl {
-  constructor(private readonly core: ControlCore) {}
+  constructor(
+    private readonly core: ControlWrites,
+    /** The stored state, for the exports (reads). */
+    private readonly stored: Pick<Store, 'toData'>,
+  ) {}
 
   /**
    * Back to the loaded fixtures; also clears the journal, the faults and the coverage report. Resolves the mock
    * clock's "now" as the reset's write read it (the fixtures' clock, put back), not as it reads after the reset.
    */
   async reset(): Promise<string> {
-    const { deps, sim, parts, resetPoint, session } = this.core;
+    const { store, sim, parts, resetPoint, session } = this.core;
     parts.journal.clear();
     parts.faults.clear();
     parts.coverage.clear();
     parts.drift.clear();
-    const now = await deps.store.replace(await resetPoint.read());
+    const now = await store.replace(await resetPoint.read());
     await sim.load(true);
     // Back to what the instance was started with, not only to the fixtures: a sped-up clock runs again, traffic flows.
     // Neither moves the clock's reading: a frozen clock runs on from where it stands, a rate changes from here on.
@@ -34,9 +40,9 @@ export class StateControl {
    * throws a ValidationError whose items locate each bad field (`["body", "runs", 3, "status"]`) and changes nothing.
    */
   async loadFixtures(fixture: unknown): Promise<void> {
-    const { deps, sim, resetPoint, session } = this.core;
+    const { store, sim, resetPoint, session } = this.core;
     const state = validateFixture(fixture);
-    await deps.store.replace(state);
+    await store.replace(state);
     await resetPoint.write(state);
     await sim.load(true);
     await sim.applyStart();
@@ -48,13 +54,13 @@ export class StateControl {
    * the store); `{ sealed: true }` seals them as GET /_mock/state does.
    */
   exportState(options: { sealed?: boolean } = {}): StateData {
-    const data = this.core.deps.store.toData();
+    const data = this.stored.toData();
     return options.sealed ? this.core.sealer.sealState(data) : data;
   }
 
   /** The sealed export (what GET /_mock/state sends) as JSON text in chunks: any size of state is served. */
   exportStateStream(): Streamed<StateData> {
-    return sealedStateStream(this.core.deps.store.toData(), this.core.sealer);
+    return sealedStateStream(this.stored.toData(), this.core.sealer);
   }
 
   /**
@@ -66,7 +72,7 @@ export class StateControl {
       throw invalid(['body'], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type', data);
     }
     // parse(): pydantic's items, and a value nested too deep is refused before anything walks it.
-    await this.core.deps.store.replace(parseInput(CompleteStateDataSchema, this.core.sealer.unsealState(data), 'body') as StateData);
+    await this.core.store.replace(parseInput(CompleteStateDataSchema, this.core.sealer.unsealState(data), 'body') as StateData);
     await reloaded(this.core);
   }
 }

@@ -1,6 +1,6 @@
 // Executing events in time order up to a time, or until no run has work left (removing history as it falls due): bounded, with progress.
 import { performance } from 'node:perf_hooks';
-import type { Engine } from './engine.js';
+import type { EngineFace } from './engine.js';
 
 export interface SimulationProgress {
   executed: number;
@@ -23,7 +23,7 @@ export interface DrainOptions {
   onProgress?(p: SimulationProgress & { done: boolean }): void;
 }
 
-export function drain(engine: Engine, o: DrainOptions): { executed: number; byKind: Record<string, number>; lastAt: number } {
+export function drain(engine: EngineFace, o: DrainOptions): { executed: number; byKind: Record<string, number>; lastAt: number } {
   const byKind: Record<string, number> = {};
   let executed = 0;
   let lastAt = -Infinity;

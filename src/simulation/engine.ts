@@ -14,6 +14,9 @@ import type { SentMessage } from './traffic.js';
 
 export type { EngineOptions } from './engine-options.js';
 
+/** The engine as the simulation's writes drive it: without the whole deps (no clock, no store reads to reach). */
+export type EngineFace = Omit<Engine, 'deps'>;
+
 type Run = RecordOf<'runs'>;
 const iso = (ms: number) => new Date(ms).toISOString();
 const EVENTS = 'simulation_events' as const;

@@ -3,6 +3,7 @@
 import { withRunHooks, type Deps, type RunHooks } from '../deps.js';
 import type { RecordOf } from '../schemas/index.js';
 import type { Transaction, WriteScope } from '../storage/index.js';
+import type { Orchestrated, SimulationStore } from './orchestration.js';
 import { SIMULATION_RECORD_ID, type SimulationMode, type SimulationRecord } from '../schemas/index.js';
 import { Engine, type EngineOptions } from './engine.js';
 import { RealTime, type RealTimeHooks } from './real-time.js';
@@ -19,7 +20,7 @@ type Run = RecordOf<'runs'>;
  * running clock in auto mode. It is also the engine's options, the timer's hooks and the domain's run hooks (passed on
  * to the engine), so a mock holds no closures for them.
  */
-export class SimulationParts implements RunHooks, EngineOptions, RealTimeHooks {
+export class SimulationParts implements RunHooks, EngineOptions, RealTimeHooks, Orchestrated {
   /** The domain's collaborators, with these parts as their run hooks. */
   readonly deps: Deps;
   readonly defaultMode: SimulationMode;
@@ -51,6 +52,17 @@ export class SimulationParts implements RunHooks, EngineOptions, RealTimeHooks {
     this.engineBuilt = new Engine(this.deps, this);
     this.engineBuilt.rebuild();
     return this.engineBuilt;
+  }
+
+  /** The store as the simulation's writes see it (transactions, no reads). */
+  get store(): SimulationStore {
+    return this.deps.store;
+  }
+
+  /** After a load: the engine is rebuilt, or built when it has events to hold or will schedule some (else when first needed). */
+  reloaded(): void {
+    if (this.engineBuilt) this.engineBuilt.rebuild();
+    else if (this.mode() !== 'off' || this.deps.store.count('simulation_events') > 0) void this.engine;
   }
 
   /** The engine if it was built, else undefined (asking does not build it). */

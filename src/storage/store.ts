@@ -9,7 +9,7 @@ import type { ReadView } from './reader.js';
 import { WholeStateWrites } from './replace.js';
 import { mapsFromData, StoredState, type Snapshot } from './state.js';
 import { SyncingState, type CaughtUpListener } from './sync.js';
-import type { TimeSource } from './clock.js';
+import { ClockReading, type TimeSource } from './clock.js';
 import type { StateView, Transaction, Writer } from './transaction.js';
 import { storageUnavailable } from './unavailable.js';
 
@@ -99,6 +99,14 @@ export class Store implements ReadView, CommittedState, StateView, Writer {
   }
   snapshot(): Snapshot {
     return this.state.snapshot();
+  }
+  /**
+   * A snapshot, and "now" by the clock it holds, read from it as it is taken: when it was saved is the time of the
+   * state it saves, never a clock read apart from it.
+   */
+  snapshotAt(): { snapshot: Snapshot; now: string } {
+    const snapshot = this.state.snapshot();
+    return { snapshot, now: new ClockReading(this.pipeline.time, snapshot).nowIso() };
   }
   toData(): StateData {
     return this.state.toData();

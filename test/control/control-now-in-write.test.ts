@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { freshMock } from '../helpers/app.js';
 import { DEMO } from '../helpers/demo.js';
 import { clockMove } from '../../src/domain/clock.js';
+import { nextWriteMovedAfter } from '../helpers/clock-races.js';
 import type { MockApp } from '../../src/app.js';
 
 const T0 = Date.parse(DEMO.now);
@@ -61,29 +62,17 @@ test('a missing snapshot is a 404 and changes nothing, the clock included', asyn
   assert.is(JSON.stringify(mock.store.toData()), before);
 });
 
-/** Makes the store's next write be followed, before anyone answers, by a move of the clock a day on (one time only). */
-function nextWriteMovedAfter(mock: MockApp) {
-  const store = mock.store as unknown as { transact: (...args: unknown[]) => Promise<unknown> };
-  const own = store.transact.bind(mock.store);
-  store.transact = async (...args) => {
-    store.transact = own;
-    const out = await own(...args);
-    await own(clockMove((c) => c.advanced(DAY)));
-    return out;
-  };
-}
-
 test('POST /_mock/clock and mock.control.advanceClock answer the clock as their move left it, not the clock moved after it', async () => {
   const { mock, http } = await freshMock();
-  nextWriteMovedAfter(mock);
+  nextWriteMovedAfter(mock, DAY);
   const res = await http.post('/_mock/clock').send({ advance_ms: HOUR });
   assert.is(res.status, 200);
   assert.equal(res.body, { now: iso(T0 + HOUR), frozen_at: iso(T0 + HOUR), offset_ms: 0 });
   assert.equal(mock.store.clock, { frozen_at: iso(T0 + HOUR + DAY), offset_ms: 0 });
-  nextWriteMovedAfter(mock);
+  nextWriteMovedAfter(mock, DAY);
   assert.is(await mock.control.advanceClock(HOUR), iso(T0 + 2 * HOUR + DAY));
   assert.equal(mock.store.clock, { frozen_at: iso(T0 + 2 * HOUR + 2 * DAY), offset_ms: 0 });
-  nextWriteMovedAfter(mock);
+  nextWriteMovedAfter(mock, DAY);
   assert.is(await mock.control.setClock(iso(T0)), iso(T0));
   assert.equal(mock.store.clock, { frozen_at: iso(T0 + DAY), offset_ms: 0 });
 });

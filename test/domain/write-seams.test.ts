@@ -1,7 +1,9 @@
 // The domain cannot read around a write's transaction: its write functions, the simulation's event handlers and the
-// control surface's domain writes get WriteDeps, whose store only runs transactions and which carries no clock (checked
-// by the type checker below), and no domain module names the Store or the whole Deps. Time is read through the
-// transaction too, and a clock move is made on the transaction's clock.
+// control surface's domain writes get WriteDeps, whose store only runs transactions and which carries no clock; the
+// simulation's own writes (settings, loads, close, step, run, clock moves) and the control writes of whole states
+// (reset, fixtures, imports, restores, bundles) get a store face with no reads and no clock (checked by the type
+// checker below), and no domain module names the Store or the whole Deps. Time is read through the transaction too,
+// and a clock move is made on the transaction's clock.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -17,6 +19,11 @@ import { DEMO } from '../helpers/demo.js';
 import type { RunContext } from '../../src/simulation/runs.js';
 import type { Scheduler } from '../../src/simulation/sources.js';
 import type { DomainControl } from '../../src/mock-control/domain-control.js';
+import type { Orchestrated } from '../../src/simulation/orchestration.js';
+import type { StateControl } from '../../src/mock-control/state-control.js';
+import type { SnapshotControl } from '../../src/mock-control/snapshot-control.js';
+import type { ClockControl } from '../../src/mock-control/clock-control.js';
+import type { ReproControl } from '../../src/mock-control/repro-control.js';
 
 /** What the control surface's domain writes are given. */
 type ControlWriteDeps = ConstructorParameters<typeof DomainControl>[1];
@@ -72,6 +79,61 @@ export function simulationAndControlWritesReadThroughTheirTransaction(ctx: RunCo
   void control.clock;
   // @ts-expect-error nor the store
   control.store.count('runs');
+}
+
+/**
+ * Never called: the simulation's writes (configure, load, close, step, run, behaviours, clock moves) are given the
+ * engine and the store's write face; reset, fixture loads, imports, restores and clock moves of the control surface
+ * the store's whole-state writes. None of them can read the clock, or the store, outside a transaction.
+ */
+export function orchestrationWritesReadThroughTheirTransaction(
+  o: Orchestrated,
+  state: ConstructorParameters<typeof StateControl>[0],
+  snapshots: ConstructorParameters<typeof SnapshotControl>,
+  clock: ConstructorParameters<typeof ClockControl>[0],
+  domainSim: ConstructorParameters<typeof DomainControl>[2],
+  bundle: ConstructorParameters<typeof ReproControl>,
+): void {
+  // @ts-expect-error the simulation's writes get no deps (no clock)
+  void o.deps;
+  // @ts-expect-error nor a clock of their own
+  void o.clock;
+  // @ts-expect-error the store's write face has no clock
+  void o.store.clock;
+  // @ts-expect-error nor reads
+  o.store.get('runs', 'x');
+  // @ts-expect-error nor counts
+  o.store.count('simulation_events');
+  // @ts-expect-error nor the newest state's clock
+  o.store.viewClock();
+  // @ts-expect-error the point a bounded write rolls back to is opaque: no clock read through it
+  void o.store.snapshot().clock;
+  // @ts-expect-error the engine they drive does not hand out its deps
+  void o.engine.deps;
+  // @ts-expect-error reset, fixture loads and imports get no deps
+  void state.deps;
+  // @ts-expect-error their store has no clock
+  void state.store.clock;
+  // @ts-expect-error nor reads
+  state.store.values('runs');
+  // @ts-expect-error nor the simulation's deps
+  void state.sim.deps;
+  // @ts-expect-error a restore gets no deps
+  void snapshots[0].deps;
+  // @ts-expect-error nor a clock through what a save reads: a named snapshot's time is read from the snapshot itself
+  void snapshots[1].clock;
+  // @ts-expect-error a clock move gets no clock to read: it is computed on its transaction's clock
+  void clock.deps;
+  // @ts-expect-error nor the simulation's deps
+  void clock.sim.deps;
+  // @ts-expect-error the domain steering's simulation does not hand out its deps either
+  void domainSim.deps;
+  // @ts-expect-error a bundle's import gets no deps
+  void bundle[0].deps;
+  // @ts-expect-error its store has no clock
+  void bundle[0].store.clock;
+  // @ts-expect-error nor do the export's reads hold a clock
+  void bundle[1].clock;
 }
 
 /** Both faces answer the query helpers' reader. */
@@ -145,6 +207,21 @@ test('the simulation reaches the store only where it orchestrates: event handler
   for (const f of files('simulation')) {
     if (orchestration.has(f)) continue;
     assert.not.match(readFileSync(join(SRC, f), 'utf8'), /deps\.store\b/, `${f} reads the store`);
+  }
+});
+
+test("the simulation's face lends its writes to orchestration.ts; the control parts that write whole states reach no deps", () => {
+  const face = readFileSync(join(SRC, 'simulation/simulation.ts'), 'utf8');
+  const writes = ['load', 'close', 'configure', 'setBehaviours', 'step', 'run', 'moveClock'];
+  for (const name of writes) {
+    const body = new RegExp(`\\n  (?:async )?${name}\\([^\\n]*\\{\\n([\\s\\S]*?)\\n  \\}\\n`).exec(face)?.[1];
+    assert.ok(body !== undefined, `Simulation.${name} not found`);
+    assert.not.match(body, /deps|\.clock\b|nowIso|nowMs/, `Simulation.${name} reads around its write`);
+    assert.match(body, new RegExp(`writes\\.${name}\\(this\\.parts`), `Simulation.${name} is not orchestration.ts's`);
+  }
+  assert.not.match(readFileSync(join(SRC, 'simulation/orchestration.ts'), 'utf8'), /\bdeps\b|Deps\b/, 'orchestration.ts reaches the deps');
+  for (const f of ['state-control.ts', 'snapshot-control.ts', 'clock-control.ts', 'repro-control.ts']) {
+    assert.not.match(readFileSync(join(SRC, 'mock-control', f), 'utf8'), /\bdeps\b|\bDeps\b/, `${f} reaches the deps`);
   }
 });
 

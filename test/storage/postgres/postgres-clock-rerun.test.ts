@@ -1,4 +1,4 @@
-// Two instances on one PostgreSQL schema: a control write and a simulation write that conflict with another instance's
+// Two instances on one PostgreSQL schema: control writes and simulation writes (a run, the settings) that conflict with another instance's
 // clock move (made between their read and their commit) run again, and store what the moved clock says.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -96,10 +96,27 @@ test('a simulation write, run again after B moved the clock past its target, kee
   const run = await request(a.callback()).post('/_mock/simulation/run').send({ until });
   assert.is(run.status, 200, JSON.stringify(run.body));
   assert.ok(ran(), 'B moved the clock between A reading it and storing the move to `until`');
-  assert.is(run.body.now, iso(T0 + HOUR));
+  // Both ends are the clock as the rerun write found and left it: B's moved clock.
+  assert.equal([run.body.from, run.body.now], [iso(T0 + HOUR), iso(T0 + HOUR)]);
   const moved = { frozen_at: iso(T0 + HOUR), offset_ms: 0 };
   assert.equal(await clockOf(a), moved);
   assert.equal(await clockOf(b), moved);
+});
+
+test("the simulation's settings write, run again after B moved the clock, sets the rate on the moved clock and answers it", async () => {
+  const { a, b, arm } = await twoInstances();
+  const ran = arm((set) => set.clock !== undefined, advanceOn(b, HOUR));
+  const put = await request(a.callback()).put('/_mock/simulation').send({ speed: 2, mode: 'step' });
+  assert.is(put.status, 200, JSON.stringify(put.body));
+  assert.ok(ran(), 'B moved the clock between A reading it and storing the new rate');
+  const moved = { frozen_at: iso(T0 + HOUR), offset_ms: 0, rate: 2 };
+  assert.equal(await clockOf(a), moved);
+  assert.equal(await clockOf(b), moved);
+  // The answer is the clock as the rerun write left it, and the rest as B reads it now.
+  await b.store.sync();
+  const read = await request(b.callback()).get('/_mock/simulation').expect(200);
+  assert.equal(put.body, read.body);
+  assert.equal([put.body.now, put.body.speed, put.body.mode, put.body.clock], [iso(T0 + HOUR), 2, 'step', 'frozen']);
 });
 
 test('without a conflict the same writes read the clock as it stands (the baseline the reruns differ from)', async () => {
