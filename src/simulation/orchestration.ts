@@ -8,6 +8,7 @@ import { clockMove, clockView, MockClock, type ClockInTransaction, type ClockVie
 import { drain, TooManyEvents } from './drain.js';
 import type { EngineFace } from './engine.js';
 import { eventView, type SimulationSettings } from './options.js';
+import { startInput, type StartSettings } from './start.js';
 
 /**
  * The store as the simulation's writes see it: transactions, waiting for them, and a point to roll back to (opaque:
@@ -102,28 +103,45 @@ export interface ConfigureInput {
  */
 export async function configure(o: Orchestrated, input: ConfigureInput): Promise<ClockAnswer> {
   const answer = await o.store.transact((tx) => {
-    if (input.mode !== undefined || input.traffic !== undefined || input.retention_days !== undefined) {
-      const before = o.mode(tx);
-      const r = o.engine.settings(tx);
-      if (input.traffic !== undefined) r.traffic.forEach((_, i) => o.engine.remove(tx, `traffic:${i}`));
-      const { mode, traffic, retention_days } = input;
-      tx.put('simulation', {
-        ...r,
-        ...(mode !== undefined ? { mode } : {}),
-        ...(traffic !== undefined ? { traffic } : {}),
-        ...(retention_days !== undefined ? { retention_days } : {}),
-      });
-      if (o.engine.mode(tx) !== 'off' && (before === 'off' || input.traffic !== undefined)) o.engine.ensureSources(tx, tx.nowMs());
-    }
-    const speed = input.speed;
-    if (speed !== undefined) moveOn(tx, (c) => c.withRate(speed));
-    if (input.clock === 'running') moveOn(tx, (c) => (c.frozen ? c.runningFrom(c.nowMs()) : undefined));
-    if (input.clock === 'frozen') moveOn(tx, (c) => (c.frozen ? undefined : c.frozenAt(c.nowIso())));
+    configureIn(o, tx, input);
     return answerOf(MockClock.of(tx));
   });
   await o.settle();
   o.arm();
   return answer;
+}
+
+/** The start settings over the state as its own transaction finds it (the chat bindings, the traffic already set). */
+export async function applyStart(o: Orchestrated, start: StartSettings): Promise<void> {
+  const changed = await o.store.transact((tx) => {
+    const input = startInput(start, tx, o.record(tx)?.traffic ?? []);
+    if (input) configureIn(o, tx, input);
+    return input !== undefined;
+  });
+  if (!changed) return;
+  await o.settle();
+  o.arm();
+}
+
+/** One settings change inside `tx`: mode, traffic and retention, then the clock's rate and whether it runs. */
+function configureIn(o: Orchestrated, tx: Transaction, input: ConfigureInput): void {
+  if (input.mode !== undefined || input.traffic !== undefined || input.retention_days !== undefined) {
+    const before = o.mode(tx);
+    const r = o.engine.settings(tx);
+    if (input.traffic !== undefined) r.traffic.forEach((_, i) => o.engine.remove(tx, `traffic:${i}`));
+    const { mode, traffic, retention_days } = input;
+    tx.put('simulation', {
+      ...r,
+      ...(mode !== undefined ? { mode } : {}),
+      ...(traffic !== undefined ? { traffic } : {}),
+      ...(retention_days !== undefined ? { retention_days } : {}),
+    });
+    if (o.engine.mode(tx) !== 'off' && (before === 'off' || input.traffic !== undefined)) o.engine.ensureSources(tx, tx.nowMs());
+  }
+  const speed = input.speed;
+  if (speed !== undefined) moveOn(tx, (c) => c.withRate(speed));
+  if (input.clock === 'running') moveOn(tx, (c) => (c.frozen ? c.runningFrom(c.nowMs()) : undefined));
+  if (input.clock === 'frozen') moveOn(tx, (c) => (c.frozen ? undefined : c.frozenAt(c.nowIso())));
 }
 
 /** POST /_mock/simulation/step: exactly the next event; the clock jumps to its time when that is later. */

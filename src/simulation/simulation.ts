@@ -1,6 +1,5 @@
 // The simulation as the control surface sees it: its status (a read), its writes (orchestration.ts) and others' writes adopted.
 import type { ClockState, SimulationRecord, SimulationMode } from '../schemas/index.js';
-import { startInput } from './start.js';
 import { isWholeState, type CaughtUp, type ChangeSet } from '../storage/index.js';
 import { eventView } from './options.js';
 import type { ClockInTransaction, ClockView } from '../domain/index.js';
@@ -61,8 +60,7 @@ export class Simulation {
 
   /** The start settings, over whatever the state now holds: at start-up, and after a reset or a fixture load. */
   async applyStart(): Promise<void> {
-    const input = this.parts.start && startInput(this.parts.start, this.deps.store, this.parts.record()?.traffic ?? []);
-    if (input) await this.configure(input);
+    if (this.parts.start) await writes.applyStart(this.parts, this.parts.start);
   }
 
   /** PUT /_mock/simulation: mode, speed (the clock's rate), the traffic sources and the retention of simulated history. */

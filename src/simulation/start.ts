@@ -1,6 +1,6 @@
 // The settings an instance was started with (the CLI's --simulation, --speed, --traffic, --retain-days): applied over
 // the fixture at start, and again whenever the state goes back to fixtures (reset, a fixture load).
-import type { Store } from '../storage/index.js';
+import type { Transaction } from '../storage/index.js';
 import * as v from 'valibot';
 import { TrafficSchema, type SimulationMode, type SimulationRecord } from '../schemas/index.js';
 
@@ -24,13 +24,13 @@ export interface StartInput {
 }
 
 /** The settings change that puts `start` over the current state (undefined: nothing to change). */
-export function startInput(start: StartSettings, store: Store, current: SimulationRecord['traffic']): StartInput | undefined {
+export function startInput(start: StartSettings, tx: Pick<Transaction, 'filter'>, current: SimulationRecord['traffic']): StartInput | undefined {
   const input: StartInput = {};
   if (start.mode !== undefined) input.mode = start.mode;
   if (start.retentionDays !== undefined) input.retention_days = start.retentionDays;
   if (start.speed !== undefined) Object.assign(input, { speed: start.speed, clock: 'running' });
   if (start.traffic !== undefined) {
-    const bindings = [...store.values('connections')].filter((c) => c.kind === 'chatapp').map((c) => c.id);
+    const bindings = tx.filter('connections', (c) => c.kind === 'chatapp').map((c) => c.id);
     const others = current.filter((t) => !bindings.includes(t.binding_id));
     input.traffic = [...others, ...bindings.map((binding_id) => v.parse(TrafficSchema, { binding_id, messages_per_hour: start.traffic }))];
   }

@@ -212,7 +212,7 @@ test('the simulation reaches the store only where it orchestrates: event handler
 
 test("the simulation's face lends its writes to orchestration.ts; the control parts that write whole states reach no deps", () => {
   const face = readFileSync(join(SRC, 'simulation/simulation.ts'), 'utf8');
-  const writes = ['load', 'close', 'configure', 'setBehaviours', 'step', 'run', 'moveClock'];
+  const writes = ['load', 'close', 'configure', 'applyStart', 'setBehaviours', 'step', 'run', 'moveClock'];
   for (const name of writes) {
     const body = new RegExp(`\\n  (?:async )?${name}\\([^\\n]*\\{\\n([\\s\\S]*?)\\n  \\}\\n`).exec(face)?.[1];
     assert.ok(body !== undefined, `Simulation.${name} not found`);
