@@ -29,7 +29,7 @@ export class DriftBudget {
     return true;
   }
 }
-/** Requests kept as examples of each group: the first ones seen. */
+/** Requests kept as examples of each group: the first ones by journal id. */
 export const EXAMPLES_PER_GROUP = 3;
 /** Fixed cost counted per group and per example on top of their text. */
 const GROUP_OVERHEAD = 160;
@@ -128,7 +128,33 @@ export class DriftLog implements DriftSource {
     g.last_at = at;
     // Operations are a finite list (those of the document); each listed once, its name counted against the bound.
     if (!g.operations.includes(operation) && this.take(OPERATION_OVERHEAD + operation.length)) g.operations.push(operation);
-    if (g.examples.length < EXAMPLES_PER_GROUP && this.take(EXAMPLE_OVERHEAD + operation.length)) g.examples.push({ request_id: requestId, operation });
+    this.example(g, requestId, operation);
+  }
+
+  /**
+   * Keeps the group's first requests by journal id: comparisons finish in any order (several are in flight at once), so
+   * a later request's answer can come first. A request without an id ranks last. A swap counts the bytes it changes.
+   */
+  private example(g: Group, requestId: number | null, operation: string): void {
+    const ex = g.examples;
+    const rank = requestId ?? Infinity;
+    let at = ex.length;
+    while (at > 0 && (ex[at - 1].request_id ?? Infinity) > rank) at--;
+    if (at >= EXAMPLES_PER_GROUP) return;
+    if (ex.length < EXAMPLES_PER_GROUP) {
+      if (!this.take(EXAMPLE_OVERHEAD + operation.length)) return;
+    } else {
+      const delta = operation.length - ex[ex.length - 1].operation.length;
+      if (delta > 0 && !this.take(delta)) return;
+      if (delta < 0) this.give(-delta);
+      ex.pop();
+    }
+    ex.splice(at, 0, { request_id: requestId, operation });
+  }
+
+  private give(size: number): void {
+    this.budget.used -= size;
+    this.bytes -= size;
   }
 
   private take(size: number): boolean {

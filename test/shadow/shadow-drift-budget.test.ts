@@ -81,4 +81,76 @@ test('over HTTP: a sandbox records its own drift, and a dropped sandbox or a res
   await target.mock.close();
 });
 
+test('a group keeps its first 3 requests by journal id, whatever order their comparisons finish in; a swap counts its bytes', () => {
+  const budget = new DriftBudget();
+  const log = new DriftLog(null, null, budget);
+  const d = [{ field: 'body.a', mock: 'x', target: 'y' }];
+  const seen = (id: number | null, operation: string) => log.compared(operation, id, DEMO.now, d, 0);
+  const examples = () => log.report().groups[0].examples.map((e) => [e.request_id, e.operation]);
+  seen(null, 'getRun');
+  seen(9, 'getRun');
+  seen(5, 'getRun');
+  assert.equal(examples(), [
+    [5, 'getRun'],
+    [9, 'getRun'],
+    [null, 'getRun'],
+  ]);
+  // Full: a request with an id takes the place of the one without; a later one than all three changes nothing.
+  const before = budget.used;
+  seen(10, 'getRun');
+  assert.equal(examples(), [
+    [5, 'getRun'],
+    [9, 'getRun'],
+    [10, 'getRun'],
+  ]);
+  assert.is(budget.used, before);
+  seen(11, 'listJobs');
+  assert.equal(examples(), [
+    [5, 'getRun'],
+    [9, 'getRun'],
+    [10, 'getRun'],
+  ]);
+  seen(2, 'listJobs');
+  assert.equal(examples(), [
+    [2, 'listJobs'],
+    [5, 'getRun'],
+    [9, 'getRun'],
+  ]);
+  const withOps = 160 + 'body.a'.length + 3 + 3 + (8 + 'getRun'.length) + (8 + 'listJobs'.length);
+  assert.is(budget.used, withOps + 3 * 48 + 'listJobs'.length + 2 * 'getRun'.length);
+  seen(1, 'getRun');
+  assert.equal(examples(), [
+    [1, 'getRun'],
+    [2, 'listJobs'],
+    [5, 'getRun'],
+  ]);
+  assert.is(budget.used, withOps + 3 * 48 + 'listJobs'.length + 2 * 'getRun'.length);
+  seen(3, 'getRun'); // replaces #5 by #3: the same operation, the same bytes
+  assert.equal(examples(), [
+    [1, 'getRun'],
+    [2, 'listJobs'],
+    [3, 'getRun'],
+  ]);
+  assert.is(log.report().bytes, budget.used);
+  assert.is(log.report().groups[0].count, 8);
+  // A shorter operation in the place of a longer one gives the difference back.
+  const other = new DriftLog(null, null, budget);
+  const d2 = [{ field: 'body.b', mock: 'x', target: 'y' }];
+  for (const id of [5, 6, 7]) other.compared('listJobs', id, DEMO.now, d2, 0);
+  other.compared('getRun', 1, DEMO.now, d2, 0);
+  assert.equal(
+    other.report().groups[0].examples.map((e) => [e.request_id, e.operation]),
+    [
+      [1, 'getRun'],
+      [5, 'listJobs'],
+      [6, 'listJobs'],
+    ],
+  );
+  const otherOps = 160 + 'body.b'.length + 3 + 3 + (8 + 'listJobs'.length) + (8 + 'getRun'.length);
+  assert.is(other.report().bytes, otherOps + 3 * 48 + 2 * 'listJobs'.length + 'getRun'.length);
+  log.clear();
+  other.clear();
+  assert.is(budget.used, 0);
+});
+
 test.run();
