@@ -28,7 +28,7 @@ export function addressOf(req: IncomingMessage): Addressed | null {
     // The id runs to the next '/' or '?' (two native scans, not a regular expression over a copy of the rest).
     const slash = url.indexOf('/', PREFIX.length);
     const question = url.indexOf('?', PREFIX.length);
-    end = slash < 0 ? (question < 0 ? url.length : question) : question < 0 || slash < question ? slash : question;
+    end = Math.min(slash < 0 ? url.length : slash, question < 0 ? url.length : question);
     fromPath = url.slice(PREFIX.length, end);
     rest = url.slice(end);
     if (!rest.startsWith('/')) rest = `/${rest}`;
