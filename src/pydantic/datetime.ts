@@ -46,8 +46,23 @@ function digit(b: Uint8Array, i: number, err: string): number {
   return c - 48;
 }
 
-/** DateTime::parse_bytes_rfc3339: date, separator, time, optional offset; returns epoch ms. */
-function rfc3339(b: Uint8Array): number {
+/** A datetime's fields as RFC 3339 text spells them (validated: each in its range). */
+interface Fields {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  micro: number;
+  offsetSeconds: number;
+}
+
+/** Days in each month of a common year (February's leap day is added apart). */
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** DateTime::parse_bytes_rfc3339: date, separator, time, optional offset; every error as speedate names it. */
+function rfc3339(b: Uint8Array): Fields {
   if (b.length < 10) throw new Fail(E.TooShort);
   const year =
     digit(b, 0, E.InvalidCharYear) * 1000 + digit(b, 1, E.InvalidCharYear) * 100 + digit(b, 2, E.InvalidCharYear) * 10 + digit(b, 3, E.InvalidCharYear);
@@ -56,8 +71,8 @@ function rfc3339(b: Uint8Array): number {
   if (b[7] !== 45) throw new Fail(E.InvalidCharDateSep);
   const day = digit(b, 8, E.InvalidCharDay) * 10 + digit(b, 9, E.InvalidCharDay);
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const maxDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
-  if (maxDays === undefined) throw new Fail(E.OutOfRangeMonth);
+  if (month < 1 || month > 12) throw new Fail(E.OutOfRangeMonth);
+  const maxDays = MONTH_DAYS[month - 1] + (month === 2 && leap ? 1 : 0);
   if (day < 1 || day > maxDays) throw new Fail(E.OutOfRangeDay);
   const sep = b[10];
   if (sep !== 84 && sep !== 116 && sep !== 32 && sep !== 95) throw new Fail(E.InvalidCharDateTimeSep);
@@ -118,11 +133,25 @@ function rfc3339(b: Uint8Array): number {
   }
   if (b.length > pos) throw new Fail(E.ExtraCharacters);
   if (year === 0) throw new Fail('year 0 is out of range'); // pydantic-core, when it builds the Python datetime
-  const ms = Date.UTC(2000, month - 1, day, hour, minute, second, Math.floor(micro / 1000));
+  return { year, month, day, hour, minute, second, micro, offsetSeconds };
+}
+
+/** Epoch ms of validated fields. */
+function epochMs(f: Fields): number {
+  const ms = Date.UTC(2000, f.month - 1, f.day, f.hour, f.minute, f.second, Math.floor(f.micro / 1000));
   // Date.UTC maps years 0..99 to 1900s: place the year explicitly.
   const d = new Date(ms);
-  d.setUTCFullYear(year, month - 1, day);
-  return d.getTime() - offsetSeconds * 1000;
+  d.setUTCFullYear(f.year, f.month - 1, f.day);
+  return d.getTime() - f.offsetSeconds * 1000;
+}
+
+/** Room for the longest text KEEP matches (35 characters). */
+const SCRATCH = new Uint8Array(64);
+
+/** The bytes of ASCII text (KEEP's alphabet), without encoding it: a view of SCRATCH, valid until the next call. */
+function asciiBytes(s: string): Uint8Array {
+  for (let i = 0; i < s.length; i++) SCRATCH[i] = s.charCodeAt(i);
+  return SCRATCH.subarray(0, s.length);
 }
 
 /** A unix timestamp: seconds, or milliseconds past speedate's watershed (2e10). */
@@ -153,9 +182,13 @@ export function parseDatetime(input: unknown): DatetimeResult {
     let ms: number;
     if (typeof input === 'string') {
       try {
-        ms = rfc3339(Buffer.from(input, 'utf8'));
-        // Text already in the plain ISO form keeps its spelling (fixtures echo what they hold).
-        if (KEEP.test(input)) return { ok: true, value: input };
+        // Text already in the plain ISO form keeps its spelling (fixtures echo what they hold): it is checked as
+        // any text is, and needs no epoch. Its characters are ASCII, so they are its bytes (no encoding).
+        if (KEEP.test(input)) {
+          rfc3339(asciiBytes(input));
+          return { ok: true, value: input };
+        }
+        ms = epochMs(rfc3339(Buffer.from(input, 'utf8')));
       } catch (err) {
         const n = numericText(input);
         if (n === undefined || !(err instanceof Fail)) throw err;

@@ -107,6 +107,27 @@ const isDict = (x: unknown): x is Record<string, unknown> => typeof x === 'objec
  * recursion: a fixture's depth is not checked by the body reader); the first place found, depth first.
  */
 function nonFinitePlace(root: unknown): (string | number)[] | undefined {
+  return hasNonFinite(root) ? placeOf(root) : undefined;
+}
+
+/** Whether any number under `root` is non-finite: the common answer (no) without a path per value. */
+function hasNonFinite(root: unknown): boolean {
+  if (typeof root === 'number') return !Number.isFinite(root);
+  if (root === null || typeof root !== 'object') return false;
+  const stack: object[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop()!;
+    for (const item of Array.isArray(value) ? (value as unknown[]) : Object.values(value)) {
+      if (typeof item === 'number') {
+        if (!Number.isFinite(item)) return true;
+      } else if (item !== null && typeof item === 'object') stack.push(item);
+    }
+  }
+  return false;
+}
+
+/** The first non-finite number's place under `root`, depth first. */
+function placeOf(root: unknown): (string | number)[] | undefined {
   const stack: [unknown, (string | number)[]][] = [[root, []]];
   while (stack.length > 0) {
     const [value, at] = stack.pop()!;

@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createApp } from '../../../src/app.js';
-import { demoFixture } from '../../../src/fixtures.js';
+import { demoFixture, stateFromFixture } from '../../../src/fixtures.js';
 import { DataFileError, JsonFileAdapter } from '../../../src/storage/adapters.js';
 import { DEMO } from '../../helpers/demo.js';
 import { filesBeside, logLines, TestDisk, tmpDataFile } from '../../helpers/disk.js';
@@ -142,5 +142,23 @@ for (const [what, content, reason] of refusals) {
     assert.is(readFileSync(file, 'utf8'), content);
   });
 }
+
+test('data file: records with a non-finite number and an impossible date in the plain form are refused, each named with its error', async () => {
+  const state = stateFromFixture(demoFixture()) as unknown as Record<string, Record<string, unknown>[]>;
+  state.approvals[0].requested_at = '2023-02-29T00:00:00Z'; // the form kept as spelled is checked all the same
+  state.runs[1].result = { a: [1, { b: 'INFINITE' }] };
+  const file = tmpDataFile();
+  // 1e400 is JSON that reads as Infinity: a number no JSON could carry back.
+  const content = JSON.stringify({ format: 'project-runtime-mock', format_version: 1, state }).replace('"INFINITE"', '1e400');
+  writeFileSync(file, content);
+  const err = await createApp({ storage: open(file), fixtures: {} }).catch((e: unknown) => e);
+  assert.instance(err, DataFileError);
+  assert.is(
+    (err as Error).message,
+    `refusing data file ${file}: invalid content: state.runs[1].result.a[1].b: Input should be a finite number; ` +
+      'state.approvals[0].requested_at: Input should be a valid datetime, day value is outside expected range',
+  );
+  assert.is(readFileSync(file, 'utf8'), content);
+});
 
 test.run();
