@@ -144,7 +144,8 @@ for (const [what, content, reason] of refusals) {
 }
 
 test('data file: records with a non-finite number and an impossible date in the plain form are refused, each named with its error', async () => {
-  const state = stateFromFixture(demoFixture()) as unknown as Record<string, Record<string, unknown>[]>;
+  // A copy: the demo's records are shared with every other mock built from it in this process.
+  const state = structuredClone(stateFromFixture(demoFixture())) as unknown as Record<string, Record<string, unknown>[]>;
   state.approvals[0].requested_at = '2023-02-29T00:00:00Z'; // the form kept as spelled is checked all the same
   state.runs[1].result = { a: [1, { b: 'INFINITE' }] };
   const file = tmpDataFile();
