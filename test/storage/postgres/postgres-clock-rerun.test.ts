@@ -1,5 +1,5 @@
-// Two instances on one PostgreSQL schema: control writes and simulation writes (a run, the settings) that conflict with another instance's
-// clock move (made between their read and their commit) run again, and store what the moved clock says.
+// Two instances on one PostgreSQL schema: control writes and simulation writes (a run, a step, the settings) that conflict with
+// another instance's write (made between their read and their commit) run again, and store what the moved clock and state say.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import request from 'supertest';
@@ -190,6 +190,26 @@ test('a run, run again after B executed some of its events, executes only what B
   );
   assert.equal([run.body.from, run.body.now], [MIDNIGHT, until]);
   assert.equal(await clockOf(b), { frozen_at: until, offset_ms: 0 });
+  await b.store.sync();
+  assert.equal(await pendingOf(b), await pendingOf(a));
+  assert.ok((await pendingOf(a)).every((e) => e.at > until));
+});
+
+test('a run, run again after B wrote something else, executes every event it picked the first time (none is lost to the rerun)', async () => {
+  const { a, b, arm } = await inStepMode();
+  const until = iso(T0 + 18 * HOUR + 30 * 60_000);
+  const other = async () => void (await request(b.callback()).post(`/_mock/projects/${P}/runs`).send({}).expect(200));
+  const ran = arm((set) => set.changes.some((c) => c.collection === 'simulation_events'), other);
+  const run = await request(a.callback()).post('/_mock/simulation/run').send({ until });
+  assert.is(run.status, 200, JSON.stringify(run.body));
+  assert.ok(ran(), "B's write landed between A picking the first event and storing it");
+  const byKind = run.body.by_kind as Record<string, number>;
+  assert.equal([byKind['budget.rollover'], byKind['job.fire']], [3, 1]);
+  assert.is(
+    run.body.executed,
+    Object.values(byKind).reduce((n, k) => n + k, 0),
+  );
+  assert.equal([run.body.from, run.body.now], [DEMO.now, until]);
   await b.store.sync();
   assert.equal(await pendingOf(b), await pendingOf(a));
   assert.ok((await pendingOf(a)).every((e) => e.at > until));
