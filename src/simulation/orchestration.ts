@@ -230,8 +230,9 @@ export async function moveClock(o: Orchestrated, move: (clock: ClockInTransactio
     const saved = o.store.transact((tx) => (next = write(tx)));
     if (next === undefined) await saved; // the move was refused (a 422): nothing to drain
     try {
-      // Each event's write runs after the move's and reads its clock: run again, they drain to the clock as moved then.
-      drainTo(o, { until: movedMs, dueBy: (tx) => tx.nowMs(), idle: false, untilIso: null });
+      // Each event's write runs after the move's and reads its clock and mode: run again, they drain to the clock as
+      // moved then, and nothing when the mode is no longer auto.
+      drainTo(o, { until: movedMs, dueBy: (tx) => (o.mode(tx) === 'auto' ? tx.nowMs() : -Infinity), idle: false, untilIso: null });
     } finally {
       await saved.catch(() => {});
     }
