@@ -3,12 +3,13 @@
 import { performance } from 'node:perf_hooks';
 import type { ClockState, SimulationMode, SimulationRecord } from '../schemas/index.js';
 import type { Transaction, Writer } from '../storage/index.js';
-import { invalid } from '../errors.js';
+import { invalid, ValidationError } from '../errors.js';
 import { clockMove, clockView, MockClock, type ClockInTransaction, type ClockView } from '../domain/index.js';
 import { drain, tally, TooManyEvents, type DrainOptions } from './drain.js';
 import type { EngineFace } from './engine.js';
 import { eventView, type SimulationSettings } from './options.js';
 import { startInput, type StartSettings } from './start.js';
+import { checkBehaviourReferences, checkTrafficReferences, type Problem } from './references.js';
 
 /**
  * The store as the simulation's writes see it: transactions, waiting for them, and a point to roll back to (opaque:
@@ -105,6 +106,11 @@ export interface ConfigureInput {
  */
 export async function configure(o: Orchestrated, input: ConfigureInput): Promise<ClockAnswer> {
   const answer = await o.store.transact((tx) => {
+    if (input.traffic)
+      refuse(
+        checkTrafficReferences(input.traffic, (id) => tx.get('connections', id)?.kind),
+        ['body', 'traffic'],
+      );
     configureIn(o, tx, input);
     return answerOf(MockClock.of(tx));
   });
@@ -199,10 +205,21 @@ export async function run(o: Orchestrated, input: { until?: string; idle?: boole
   };
 }
 
-/** PUT /_mock/simulation/behaviours (already validated): runs queued from now on follow them. */
+/** PUT /_mock/simulation/behaviours (already validated, references aside): runs queued from now on follow them. */
 export async function setBehaviours(o: Orchestrated, behaviours: SimulationRecord['behaviours']) {
-  await o.store.transact((tx) => tx.put('simulation', { ...o.engine.settings(tx), behaviours }));
+  await o.store.transact((tx) => {
+    refuse(
+      checkBehaviourReferences(behaviours, (id) => tx.get('projects', id) !== undefined),
+      ['body'],
+    );
+    tx.put('simulation', { ...o.engine.settings(tx), behaviours });
+  });
   return behaviours;
+}
+
+/** The references a write's input names, checked on what that write reads: any problem is a 422 that stores nothing. */
+function refuse(problems: Problem[], loc: (string | number)[]): void {
+  if (problems.length) throw new ValidationError(problems.map((p) => ({ loc: [...loc, ...p.path], msg: p.message, type: 'value_error' })));
 }
 
 /**

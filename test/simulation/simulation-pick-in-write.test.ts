@@ -1,6 +1,7 @@
-// A step and a run pick each event in the write that executes it, on every storage: an event another write took away
-// after the request began (as another instance executing it does) is neither executed again nor answered, and the clock
-// moves to the time of the event the write did execute.
+// The simulation's writes read what they depend on in their own transaction, on every storage: a step and a run pick
+// each event in the write that executes it (an event another write took away after the request began, as another
+// instance executing it does, is neither executed again nor answered; the clock moves to the event the write did
+// execute), and the settings and behaviours check the references they name in their write.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freshMock, type TestMock } from '../helpers/app.js';
@@ -122,6 +123,25 @@ for (const storage of STORAGES) {
       pending_count: mock.control.simulation().pending_count,
     });
     await baseline.mock.close();
+    await mock.close();
+  });
+  test(`${storage.name}: settings and behaviours whose references went after the request began are a 422 that stores nothing`, async () => {
+    const { mock, http } = await stepMode();
+    const before = mock.control.simulation();
+    writePrecededBy(mock, 0, (tx) => tx.delete('connections', DEMO.connections.chatBinding));
+    const traffic = await http.put('/_mock/simulation').send({ traffic: [{ binding_id: DEMO.connections.chatBinding, messages_per_hour: 6 }] });
+    assert.is(traffic.status, 422, JSON.stringify(traffic.body));
+    assert.equal(
+      traffic.body.detail.map((d: { loc: unknown; msg: string }) => [d.loc, d.msg]),
+      [[['body', 'traffic', 0, 'binding_id'], 'Value error, unknown connection binding']],
+    );
+    const P = DEMO.projects.support;
+    writePrecededBy(mock, 0, (tx) => tx.delete('projects', P));
+    const behaviours = await http.put('/_mock/simulation/behaviours').send({ default: {}, projects: [{ project_id: P }] });
+    assert.is(behaviours.status, 422, JSON.stringify(behaviours.body));
+    assert.equal(behaviours.body.detail[0].loc, ['body', 'projects', 0, 'project_id']);
+    await mock.store.flush();
+    assert.equal(mock.control.simulation(), before);
     await mock.close();
   });
 }
