@@ -5,7 +5,7 @@ import { decideApproval, expireApproval, finishStep, startRun, type RunContext }
 import { ensureRollover, fireJobEvent, retryJobRun, rollOverEvent, scheduleJobRetry, trafficMessage, type Scheduler } from './sources.js';
 
 /** What executing an event needs of the engine: scheduling, and the history that notes a simulated run's approvals. */
-export interface Dispatcher extends Scheduler {
+interface Dispatcher extends Scheduler {
   readonly history: { gated(tx: Transaction, runId: string, approvalId: string): void };
 }
 

@@ -20,7 +20,7 @@ export type EngineFace = Omit<Engine, 'deps'>;
 
 type Run = RecordOf<'runs'>;
 /** Called in an execution write, every time it runs, with the event it picked (undefined: none was due). */
-export type Picked = (tx: Transaction, ev: SimEventRecord | undefined) => void;
+type Picked = (tx: Transaction, ev: SimEventRecord | undefined) => void;
 const iso = (ms: number) => new Date(ms).toISOString();
 const EVENTS = 'simulation_events' as const;
 const isRunWork = (key: string) => key.startsWith('run:');
