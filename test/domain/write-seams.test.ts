@@ -239,7 +239,11 @@ test("the simulation's face lends its writes to orchestration.ts; the control pa
     assert.not.match(readFileSync(join(SRC, 'mock-control', f), 'utf8'), /\bdeps\b|\bDeps\b/, `${f} reaches the deps`);
   }
   // The domain steering part writes only: no reader of the store to check a reference around the write that depends on it.
-  assert.not.match(readFileSync(join(SRC, 'mock-control/domain-control.ts'), 'utf8'), /\bview\b|ReadView|RecordReader|\.get\(/, 'domain-control.ts reads the store');
+  assert.not.match(
+    readFileSync(join(SRC, 'mock-control/domain-control.ts'), 'utf8'),
+    /\bview\b|ReadView|RecordReader|\.get\(/,
+    'domain-control.ts reads the store',
+  );
 });
 
 test('routes read through the read-only view: they reach the store only to attribute a write to the request', () => {
