@@ -137,18 +137,15 @@ export function orchestrationWritesReadThroughTheirTransaction(
 }
 
 /** A reader of the store: what a part that writes is not given (its writes would read around their transactions). */
-type Reader = { get(...args: never[]): unknown };
-type ReadersGiven<C extends abstract new (...args: never[]) => unknown> = Extract<ConstructorParameters<C>[number], Reader>;
+type ReadersGiven<C extends abstract new (...args: never[]) => unknown> = Extract<ConstructorParameters<C>[number], { get(...args: never[]): unknown }>;
 /** `npm run typecheck` fails when the domain steering part (runs, codes, desired state, the simulation) is given a reader. */
 export const domainSteeringHoldsNoReader: [ReadersGiven<typeof DomainControl>] extends [never] ? true : never = true;
-
 /** Never called: the domain steering part takes its writes only; a reference an input names is checked in the write. */
 export function domainSteeringTakesNoReader(view: ReadView, write: ControlWriteDeps, sim: ConstructorParameters<typeof DomainControl>[1]): DomainControl[] {
   // @ts-expect-error no reader beside its writes (the references a request names are read in the write's transaction)
   const withReader = new DomainControl(view, write, sim);
   // @ts-expect-error nor a reader in place of its writes
-  const readerOnly = new DomainControl(view, sim);
-  return [withReader, readerOnly, new DomainControl(write, sim)];
+  return [withReader, new DomainControl(view, sim), new DomainControl(write, sim)];
 }
 
 /** Both faces answer the query helpers' reader. */
