@@ -45,6 +45,9 @@ export async function splitEsm(source: string, dir: string, entry: string, exter
     platform: 'node',
     format: 'esm',
     target: 'node20',
+    // Without the indentation and line breaks V8 has a quarter fewer bytes to scan at every cold import (names are
+    // kept, so a stack trace still names each function; the source maps beside the files give the lines back).
+    minifyWhitespace: true,
     external,
     // Bundled CommonJS modules call require: give each ES module file one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },

@@ -12,8 +12,8 @@
 // `node test/run.mjs 'regex'` runs the suites (*.test.* files) whose path under test/ or whose file name matches:
 // '^storage/' runs a folder, 'sandbox' every suite with that in its path.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allowedSkips, isCI, propertyRuns, propertySeed, runTimeoutMs, shardCount, testTimeoutMs } from './runner/config.mjs';
@@ -42,7 +42,10 @@ try {
 }
 // A test still running this long past its timeout blocks the event loop (its own timer cannot fire): kill its shard.
 const hungGraceMs = Math.min(30_000, Math.max(2_000, config.testTimeout));
-const env = { ...process.env, FORCE_COLOR: '0', PROPERTY_RUNS: String(config.runs), PROPERTY_SEED: String(config.seed) };
+// Every suite's temporary files go under one folder of this run's (TMPDIR, which os.tmpdir() reads), removed when the
+// run passes: a test that forgets its own leaves nothing behind. A failed run keeps it, and says where, to look into.
+const scratch = mkdtempSync(join(tmpdir(), 'prm-test-run-'));
+const env = { ...process.env, TMPDIR: scratch, FORCE_COLOR: '0', PROPERTY_RUNS: String(config.runs), PROPERTY_SEED: String(config.seed) };
 const replay = `property seed ${config.seed}, ${config.runs} cases per property (replay: PROPERTY_SEED=${config.seed})`;
 process.stdout.write(`${replay}; timeouts: ${config.testTimeout} ms per test, ${config.runTimeout} ms in all\n`);
 
@@ -231,5 +234,7 @@ if (notes.length) process.stdout.write(`${notes.length} note(s):\n${notes.map((n
 const total = sum.passed + sum.failed;
 if (total === 0) process.stdout.write('no test ran: failing the run\n');
 const extra = [sum.skipped ? `${sum.skipped} skipped` : '', sum.unfinished ? `${sum.unfinished} of the failed never finished` : ''].filter(Boolean);
+if (sum.failed > 0 || total === 0) process.stdout.write(`temporary files kept in ${scratch}\n`);
+else rmSync(scratch, { recursive: true, force: true });
 process.stdout.write(`\n${sum.passed} passed, ${sum.failed} failed${extra.length ? `, ${extra.join(', ')}` : ''}\n`);
 process.exit(sum.failed > 0 || total === 0 ? 1 : 0);

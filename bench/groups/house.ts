@@ -6,11 +6,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RUN, writeFixture } from '../lib/data.js';
-import { AUTH, POOL, POOL_BATCH, compare, poolCancels, rps, runPath, sandboxRoundRobin, type Load } from '../lib/load.js';
+import { AUTH, POOL, POOL_BATCH, poolCancels, rps, runPath, sandboxRoundRobin } from '../lib/load.js';
 import { cpuTimes, perRequest } from '../lib/per-request.js';
-import { pinnedCli, pinnedPackage } from '../lib/pinned.js';
+import { pinnedPackage } from '../lib/pinned.js';
+import { ab, pair, us } from '../lib/ab.js';
 import { bad, fmt, report, reportThroughput } from '../lib/report.js';
-import { ROOT, cpuSeconds, mockServer, type Server } from '../lib/servers.js';
+import { ROOT, type Server } from '../lib/servers.js';
 
 /** The last commit before the redesign step. Its CLI takes the flags used here, its control routes (/_mock/reset,
  * /_mock/sandboxes) and sandbox paths (/sandboxes/{id}/...) are today's, and its package exports createApp and demoFixture. */
@@ -27,49 +28,16 @@ interface Package {
 
 const say = (line: string) => process.stderr.write(`  house: ${line}\n`);
 
-/** Both builds' CLIs with the same flags: the older one first, then today's. */
-async function pair(...flags: string[]): Promise<[Server, Server, () => Promise<void>]> {
-  const [before, now] = await Promise.all([pinnedCli(BEFORE, ...flags), mockServer(...flags)]);
-  return [before, now, async () => void (await Promise.all([before.stop(), now.stop()]))];
-}
-
 /** Said in a row's note when the two builds answer different bodies (their demos differ): the sizes, since a row compares bytes too. */
 async function sameAnswer(before: Server, now: Server, path: string): Promise<string | undefined> {
   const [a, b] = await Promise.all([before, now].map(async (s) => (await fetch(s.url + path, { headers: AUTH })).text()));
   return a === b ? undefined : `the two builds answer different bodies (${a.length} bytes before, ${b.length} now)`;
 }
 
-const us = (n: number) => `${fmt(n, 1)} µs`;
-
-/**
- * `load` on `server`, and the server's CPU seconds spent under it so far: user + system while the load runs (warm-up
- * included), not while a batch's untimed preparation (a pool reset) runs.
- */
-function metered(server: Server, load: Load): { load: Load; spent: () => number } {
-  let spent = 0;
-  let mark = cpuSeconds(server);
-  const prepare = load.batch?.before;
-  if (!prepare) return { load, spent: () => spent + cpuSeconds(server) - mark };
-  const before = async () => {
-    spent += cpuSeconds(server) - mark;
-    await prepare();
-    mark = cpuSeconds(server);
-  };
-  return { load: { ...load, batch: { ...load.batch!, before } }, spent: () => spent + cpuSeconds(server) - mark };
-}
-
-/** compare() of the older build's load against today's, with each server's CPU per answered request, which other load on the machine distorts less than throughput. */
-async function ab(before: Server, now: Server, loadBefore: Load, loadNow: Load) {
-  const [b, n] = [metered(before, loadBefore), metered(now, loadNow)];
-  const r = await compare(b.load, n.load);
-  const [cpuBefore, cpuNow] = [(b.spent() * 1e6) / r.baseAcked, (n.spent() * 1e6) / r.acked];
-  return { ...r, cpu: `server CPU per answered request ${us(cpuNow)} against ${us(cpuBefore)} (${fmt(cpuNow / cpuBefore, 2)} x)` };
-}
-
 /** b-h: GET run detail with bearer auth, memory, each build's demo (row b's request). */
 async function detail() {
   say(`GET run detail over HTTP, ${BEFORE} against today's build`);
-  const [before, now, stop] = await pair('--memory');
+  const [before, now, stop] = await pair(BEFORE, '--memory');
   const differ = await sameAnswer(before, now, runPath(RUN));
   const r = await ab(before, now, { url: before.url, path: runPath(RUN), headers: AUTH }, { url: now.url, path: runPath(RUN), headers: AUTH });
   reportThroughput(
@@ -84,7 +52,7 @@ async function detail() {
 /** c-h: cancels of queued runs in batches, the pool brought back by POST /_mock/reset between batches (row c's load). */
 async function cancels() {
   say(`cancels in batches, ${BEFORE} against today's build`);
-  const [before, now, stop] = await pair('--memory', '--fixtures', writeFixture('fixture-pool.json', { runs: POOL }));
+  const [before, now, stop] = await pair(BEFORE, '--memory', '--fixtures', writeFixture('fixture-pool.json', { runs: POOL }));
   const r = await ab(before, now, poolCancels(before.url), poolCancels(now.url));
   const note = `${r.cpu}, resets aside; batches of ${POOL_BATCH} cancels, the pool of ${POOL} queued runs reset between batches (untimed)`;
   reportThroughput(
@@ -99,7 +67,7 @@ async function cancels() {
 /** sb3-h: GET run detail spread round-robin over 100 sandboxes of the demo on each build (row sb3's load). */
 async function sandboxes() {
   say(`GET run detail over 100 sandboxes, ${BEFORE} against today's build`);
-  const [before, now, stop] = await pair('--memory', '--simulation', 'off', '--max-sandboxes', '2000');
+  const [before, now, stop] = await pair(BEFORE, '--memory', '--simulation', 'off', '--max-sandboxes', '2000');
   const [pathBefore, pathNow] = [await sandboxRoundRobin(before.url, 100), await sandboxRoundRobin(now.url, 100)];
   const r = await ab(before, now, { url: before.url, path: pathBefore, headers: AUTH }, { url: now.url, path: pathNow, headers: AUTH });
   reportThroughput(

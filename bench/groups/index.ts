@@ -20,6 +20,7 @@ import { containerGroup } from './container.js';
 import { sandboxWritesOnPostgres } from './postgres-sandbox-writes.js';
 import { timelineGroup } from './timeline.js';
 import { BEFORE, houseGroup } from './house.js';
+import { PRIOR, priorGroup } from './prior.js';
 
 export interface Group {
   /** The name `node --import tsx bench/run.ts <name> ...` selects it by. */
@@ -66,5 +67,10 @@ export const GROUPS: Group[] = [
   { name: 'shadow', what: 'GET run detail with --shadow to a local target vs without', run: shadowGroup },
   { name: 'tl', what: 'the inspector Timeline: GET /_mock/timeline over 30 simulated days; first paint with the Timeline vs Requests', run: timelineGroup },
   { name: 'pg', what: 'PostgreSQL instances vs memory mode: reads, writes, 1 to 3 instances', run: postgresGroup },
+  {
+    name: 'prior',
+    what: `the rows to be no worse than in the last full run before the work on speed: cancels, and reads and cancels on PostgreSQL, against commit ${PRIOR}`,
+    run: priorGroup,
+  },
   { name: 'pgsb', what: 'PostgreSQL: writes spread over 30 sandboxes, 3 instances vs 1', run: sandboxWritesOnPostgres },
 ];

@@ -14,12 +14,14 @@ const POOL = 2_000; // queued runs each write batch cancels once; a reset (untim
 // so that a batch never asks for a run beyond the pool (a 404 would count as an error).
 const SIZE = POOL - 4 * CONNECTIONS;
 
-/** A database for the group: a new one in DATABASE_URL's server, or a private cluster; `drop` removes it. */
-export async function database(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const given = process.env.DATABASE_URL;
+/**
+ * A database for the group: a new one in `given`'s server (DATABASE_URL's by default; `tag` tells a second one apart), or
+ * in a private cluster started for it; `drop` removes it (and the cluster).
+ */
+export async function database(tag = '', given = process.env.DATABASE_URL): Promise<{ url: string; drop: () => Promise<void> }> {
   const cluster = given ? null : await startCluster();
   const server = given ?? cluster.url;
-  const name = `prm_bench_${process.pid}`;
+  const name = `prm_bench_${process.pid}${tag}`;
   const admin = async (sql: string) => {
     const c = new pg.Client({ connectionString: server });
     await c.connect();
@@ -39,7 +41,7 @@ export async function database(): Promise<{ url: string; drop: () => Promise<voi
 }
 
 /** Cancels of pool runs over `urls` (round-robin per connection), in batches with a pool reset through the first one. */
-function cancels(urls: string[]): Load {
+export function cancels(urls: string[]): Load {
   const paths = cancelPaths();
   const reset = async () => {
     // autocannon ends a batch on its count and closes its sockets: a cancel it sent last may still be on its way

@@ -25,6 +25,8 @@ export interface Load {
   connections?: number;
   /** Send fixed batches of `size` requests (timed), calling `before` (untimed) ahead of each: a pool reset. */
   batch?: { size: number; before?: () => Promise<void> };
+  /** Called (untimed) before each round of this side: one server set up for either side in turn. */
+  before?: () => Promise<void>;
 }
 export interface Side {
   ok: number; // 2xx responses
@@ -61,6 +63,7 @@ function cannon(load: Load, limit: { duration: number } | { amount: number }, tr
 
 async function hit(load: Load, seconds: number, into?: Side): Promise<Side> {
   const side = into ?? emptySide();
+  await load.before?.();
   let spent = 0;
   let latencySum = 0;
   let batches = 0;

@@ -1,12 +1,10 @@
 // The control operations that drive the domain and the simulation (runs, codes, desired state, simulation settings), apart from the session's own records.
 import type { WriteDeps } from '../deps.js';
-import type { ReadView } from '../storage/index.js';
-import { ValidationError } from '../errors.js';
 import { createRun, transitionRun } from '../domain/index.js';
 import { mintAuthorizationCode, type MintedCode } from '../domain/index.js';
 import { AuthCodeRequestSchema, type AuthCodeRequest, type CreateRunInput, type TransitionInput } from '../schemas/index.js';
 import { parse as parseInput } from '../validation.js';
-import { applyDesiredState, compileReleaseFromHead, readDesiredState, type ApplyResult, type DesiredStateView } from '../domain/index.js';
+import { applyDesiredState, compileReleaseFromHead, type ApplyResult } from '../domain/index.js';
 import { ApplyDesiredStateSchema, CompileReleaseSchema, type ApplyDesiredStateInput, type CompileReleaseInput } from '../schemas/index.js';
 import {
   BehavioursSchema,
@@ -16,15 +14,14 @@ import {
   type SimulationRunRequest,
   type SimulationSettingsRequest,
 } from '../schemas/index.js';
-import { checkBehaviourReferences, checkTrafficReferences, type Simulation } from '../simulation/index.js';
+import type { Simulation } from '../simulation/index.js';
 
 /**
- * Reads (the references a request names, the desired state) go through `view`; writes get `write`, the domain's
- * WriteDeps: no clock and no store reads, so a control write reads time and state through its transaction alone.
+ * Writes get `write`, the domain's WriteDeps (no clock, no store reads), and the simulation's writes: each reads time
+ * and state, the references its input names included, through its transaction alone. It holds no reader of the store.
  */
 export class DomainControl {
   constructor(
-    private readonly view: ReadView,
     private readonly write: WriteDeps,
     /** The simulation's status and writes (not its deps: its writes read time through their transactions). */
     private readonly sim: Pick<Simulation, 'status' | 'configure' | 'step' | 'run' | 'setBehaviours'>,
@@ -39,12 +36,8 @@ export class DomainControl {
 
   /** Sets the mode (`auto`, `step`, `off`), the speed of a running clock, and the synthetic chat traffic. */
   async setSimulation(input: SimulationSettingsRequest) {
-    const body = parseInput(SimulationSettingsRequestSchema, input, 'body');
-    if (body.traffic) {
-      const problems = checkTrafficReferences(body.traffic, (id) => this.view.get('connections', id)?.kind);
-      if (problems.length) throw new ValidationError(problems.map((p) => ({ loc: ['body', 'traffic', ...p.path], msg: p.message, type: 'value_error' })));
-    }
-    return this.sim.configure(body);
+    // The traffic's chat bindings are checked in the settings' write.
+    return this.sim.configure(parseInput(SimulationSettingsRequestSchema, input, 'body'));
   }
 
   /** Executes exactly the next event (the clock jumps to its time when later) and answers it; `executed: null` when none is pending. */
@@ -59,15 +52,8 @@ export class DomainControl {
 
   /** Replaces the behaviours (validated: 422 items with `loc`); runs queued from now on follow them. */
   async setBehaviours(input: BehavioursInput) {
-    const body = parseInput(BehavioursSchema, input, 'body');
-    const problems = checkBehaviourReferences(body, (id) => this.view.has('projects', id));
-    if (problems.length) throw new ValidationError(problems.map((p) => ({ loc: ['body', ...p.path], msg: p.message, type: 'value_error' })));
-    return this.sim.setBehaviours(body);
-  }
-
-  /** The project's desired-state head identity and document (GET /_mock/projects/{id}/desired-state). */
-  getDesiredState(projectId: string): DesiredStateView {
-    return readDesiredState({ store: this.view }, projectId);
+    // The projects they name are checked in their write.
+    return this.sim.setBehaviours(parseInput(BehavioursSchema, input, 'body'));
   }
 
   /**

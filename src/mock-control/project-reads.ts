@@ -17,7 +17,7 @@ import {
   usersOf,
 } from '../domain/index.js';
 import { approvalView, budgetView, effectiveApprovalStatus, jobView, projectView, releaseView, runDetailView, runView, userView } from '../domain/index.js';
-import { defaultBudget } from '../domain/index.js';
+import { defaultBudget, readDesiredState, type DesiredStateView } from '../domain/index.js';
 import { ApprovalStatus } from '../schemas/index.js';
 import { JobStatus } from '../schemas/index.js';
 import { RunStatus } from '../schemas/index.js';
@@ -155,5 +155,10 @@ export class ProjectReads {
     const page = keysetPage(releasesOf(this.deps.view, projectId), releaseKey, 1, q.limit, q.cursor, { list: 'releases', projectId });
     const targets = targetsByRelease(this.deps.view, projectId);
     return { items: page.items.map((r) => releaseView(r, targets.get(r.id) ?? [])), next_cursor: page.next_cursor };
+  }
+
+  /** The project's desired-state head identity and document (GET /_mock/projects/{id}/desired-state). */
+  getDesiredState(projectId: string): DesiredStateView {
+    return readDesiredState({ store: this.deps.view }, projectId);
   }
 }

@@ -93,6 +93,8 @@ type Node = Any & { type: string; entries?: v.ObjectEntries; wrapped?: Any; defa
 
 const strictCopies = new WeakMap<object, Any>();
 const suggestingCopies = new WeakMap<object, Any>();
+/** The strict copies handed out before they were made (one per schema, so a schema named twice is one object). */
+const lazyCopies = new WeakMap<object, Any>();
 
 /**
  * The same schema with every model in it strict (objects inside optionals, nullables, arrays, pipes and unions;
@@ -100,7 +102,35 @@ const suggestingCopies = new WeakMap<object, Any>();
  * fixture's records are the stored records, and a control body may embed a v3 response shape.
  */
 export function forbidExtra<S extends v.GenericSchema<unknown, unknown>>(schema: S): S {
-  return convert(schema as Any, true) as unknown as S;
+  const hit = strictCopies.get(schema) ?? lazyCopies.get(schema);
+  if (hit) return hit as unknown as S;
+  // A copy expects what its schema expects (each kind is remade from parts that do): wrapping it (v.optional) makes nothing.
+  const lazy = madeAtFirstUse(() => convert(schema as Any, true), { expects: (schema as Any).expects });
+  lazyCopies.set(schema, lazy);
+  return lazy as unknown as S;
+}
+
+/**
+ * A schema that is `make()`'s, made at its first use (a parse, a property read but `expects`, a key listing): the control and
+ * fixture schemas are module constants, and copying them whole at import cost a fresh process more than the rest of
+ * the schemas together, while most mocks never validate a control body or a fixture.
+ */
+function madeAtFirstUse(make: () => Any, known: { expects: string }): Any {
+  let made: Any | undefined;
+  const target = () => (made ??= make());
+  return new Proxy({} as Any, {
+    get: (_, key) => (key === 'expects' && made === undefined ? known.expects : Reflect.get(target(), key)),
+    has: (_, key) => Reflect.has(target(), key),
+    ownKeys: () => Reflect.ownKeys(target()),
+    // Reported configurable: the proxy's own (empty) object has no such key, and a proxy may not say otherwise of it.
+    getOwnPropertyDescriptor: (_, key) => {
+      const found = Reflect.getOwnPropertyDescriptor(target(), key);
+      return found && { ...found, configurable: true };
+    },
+    getPrototypeOf: () => Reflect.getPrototypeOf(target()),
+    set: (_, key, value) => Reflect.set(target(), key, value),
+    deleteProperty: (_, key) => Reflect.deleteProperty(target(), key),
+  });
 }
 
 /**

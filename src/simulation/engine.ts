@@ -6,8 +6,9 @@ import { SIMULATION_RECORD_ID, type SimEventRecord, type SimulationMode, type Si
 import { MAX_TIMESTAMP_MS } from '../domain/index.js';
 import { EventHeap, type HeapEntry } from './heap.js';
 import { behaviourFor } from './behaviours.js';
-import { decideApproval, expireApproval, finishStep, runKey, startRun, timingAtCancel, timingAtRequeue, type NewEvent, type RunContext } from './runs.js';
-import { ensureRollover, ensureSources, fireJobEvent, retryJobRun, rollOverEvent, scheduleJobRetry, trafficMessage } from './sources.js';
+import { runKey, timingAtCancel, timingAtRequeue, type NewEvent } from './runs.js';
+import { ensureSources } from './sources.js';
+import { dispatch } from './dispatch.js';
 import { History } from './history.js';
 import type { EngineOptions } from './engine-options.js';
 import type { SentMessage } from './traffic.js';
@@ -18,6 +19,8 @@ export type { EngineOptions } from './engine-options.js';
 export type EngineFace = Omit<Engine, 'deps'>;
 
 type Run = RecordOf<'runs'>;
+/** Called in an execution write, every time it runs, with the event it picked (undefined: none was due). */
+type Picked = (tx: Transaction, ev: SimEventRecord | undefined) => void;
 const iso = (ms: number) => new Date(ms).toISOString();
 const EVENTS = 'simulation_events' as const;
 const isRunWork = (key: string) => key.startsWith('run:');
@@ -36,6 +39,9 @@ export class Engine implements RunHooks {
    * storage (a long run is stored in a few group writes), so what it executes next must see what it just did.
    */
   private readonly view: Transaction;
+  /** Counts catch-ups on others' writes (and rebuilds); `healedAt`: the count when a rerun last rebuilt the heap. */
+  private caughtUp = 0;
+  private healedAt = 0;
   /** True while an event executes: runs it creates are simulated whatever the mode. */
   executing = false;
   /** Orders events due at the same millisecond: the order in which they were scheduled. */
@@ -102,6 +108,7 @@ export class Engine implements RunHooks {
 
   /** After a bulk load (reset, fixtures, restore, a data file) or a rolled-back write, the heap is rebuilt from the events. */
   rebuild(): void {
+    this.caughtUp++;
     this.history.rebuild(this.view.filter('simulated_runs', () => true));
     this.heap.clear();
     this.runWork.clear();
@@ -115,6 +122,7 @@ export class Engine implements RunHooks {
 
   /** Shared storage: events another instance stored join this heap (ones it removed are dropped when they come up). */
   adopt(events: Iterable<SimEventRecord>): void {
+    this.caughtUp++;
     for (const e of events) {
       this.heap.push(this.entryOf(e));
       if (isRunWork(e.key)) this.runWork.add(e.key);
@@ -130,15 +138,15 @@ export class Engine implements RunHooks {
    * The event an entry stands for, if it is still the one stored under its key: records are immutable, so the same
    * object means the same event; a replaced, removed or rolled-back one is another object or none.
    */
-  private current(entry: HeapEntry): SimEventRecord | undefined {
-    const r = this.view.get(EVENTS, entry.key);
+  private current(entry: HeapEntry, reader: Transaction): SimEventRecord | undefined {
+    const r = reader.get(EVENTS, entry.key);
     return r === entry.record ? r : undefined;
   }
 
-  /** The next pending event; heap entries of events since replaced or removed are dropped on the way. */
-  peek(): SimEventRecord | undefined {
+  /** The next pending event in `tx` (or the newest state); heap entries of events since replaced or removed are dropped on the way. */
+  peek(tx: Transaction = this.view): SimEventRecord | undefined {
     for (let top = this.heap.peek(); top; top = this.heap.peek()) {
-      const r = this.current(top);
+      const r = this.current(top, tx);
       if (r) return r;
       this.heap.pop();
     }
@@ -178,66 +186,59 @@ export class Engine implements RunHooks {
 
   // ---- execution ----
 
-  /** Executes the next event as one transaction stamped with its own due time; answers it. */
-  executeNext(): SimEventRecord | undefined {
-    const ev = this.peek();
-    if (!ev) return undefined;
-    this.heap.pop();
-    const ms = Date.parse(ev.at);
-    const scope = this.options.scope?.() ?? {};
-    const store = this.deps.store;
-    const done = (tx: Transaction) => {
-      // Unless the handler scheduled the same key anew, the event is spent.
+  /**
+   * One write that picks the next event as it reads it, due by `dueBy` (time as it reads it), and executes it at its
+   * due time; `picked` runs first in it with the pick. Run again after a conflict it picks again (an event another
+   * instance executed is not executed twice), on a heap rebuilt once per catch-up: the rolled-back own writes had taken
+   * events off it. Answers the first run's pick. A defect in the event drops it (the write deletes it) and is reported.
+   */
+  executeNext(dueBy: (tx: Transaction) => number = () => Infinity, picked?: Picked): SimEventRecord | undefined {
+    let runs = 0;
+    const pick = (tx: Transaction): SimEventRecord | undefined => {
+      if (runs++ > 0 && this.healedAt !== this.caughtUp) {
+        this.rebuild();
+        this.healedAt = this.caughtUp;
+      }
+      const next = this.peek(tx);
+      const ev = next && Date.parse(next.at) <= dueBy(tx) ? next : undefined;
+      picked?.(tx, ev);
+      return ev;
+    };
+    // Unless the handler scheduled the same key anew, the event is spent.
+    const spend = (tx: Transaction, ev: SimEventRecord) => {
       if (tx.get(EVENTS, ev.key)?.seq === ev.seq) tx.delete(EVENTS, ev.key);
     };
-    this.executing = true;
+    const store = this.deps.store;
+    let ev: SimEventRecord | undefined;
     try {
-      store.attributeTo(scope, () =>
+      ev = store.attributeTo(this.options.scope?.() ?? {}, () =>
         store.apply((tx) => {
-          this.dispatch(tx, ev, ms);
-          done(tx);
+          const e = pick(tx);
+          if (e) this.whileExecuting(() => dispatch(this, tx, e, Date.parse(e.at)));
+          if (e) spend(tx, e);
+          return e;
         }),
       );
     } catch (err) {
-      // A defect in one event must not wedge the engine: the event is dropped (nothing else of it was stored) and reported.
-      store.apply(done);
+      ev = store.apply((tx) => {
+        const e = pick(tx);
+        if (e) spend(tx, e);
+        return e;
+      });
       this.options.onError(err);
-    } finally {
-      this.executing = false;
     }
-    this.options.onExecuted?.(ev.kind);
+    if (ev) this.options.onExecuted?.(ev.kind);
     return ev;
   }
 
-  private context(tx: Transaction): RunContext {
-    return {
-      deps: this.deps,
-      seed: this.settings(tx).seed!,
-      schedule: (t, e) => this.schedule(t, e),
-      spent: (t, projectId, ms) => ensureRollover(this, t, projectId, ms),
-      failedJobRun: (t, run, ms) => scheduleJobRetry(this, t, run, ms),
-      gated: (t, runId, approvalId) => this.history.gated(t, runId, approvalId),
-    };
-  }
-
-  private dispatch(tx: Transaction, ev: SimEventRecord, ms: number): void {
-    switch (ev.kind) {
-      case 'run.start':
-        return startRun(this.context(tx), tx, ev, ms);
-      case 'step.finish':
-        return finishStep(this.context(tx), tx, ev, ms);
-      case 'approval.decide':
-        return decideApproval(this.context(tx), tx, ev, ms);
-      case 'approval.expire':
-        return expireApproval(this.context(tx), tx, ev, ms);
-      case 'job.retry':
-        return retryJobRun(this, tx, ev, ms);
-      case 'job.fire':
-        return fireJobEvent(this, tx, ev, ms);
-      case 'traffic.message':
-        return trafficMessage(this, tx, ev, ms);
-      case 'budget.rollover':
-        return rollOverEvent(this, tx, ev, ms);
+  /** Runs `fn` flagged as executing an event (runs it creates are the simulation's own), in a rerun as well. */
+  private whileExecuting(fn: () => void): void {
+    const outer = this.executing;
+    this.executing = true;
+    try {
+      fn();
+    } finally {
+      this.executing = outer;
     }
   }
 

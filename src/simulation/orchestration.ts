@@ -3,12 +3,13 @@
 import { performance } from 'node:perf_hooks';
 import type { ClockState, SimulationMode, SimulationRecord } from '../schemas/index.js';
 import type { Transaction, Writer } from '../storage/index.js';
-import { invalid } from '../errors.js';
+import { invalid, ValidationError } from '../errors.js';
 import { clockMove, clockView, MockClock, type ClockInTransaction, type ClockView } from '../domain/index.js';
-import { drain, TooManyEvents } from './drain.js';
+import { drain, tally, TooManyEvents, type DrainOptions } from './drain.js';
 import type { EngineFace } from './engine.js';
 import { eventView, type SimulationSettings } from './options.js';
 import { startInput, type StartSettings } from './start.js';
+import { checkBehaviourReferences, checkTrafficReferences, type Problem } from './references.js';
 
 /**
  * The store as the simulation's writes see it: transactions, waiting for them, and a point to roll back to (opaque:
@@ -54,13 +55,15 @@ const answerOf = (c: ClockInTransaction): ClockAnswer => ({ now: c.nowIso(), fro
 const moveOn = (tx: Transaction, move: (c: ClockInTransaction) => ClockState | undefined) => clockMove(move)(tx);
 
 /**
- * The write that ends a step or a run: the clock moves up to `ms` when it reads earlier. Answers the clock as the write
- * found it and as it left it (run again after another instance moved the clock, it reads theirs).
+ * The write that ends a step or a run: the clock moves up to `ms` (as the write finds it) when it reads earlier.
+ * Answers the clock as the write found it and as it left it (run again after another instance moved the clock, it
+ * reads theirs).
  */
-function clockAtLeast(ms: number): (tx: Transaction) => { from: number; now: string } {
+function clockAtLeast(ms: (tx: Transaction) => number): (tx: Transaction) => { from: number; now: string } {
   return (tx) => {
     const from = tx.nowMs();
-    moveOn(tx, (c) => (ms > c.nowMs() ? c.advanced(ms - c.nowMs()) : undefined));
+    const to = ms(tx);
+    moveOn(tx, (c) => (to > c.nowMs() ? c.advanced(to - c.nowMs()) : undefined));
     return { from, now: tx.now() };
   };
 }
@@ -103,6 +106,11 @@ export interface ConfigureInput {
  */
 export async function configure(o: Orchestrated, input: ConfigureInput): Promise<ClockAnswer> {
   const answer = await o.store.transact((tx) => {
+    if (input.traffic)
+      refuse(
+        checkTrafficReferences(input.traffic, (id) => tx.get('connections', id)?.kind),
+        ['body', 'traffic'],
+      );
     configureIn(o, tx, input);
     return answerOf(MockClock.of(tx));
   });
@@ -144,17 +152,21 @@ function configureIn(o: Orchestrated, tx: Transaction, input: ConfigureInput): v
   if (input.clock === 'frozen') moveOn(tx, (c) => (c.frozen ? undefined : c.frozenAt(c.nowIso())));
 }
 
-/** POST /_mock/simulation/step: exactly the next event; the clock jumps to its time when that is later. */
+/**
+ * POST /_mock/simulation/step: exactly the next event, as the step's one write reads it; the clock jumps to its time
+ * when that is later. Run again after another instance moved the clock or executed that event, the write picks and
+ * answers what it then reads. With nothing pending, the write reads the clock only (and answers at once).
+ */
 export async function step(o: Orchestrated) {
   o.resync();
-  const next = o.engine.peek();
-  // Nothing to execute: a transaction that writes nothing reads the clock (it answers at once).
-  if (!next) return { executed: null, now: o.store.apply((tx) => tx.now()), pending_count: 0 };
-  const { now } = await o.store.transact(clockAtLeast(Date.parse(next.at)));
-  o.engine.executeNext();
+  let answer: { executed: ReturnType<typeof eventView> | null; now: string } = { executed: null, now: '' };
+  o.engine.executeNext(undefined, (tx, ev) => {
+    const now = ev ? clockAtLeast(() => Date.parse(ev.at))(tx).now : tx.now();
+    answer = { executed: ev ? eventView(ev) : null, now };
+  });
   await o.settle();
   o.arm();
-  return { executed: eventView(next), now, pending_count: o.engine.pendingCount };
+  return { ...answer, pending_count: o.engine.pendingCount };
 }
 
 /**
@@ -173,10 +185,15 @@ export async function run(o: Orchestrated, input: { until?: string; idle?: boole
     });
   }
   const started = performance.now();
-  const counts = await bounded(o, loc, () => drainTo(o, until, until === null, input.until ?? null));
-  // Never back: with `idle`, the clock moves to the last event's time only when that is later than it reads.
-  const { from, now } = await o.store.transact(clockAtLeast(until ?? counts.lastAt));
+  const upTo =
+    until === null ? { until, dueBy: () => Infinity, idle: true, untilIso: null } : { until, dueBy: () => until, idle: false, untilIso: input.until! };
+  const picks = await bounded(o, loc, () => drainTo(o, upTo));
+  // Never back: with `idle`, the clock moves to the last event's time only when that is later than it reads (the
+  // events' writes come first, so run again they have picked again by then).
+  const { from, now } = await o.store.transact(clockAtLeast(() => until ?? tally(picks).lastAt));
   await o.settle();
+  // What the stored writes executed, as they last picked.
+  const counts = tally(picks);
   o.arm();
   return {
     executed: counts.executed,
@@ -188,10 +205,21 @@ export async function run(o: Orchestrated, input: { until?: string; idle?: boole
   };
 }
 
-/** PUT /_mock/simulation/behaviours (already validated): runs queued from now on follow them. */
+/** PUT /_mock/simulation/behaviours (already validated, references aside): runs queued from now on follow them. */
 export async function setBehaviours(o: Orchestrated, behaviours: SimulationRecord['behaviours']) {
-  await o.store.transact((tx) => tx.put('simulation', { ...o.engine.settings(tx), behaviours }));
+  await o.store.transact((tx) => {
+    refuse(
+      checkBehaviourReferences(behaviours, (id) => tx.get('projects', id) !== undefined),
+      ['body'],
+    );
+    tx.put('simulation', { ...o.engine.settings(tx), behaviours });
+  });
   return behaviours;
+}
+
+/** The references a write's input names, checked on what that write reads: any problem is a 422 that stores nothing. */
+function refuse(problems: Problem[], loc: (string | number)[]): void {
+  if (problems.length) throw new ValidationError(problems.map((p) => ({ loc: [...loc, ...p.path], msg: p.message, type: 'value_error' })));
 }
 
 /**
@@ -219,7 +247,9 @@ export async function moveClock(o: Orchestrated, move: (clock: ClockInTransactio
     const saved = o.store.transact((tx) => (next = write(tx)));
     if (next === undefined) await saved; // the move was refused (a 422): nothing to drain
     try {
-      drainTo(o, movedMs, false, null);
+      // Each event's write runs after the move's and reads its clock and mode: run again, they drain to the clock as
+      // moved then, and nothing when the mode is no longer auto.
+      drainTo(o, { until: movedMs, dueBy: (tx) => (o.mode(tx) === 'auto' ? tx.nowMs() : -Infinity), idle: false, untilIso: null });
     } finally {
       await saved.catch(() => {});
     }
@@ -247,6 +277,6 @@ async function bounded<T>(o: Orchestrated, loc: (string | number)[], work: () =>
   }
 }
 
-function drainTo(o: Orchestrated, until: number | null, idle: boolean, untilIso: string | null) {
-  return drain(o.engine, { until, idle, untilIso, maxEvents: o.maxEvents, onProgress: o.settings.onProgress });
+function drainTo(o: Orchestrated, upTo: Pick<DrainOptions, 'until' | 'dueBy' | 'idle' | 'untilIso'>) {
+  return drain(o.engine, { ...upTo, maxEvents: o.maxEvents, onProgress: o.settings.onProgress });
 }

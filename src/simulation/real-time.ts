@@ -64,8 +64,9 @@ export class RealTime {
     const engine = this.hooks.engine;
     const now = this.deps.clock.nowMs();
     let n = 0;
+    // Each event's write checks again, on the clock it reads, that the event it picks is due.
     for (let ev = engine.peek(); ev && Date.parse(ev.at) <= now && n < BATCH; ev = engine.peek()) {
-      engine.executeNext();
+      if (!engine.executeNext((tx) => tx.nowMs())) break;
       n++;
     }
     // One slice of simulated history at most per turn, so requests are served in between.

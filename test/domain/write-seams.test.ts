@@ -18,7 +18,7 @@ import { inProject } from '../../src/domain/queries.js';
 import { DEMO } from '../helpers/demo.js';
 import type { RunContext } from '../../src/simulation/runs.js';
 import type { Scheduler } from '../../src/simulation/sources.js';
-import type { DomainControl } from '../../src/mock-control/domain-control.js';
+import { DomainControl } from '../../src/mock-control/domain-control.js';
 import type { Orchestrated } from '../../src/simulation/orchestration.js';
 import type { StateControl } from '../../src/mock-control/state-control.js';
 import type { SnapshotControl } from '../../src/mock-control/snapshot-control.js';
@@ -26,7 +26,7 @@ import type { ClockControl } from '../../src/mock-control/clock-control.js';
 import type { ReproControl } from '../../src/mock-control/repro-control.js';
 
 /** What the control surface's domain writes are given. */
-type ControlWriteDeps = ConstructorParameters<typeof DomainControl>[1];
+type ControlWriteDeps = ConstructorParameters<typeof DomainControl>[0];
 
 /** Never called: `npm run typecheck` fails when one of these lines compiles (a read around the transaction). */
 export function aWriteCannotReadAroundItsTransaction(deps: WriteDeps, projectId: string): Promise<unknown> {
@@ -91,7 +91,7 @@ export function orchestrationWritesReadThroughTheirTransaction(
   state: ConstructorParameters<typeof StateControl>[0],
   snapshots: ConstructorParameters<typeof SnapshotControl>,
   clock: ConstructorParameters<typeof ClockControl>[0],
-  domainSim: ConstructorParameters<typeof DomainControl>[2],
+  domainSim: ConstructorParameters<typeof DomainControl>[1],
   bundle: ConstructorParameters<typeof ReproControl>,
 ): void {
   // @ts-expect-error the simulation's writes get no deps (no clock)
@@ -134,6 +134,18 @@ export function orchestrationWritesReadThroughTheirTransaction(
   void bundle[0].store.clock;
   // @ts-expect-error nor do the export's reads hold a clock
   void bundle[1].clock;
+}
+
+/** A reader of the store: what a part that writes is not given (its writes would read around their transactions). */
+type ReadersGiven<C extends abstract new (...args: never[]) => unknown> = Extract<ConstructorParameters<C>[number], { get(...args: never[]): unknown }>;
+/** `npm run typecheck` fails when the domain steering part (runs, codes, desired state, the simulation) is given a reader. */
+export const domainSteeringHoldsNoReader: [ReadersGiven<typeof DomainControl>] extends [never] ? true : never = true;
+/** Never called: the domain steering part takes its writes only; a reference an input names is checked in the write. */
+export function domainSteeringTakesNoReader(view: ReadView, write: ControlWriteDeps, sim: ConstructorParameters<typeof DomainControl>[1]): DomainControl[] {
+  // @ts-expect-error no reader beside its writes (the references a request names are read in the write's transaction)
+  const withReader = new DomainControl(view, write, sim);
+  // @ts-expect-error nor a reader in place of its writes
+  return [withReader, new DomainControl(view, sim), new DomainControl(write, sim)];
 }
 
 /** Both faces answer the query helpers' reader. */
@@ -223,6 +235,12 @@ test("the simulation's face lends its writes to orchestration.ts; the control pa
   for (const f of ['state-control.ts', 'snapshot-control.ts', 'clock-control.ts', 'repro-control.ts']) {
     assert.not.match(readFileSync(join(SRC, 'mock-control', f), 'utf8'), /\bdeps\b|\bDeps\b/, `${f} reaches the deps`);
   }
+  // The domain steering part writes only: no reader of the store to check a reference around the write that depends on it.
+  assert.not.match(
+    readFileSync(join(SRC, 'mock-control/domain-control.ts'), 'utf8'),
+    /\bview\b|ReadView|RecordReader|\.get\(/,
+    'domain-control.ts reads the store',
+  );
 });
 
 test('routes read through the read-only view: they reach the store only to attribute a write to the request', () => {

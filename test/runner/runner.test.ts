@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -53,6 +53,17 @@ test('near 1', () => {});
 test('near 2', () => {});
 test.run();`,
   'store/helper.mjs': `throw new Error('a helper is not a suite');`,
+  // leaves a file in the temporary folder and says which folder that was; fails when PROBE_FAIL is set
+  'tmp.test.mjs': `import { test } from 'uvu';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+test('leaves a file behind', () => {
+  writeFileSync(join(mkdtempSync(join(tmpdir(), 'left-')), 'x'), 'x');
+  writeFileSync(process.env.PROBE_OUT, tmpdir());
+  if (process.env.PROBE_FAIL) throw new Error('asked to fail');
+});
+test.run();`,
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'runner-test-'));
@@ -174,6 +185,25 @@ test('runner: docs/testing.md documents every setting with the defaults the runn
       rows.some(([n]) => n === name),
       `${name} is read but not documented`,
     );
+});
+
+test("runner: a suite's temporary files go under a folder of the run's, removed when the run passes and kept (named) when it fails", async () => {
+  const probe = join(dir, 'probe.txt');
+  const passed = await runner('^tmp\\.', { PROBE_OUT: probe });
+  assert.is(passed.last, '1 passed, 0 failed', passed.out);
+  const used = readFileSync(probe, 'utf8');
+  assert.is(dirname(used), tmpdir(), 'a folder directly under the system temporary folder');
+  assert.match(used.slice(tmpdir().length), /^\/prm-test-run-/);
+  assert.not.ok(existsSync(used), 'removed with what the suite left in it');
+  assert.not.match(passed.out, 'temporary files kept');
+
+  const failed = await runner('^tmp\\.', { PROBE_OUT: probe, PROBE_FAIL: '1' });
+  assert.is(failed.last, '0 passed, 1 failed', failed.out);
+  const kept = readFileSync(probe, 'utf8');
+  assert.is.not(kept, used, 'each run has its own');
+  assert.match(failed.out, `temporary files kept in ${kept}\n`);
+  assert.equal(readdirSync(kept).filter((n) => n.startsWith('left-')).length, 1);
+  rmSync(kept, { recursive: true, force: true });
 });
 
 test.run();

@@ -1,5 +1,5 @@
-// Two instances on one PostgreSQL schema: control writes and simulation writes (a run, the settings) that conflict with another instance's
-// clock move (made between their read and their commit) run again, and store what the moved clock says.
+// Two instances on one PostgreSQL schema: control writes and simulation writes (a run, a step, the settings) that conflict with
+// another instance's write (made between their read and their commit) run again, and store what the moved clock and state say.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import request from 'supertest';
@@ -131,6 +131,88 @@ test('without a conflict the same writes read the clock as it stands (the baseli
   assert.is(run.status, 200, JSON.stringify(run.body));
   assert.is(run.body.now, iso(T0 + 10 * 60_000));
   assert.equal(await clockOf(b), { frozen_at: iso(T0 + 10 * 60_000), offset_ms: 0 });
+});
+
+/** Another instance runs the simulation up to `until` (executing what is due), acknowledged before A's group is stored. */
+const runOn = (mock: MockApp, until: string) => async () => {
+  const ran = await request(mock.callback()).post('/_mock/simulation/run').send({ until });
+  assert.is(ran.status, 200, JSON.stringify(ran.body));
+};
+/** The demo's first midnight after its clock: each project's budget day rolls over then (three events). */
+const MIDNIGHT = iso(T0 + 12 * HOUR);
+const pendingOf = async (mock: MockApp) => (await request(mock.callback()).get('/_mock/simulation').expect(200)).body.pending as { at: string; kind: string }[];
+
+async function inStepMode() {
+  const two = await twoInstances();
+  await request(two.a.callback()).put('/_mock/simulation').send({ mode: 'step' }).expect(200);
+  await two.b.store.sync();
+  return two;
+}
+
+test("a step, run again after B executed the events it was to execute, executes and answers the next one as it then reads, at that one's time", async () => {
+  const { a, b, arm } = await inStepMode();
+  const pending = await pendingOf(a);
+  assert.equal(
+    pending.filter((e) => e.at <= MIDNIGHT).map((e) => e.kind),
+    ['budget.rollover', 'budget.rollover', 'budget.rollover'],
+  );
+  const after = pending.find((e) => e.at > MIDNIGHT)!;
+  const ran = arm((set) => set.clock !== undefined, runOn(b, MIDNIGHT));
+  const step = await request(a.callback()).post('/_mock/simulation/step').send({});
+  assert.is(step.status, 200, JSON.stringify(step.body));
+  assert.ok(ran(), 'B executed the roll-overs between A picking one and storing its step');
+  assert.equal([step.body.executed, step.body.now], [after, after.at]);
+  const moved = { frozen_at: after.at, offset_ms: 0 };
+  assert.equal(await clockOf(a), moved);
+  assert.equal(await clockOf(b), moved);
+  await b.store.sync();
+  assert.equal(await pendingOf(b), await pendingOf(a));
+  assert.not.ok(
+    (await pendingOf(b)).some((e) => e.at === after.at && e.kind === after.kind),
+    'the job fired once',
+  );
+});
+
+test('a run, run again after B executed some of its events, executes only what B left and answers that, from the clock B left', async () => {
+  const { a, b, arm } = await inStepMode();
+  const until = iso(T0 + 18 * HOUR + 30 * 60_000);
+  const ran = arm((set) => set.changes.some((c) => c.collection === 'simulation_events'), runOn(b, MIDNIGHT));
+  const run = await request(a.callback()).post('/_mock/simulation/run').send({ until });
+  assert.is(run.status, 200, JSON.stringify(run.body));
+  assert.ok(ran(), 'B executed the roll-overs between A picking the first one and storing it');
+  // The roll-overs were B's: A's writes, run again, executed the job's firing and what followed from it, once each.
+  const byKind = run.body.by_kind as Record<string, number>;
+  assert.is(byKind['budget.rollover'], undefined);
+  assert.is(byKind['job.fire'], 1);
+  assert.is(
+    run.body.executed,
+    Object.values(byKind).reduce((n, k) => n + k, 0),
+  );
+  assert.equal([run.body.from, run.body.now], [MIDNIGHT, until]);
+  assert.equal(await clockOf(b), { frozen_at: until, offset_ms: 0 });
+  await b.store.sync();
+  assert.equal(await pendingOf(b), await pendingOf(a));
+  assert.ok((await pendingOf(a)).every((e) => e.at > until));
+});
+
+test('a run, run again after B wrote something else, executes every event it picked the first time (none is lost to the rerun)', async () => {
+  const { a, b, arm } = await inStepMode();
+  const until = iso(T0 + 18 * HOUR + 30 * 60_000);
+  const other = async () => void (await request(b.callback()).post(`/_mock/projects/${P}/runs`).send({}).expect(200));
+  const ran = arm((set) => set.changes.some((c) => c.collection === 'simulation_events'), other);
+  const run = await request(a.callback()).post('/_mock/simulation/run').send({ until });
+  assert.is(run.status, 200, JSON.stringify(run.body));
+  assert.ok(ran(), "B's write landed between A picking the first event and storing it");
+  const byKind = run.body.by_kind as Record<string, number>;
+  assert.equal([byKind['budget.rollover'], byKind['job.fire']], [3, 1]);
+  assert.is(
+    run.body.executed,
+    Object.values(byKind).reduce((n, k) => n + k, 0),
+  );
+  assert.equal([run.body.from, run.body.now], [DEMO.now, until]);
+  await b.store.sync();
+  assert.equal(await pendingOf(b), await pendingOf(a));
+  assert.ok((await pendingOf(a)).every((e) => e.at > until));
 });
 
 test.run();

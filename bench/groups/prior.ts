@@ -1,0 +1,72 @@
+// Group prior: today's build against the commit of the last full run before the work on speed (5e4f0b1), on the rows
+// that must be no worse than they were then: cancels in memory, and a GET and cancels through one PostgreSQL instance.
+// The rows' own baselines (bare Koa, the memory instance) got faster since, so only an A/B in one run tells drift from noise.
+import { RUN, writeFixture } from '../lib/data.js';
+import { ab, pair } from '../lib/ab.js';
+import { AUTH, POOL, POOL_BATCH, poolCancels, rps, runPath } from '../lib/load.js';
+import { pinnedCli } from '../lib/pinned.js';
+import { bad, reportThroughput } from '../lib/report.js';
+import { mockServer, type Server } from '../lib/servers.js';
+import { cancels, database } from './postgres.js';
+
+/** The commit `npm run bench` measured in full last before the work on speed began (2026-11-26, end of the day). */
+export const PRIOR = '5e4f0b1';
+
+const say = (line: string) => process.stderr.write(`  prior: ${line}\n`);
+
+/** c-p: cancels of queued runs in memory, in batches with a pool reset between (row c's load). */
+async function memoryCancels() {
+  say(`cancels in memory, ${PRIOR} against today's build`);
+  const [before, now, stop] = await pair(PRIOR, '--memory', '--fixtures', writeFixture('fixture-pool.json', { runs: POOL }));
+  try {
+    const r = await ab(before, now, poolCancels(before.url), poolCancels(now.url));
+    reportThroughput(
+      { id: 'c-p0', what: `cancel of a queued run, memory, on commit ${PRIOR} (req/s)`, rps: rps(r.base), bad: bad(r.base) },
+      { id: 'c-p', what: `cancel of a queued run, memory, against commit ${PRIOR} (req/s)`, rps: rps(r.subject), bad: bad(r.subject) },
+      1.0,
+      `${r.cpu}, resets aside; batches of ${POOL_BATCH} cancels`,
+    );
+  } finally {
+    await stop();
+  }
+}
+
+/** pg1-p and pgw1-p: each build's instance on a database of its own in one PostgreSQL server, seeded alike. */
+async function postgres() {
+  const first = await database('_prior');
+  const second = await database('_today', first.url);
+  const servers: Server[] = [];
+  try {
+    const fixture = writeFixture('fixture-pool.json', { runs: POOL });
+    const before = await pinnedCli(PRIOR, '--database', first.url, '--fixtures', fixture, '--reset');
+    servers.push(before);
+    const now = await mockServer('--database', second.url, '--fixtures', fixture, '--reset');
+    servers.push(now);
+    say(`GET run detail on one PostgreSQL instance, ${PRIOR} against today's build`);
+    const read = (s: Server) => ({ url: s.url, path: runPath(RUN), headers: AUTH });
+    const r = await ab(before, now, read(before), read(now));
+    reportThroughput(
+      { id: 'pg1-p0', what: `GET run detail, 1 PostgreSQL instance, on commit ${PRIOR} (req/s)`, rps: rps(r.base), bad: bad(r.base) },
+      { id: 'pg1-p', what: `GET run detail, 1 PostgreSQL instance, against commit ${PRIOR} (req/s)`, rps: rps(r.subject), bad: bad(r.subject) },
+      1.0,
+      r.cpu,
+    );
+    say(`cancels on one PostgreSQL instance, ${PRIOR} against today's build`);
+    const w = await ab(before, now, cancels([before.url]), cancels([now.url]));
+    reportThroughput(
+      { id: 'pgw1-p0', what: `cancel of a queued run, 1 PostgreSQL instance, on commit ${PRIOR} (req/s)`, rps: rps(w.base), bad: bad(w.base) },
+      { id: 'pgw1-p', what: `cancel of a queued run, 1 PostgreSQL instance, against commit ${PRIOR} (req/s)`, rps: rps(w.subject), bad: bad(w.subject) },
+      1.0,
+      `${w.cpu}, resets aside`,
+    );
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    await second.drop();
+    await first.drop();
+  }
+}
+
+export async function priorGroup() {
+  await memoryCancels();
+  await postgres();
+}
