@@ -29,15 +29,20 @@ async function deaf(schema: string, gate: Proxy): Promise<MockApp> {
   return mock;
 }
 
-const read = async (mock: MockApp) =>
-  (await (await mock.fetch(new Request(`http://mock${RUN_PATH}`, { headers: owner }))).json()) as { status: string; cost_usd: number };
-
-test('reads wait for looks on one connection of their own; a read that arrived after a write was acknowledged sees it while an earlier look is held', async () => {
+/** A writer A, and an instance B that reads through `gate` (held and cut by the test). */
+async function pair(): Promise<{ a: MockApp; b: MockApp; gate: Proxy }> {
   const schema = freshSchema();
   const a = await app(schema, { clock: () => Date.parse(DEMO.now) });
   const gate = await proxy();
   gates.push(gate);
-  const b = await deaf(schema, gate);
+  return { a, b: await deaf(schema, gate), gate };
+}
+
+const read = async (mock: MockApp) =>
+  (await (await mock.fetch(new Request(`http://mock${RUN_PATH}`, { headers: owner }))).json()) as { status: string; cost_usd: number };
+
+test('reads wait for looks on one connection of their own; a read that arrived after a write was acknowledged sees it while an earlier look is held', async () => {
+  const { a, b, gate } = await pair();
   const first = await read(b); // the catch-up connection is open now
   assert.is(first.status, 'waiting_approval');
   const opened = gate.opened();
@@ -66,11 +71,7 @@ test('reads wait for looks on one connection of their own; a read that arrived a
 });
 
 test('a catch-up connection that breaks is dropped: the reads waiting on it answer 503, and the next read connects again', async () => {
-  const schema = freshSchema();
-  const a = await app(schema, { clock: () => Date.parse(DEMO.now) });
-  const gate = await proxy();
-  gates.push(gate);
-  const b = await deaf(schema, gate);
+  const { a, b, gate } = await pair();
   assert.is((await read(b)).status, 'waiting_approval');
   gate.hold();
   const waiting = b.fetch(new Request(`http://mock${RUN_PATH}`, { headers: owner }));
