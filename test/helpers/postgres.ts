@@ -65,6 +65,11 @@ export interface Proxy {
   cut(): Promise<void>;
   /** The database is back. */
   restore(): Promise<void>;
+  /** The server's answers are held back (on every connection, open or new) until `release`: a slow network. */
+  hold(): void;
+  release(): void;
+  /** Connections clients opened through the proxy so far. */
+  opened(): number;
   close(): Promise<void>;
 }
 
@@ -72,6 +77,9 @@ export interface Proxy {
 export async function proxy(url = DATABASE_URL): Promise<Proxy> {
   const to = target(url);
   const sockets = new Set<Socket>();
+  const answers = new Map<Socket, Socket>(); // upstream -> its client
+  let held = false;
+  let opened = 0;
   let server: Server | null = null;
   let port = 0;
   const listen = async () => {
@@ -85,8 +93,12 @@ export async function proxy(url = DATABASE_URL): Promise<Proxy> {
           upstream.destroy();
         });
       }
+      opened++;
+      answers.set(upstream, client);
+      upstream.on('close', () => answers.delete(upstream));
       client.pipe(upstream);
-      upstream.pipe(client);
+      if (held) upstream.pause();
+      else upstream.pipe(client);
     });
     await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
     port = (server!.address() as { port: number }).port;
@@ -102,5 +114,13 @@ export async function proxy(url = DATABASE_URL): Promise<Proxy> {
   u.hostname = '127.0.0.1';
   u.port = String(port);
   u.searchParams.delete('host');
-  return { url: u.toString(), cut: stop, restore: listen, close: stop };
+  const hold = () => {
+    held = true;
+    for (const [up, client] of answers) up.unpipe(client).pause();
+  };
+  const release = () => {
+    held = false;
+    for (const [up, client] of answers) up.pipe(client);
+  };
+  return { url: u.toString(), cut: stop, restore: listen, hold, release, opened: () => opened, close: stop };
 }

@@ -5,10 +5,10 @@ import { pgDriver } from './driver.js';
 import { DATA_FILE_FORMAT, DATA_FILE_VERSION, PRIMARY_KEYS, type CollectionName, type DataFile, type StateData } from '../../schemas/index.js';
 import { ChangeSetConflict, type CaughtUp, type ChangeSet, type ChangeSetAdapter, type CommittedState, type Rebase, type RebaseWhole } from '../change-sets.js';
 import { RecordChecker, finishState } from '../data-file.js';
-import { decodeSet } from './codec.js';
 import { appendIfAt, appendLocked, setHead } from './append.js';
 import { ensureSandboxTables, ensureSchema, tables, type Tables } from './schema.js';
 import { Session } from './session.js';
+import { CatchUpConnection, type Row } from './catch-up.js';
 import { inTransaction, withClient } from './pool.js';
 import { Bases } from './bases.js';
 import { PgSandboxes } from './sandboxes.js';
@@ -53,6 +53,7 @@ export class PostgresAdapter implements ChangeSetAdapter {
   readonly #schema: string;
   readonly #keep: number;
   readonly #session: Session;
+  readonly #catchUp: CatchUpConnection;
   readonly #name: string;
   readonly #channel: string;
   #ready: Promise<void> | null = null;
@@ -78,6 +79,7 @@ export class PostgresAdapter implements ChangeSetAdapter {
     this.#pool = new (pgDriver().Pool)({ ...config, max: options.poolSize ?? 8, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
     // An idle connection the server dropped (a restart): the pool discards it and the next query connects again.
     this.#pool.on('error', () => {});
+    this.#catchUp = new CatchUpConnection(config, this.#t, this.#keep);
     this.#session = new Session({
       config,
       lockKey: `project-runtime-mock leader ${this.#schema}`,
@@ -225,23 +227,20 @@ export class PostgresAdapter implements ChangeSetAdapter {
     if (++this.#appends % 256 === 0) await this.#pool.query(`DELETE FROM ${this.#t.changes} WHERE seq <= $1`, [seq - this.#keep]).catch(() => {});
   }
 
-  /** What others committed after `seq`: the change sets, or the whole state when the table no longer reaches back that far. */
-  changesSince(seq: number): Promise<readonly CaughtUp[]> {
-    return this.#withClient((c) => this.#since(c, seq));
+  /**
+   * What others committed after `seq`: the change sets, or the whole state when the table no longer reaches back that
+   * far. The look goes through the catch-up connection; a whole state is read on a pooled connection after it.
+   */
+  async changesSince(seq: number): Promise<readonly CaughtUp[]> {
+    return this.#catchUp.found(seq, await this.#catchUp.rows(seq)) ?? this.#withClient((c) => this.#since(c, seq));
   }
 
   async #since(c: pg.ClientBase, seq: number): Promise<readonly CaughtUp[]> {
-    const { rows } = await c.query<{ seq: string; body: string | null }>({
-      name: `prm_since_${this.#t.tag}`,
-      text: `SELECT seq, body FROM ${this.#t.changes} WHERE seq > $1 ORDER BY seq LIMIT ${this.#keep + 1}`,
-      values: [seq],
-    });
-    if (rows.length === 0) return [];
-    if (Number(rows[0].seq) !== seq + 1 || rows.length > this.#keep || rows.some((r) => r.body === null)) {
-      const whole = await this.#readState(c);
-      return whole ? [whole] : [];
-    }
-    return rows.map((r) => decodeSet(r.body!));
+    const { rows } = await c.query<Row>({ ...this.#catchUp.statement, values: [seq], rowMode: 'array' });
+    const found = this.#catchUp.found(seq, rows);
+    if (found) return found;
+    const whole = await this.#readState(c);
+    return whole ? [whole] : [];
   }
 
   /** The head row, locked until the transaction ends: appends are serialized here, and seq is their order. */
@@ -285,6 +284,7 @@ export class PostgresAdapter implements ChangeSetAdapter {
     const hold = setInterval(() => {}, 1_000);
     try {
       await this.#session.close();
+      await this.#catchUp.close();
       await this.#pool.end();
     } finally {
       clearInterval(hold);
