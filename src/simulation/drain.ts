@@ -28,7 +28,7 @@ export interface DrainOptions {
 }
 
 /** What the drain's writes executed: one slot per write, the event it last picked (kept up to date when it runs again). */
-type Picks = (SimEventRecord | undefined)[];
+export type Picks = (SimEventRecord | undefined)[];
 
 /** How many events picks hold, by kind, and the due time of the last one (-Infinity: none). */
 export function tally(picks: Picks): { executed: number; byKind: Record<string, number>; lastAt: number } {

@@ -5,7 +5,7 @@ import type { ClockState, SimulationMode, SimulationRecord } from '../schemas/in
 import type { Transaction, Writer } from '../storage/index.js';
 import { invalid, ValidationError } from '../errors.js';
 import { clockMove, clockView, MockClock, type ClockInTransaction, type ClockView } from '../domain/index.js';
-import { drain, tally, TooManyEvents, type DrainOptions } from './drain.js';
+import { drain, tally, TooManyEvents, type DrainOptions, type Picks } from './drain.js';
 import type { EngineFace } from './engine.js';
 import { eventView, type SimulationSettings } from './options.js';
 import { startInput, type StartSettings } from './start.js';
@@ -187,7 +187,20 @@ export async function run(o: Orchestrated, input: { until?: string; idle?: boole
   const started = performance.now();
   const upTo =
     until === null ? { until, dueBy: () => Infinity, idle: true, untilIso: null } : { until, dueBy: () => until, idle: false, untilIso: input.until! };
-  const picks = await bounded(o, loc, () => drainTo(o, upTo));
+  const picks = await bounded(o, loc, async () => {
+    // Rounds until nothing is left due: writes run again after another instance's write pick anew, and events that
+    // write added (or left) due by `until` wait for the next round. Every round's writes count against the bound.
+    const all: Picks = [];
+    for (;;) {
+      const round = drainTo(o, upTo, o.maxEvents - all.length);
+      // Its slots are kept up to date as its writes run again: read once they are stored.
+      await o.settle();
+      all.push(...round);
+      o.resync();
+      const next = o.engine.peek();
+      if (round.length === 0 || !next || (until === null ? !o.engine.runWorkPending : Date.parse(next.at) > until)) return all;
+    }
+  });
   // Never back: with `idle`, the clock moves to the last event's time only when that is later than it reads (the
   // events' writes come first, so run again they have picked again by then).
   const { from, now } = await o.store.transact(clockAtLeast(() => until ?? tally(picks).lastAt));
@@ -277,6 +290,6 @@ async function bounded<T>(o: Orchestrated, loc: (string | number)[], work: () =>
   }
 }
 
-function drainTo(o: Orchestrated, upTo: Pick<DrainOptions, 'until' | 'dueBy' | 'idle' | 'untilIso'>) {
-  return drain(o.engine, { ...upTo, maxEvents: o.maxEvents, onProgress: o.settings.onProgress });
+function drainTo(o: Orchestrated, upTo: Pick<DrainOptions, 'until' | 'dueBy' | 'idle' | 'untilIso'>, maxEvents = o.maxEvents) {
+  return drain(o.engine, { ...upTo, maxEvents, onProgress: o.settings.onProgress });
 }
