@@ -210,6 +210,18 @@ function runNodeTest(files, deadline) {
   });
 }
 
+// The built package is read by many suites at once: one that rebuilt it mid-run (an npm step running the prepare
+// script) would fail others at random. Its files' times are taken now and compared at the end.
+const distDir = resolve(root, process.env.TEST_DIST_DIR ?? 'dist'); // TEST_DIST_DIR: the runner's own tests
+const distTimes = () => {
+  try {
+    return Object.fromEntries(readdirSync(distDir).map((f) => [f, statSync(join(distDir, f)).mtimeMs]));
+  } catch {
+    return null;
+  }
+};
+const distBefore = distTimes();
+
 const deadline = Date.now() + config.runTimeout;
 const results = await Promise.all([
   ...shards(config.shards).map((files) => runShard(files, deadline)),
@@ -226,6 +238,18 @@ const slowest = results
   .sort((a, b) => b.ms - a.ms)
   .slice(0, 3);
 if (slowest.length) process.stdout.write(`\nslowest: ${slowest.map((e) => `${e.file} › "${e.name}" ${(e.ms / 1000).toFixed(1)} s`).join('; ')}\n`);
+const distAfter = distTimes();
+const rebuilt = distBefore && distAfter ? Object.keys({ ...distBefore, ...distAfter }).filter((f) => distBefore[f] !== distAfter[f]) : [];
+if (rebuilt.length) {
+  sum.failed++;
+  results.push({
+    notes: [
+      `dist/ changed during the run (${rebuilt.slice(0, 3).join(', ')}${rebuilt.length > 3 ? ', ...' : ''}): a suite rebuilt the package under the others`,
+    ],
+    failures: [],
+    times: [],
+  });
+}
 const notes = results.flatMap((r) => r.notes);
 const failures = results.flatMap((r) => r.failures);
 if (failures.length) process.stdout.write(`failed:\n${failures.map((e) => `  ✘ ${e.file} › "${e.name}"${e.error ? `: ${e.error}` : ''}`).join('\n')}\n`);

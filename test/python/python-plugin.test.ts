@@ -90,7 +90,13 @@ if (available) {
     // npm's own cache of npx runs is shared by every process on the machine, and two npx runs of one package at once
     // can leave it half written (ENOENT on its package.json): this run has a cache of its own.
     const cache = mkdtempSync(join(tmpdir(), 'prm-npx-cache-'));
-    const done = await pytest(['--runtime-mock-start', 'npx', 'tests/test_sandbox_isolation.py'], { RUNTIME_MOCK_RECORD: dir, npm_config_cache: cache });
+    // Here the package is the repository itself, which npx installs from its folder: without ignore-scripts that runs its
+    // prepare script, a build that rewrites dist/ under every other suite running meanwhile.
+    const done = await pytest(['--runtime-mock-start', 'npx', 'tests/test_sandbox_isolation.py'], {
+      RUNTIME_MOCK_RECORD: dir,
+      npm_config_cache: cache,
+      npm_config_ignore_scripts: 'true',
+    });
     rmSync(cache, { recursive: true, force: true });
     assert.is(done.code, 0, pytestFailure(done));
     const servers = [...new Set(records(dir).map((r) => r.server))];

@@ -53,6 +53,12 @@ test('near 1', () => {});
 test('near 2', () => {});
 test.run();`,
   'store/helper.mjs': `throw new Error('a helper is not a suite');`,
+  // rewrites a file of the built package's folder (TEST_DIST_DIR here) while the run goes on
+  'rebuild.test.mjs': `import { test } from 'uvu';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+test('rebuilds', () => writeFileSync(join(process.env.TEST_DIST_DIR, 'index.js'), 'rebuilt ' + Date.now()));
+test.run();`,
   // leaves a file in the temporary folder and says which folder that was; fails when PROBE_FAIL is set
   'tmp.test.mjs': `import { test } from 'uvu';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -204,6 +210,19 @@ test("runner: a suite's temporary files go under a folder of the run's, removed 
   assert.match(failed.out, `temporary files kept in ${kept}\n`);
   assert.equal(readdirSync(kept).filter((n) => n.startsWith('left-')).length, 1);
   rmSync(kept, { recursive: true, force: true });
+});
+
+test('runner: a suite that rewrites the built package while others run fails the run, naming the files', async () => {
+  const dist = join(dir, 'dist');
+  mkdirSync(dist, { recursive: true });
+  writeFileSync(join(dist, 'index.js'), 'built');
+  writeFileSync(join(dist, 'other.js'), 'built');
+  const r = await runner('^rebuild\\.', { TEST_DIST_DIR: dist });
+  assert.is(r.last, '1 passed, 1 failed', r.out);
+  assert.is(r.code, 1);
+  assert.match(r.out, 'dist/ changed during the run (index.js): a suite rebuilt the package under the others');
+  const untouched = await runner('^store/near\\.', { TEST_DIST_DIR: dist });
+  assert.is(untouched.last, '2 passed, 0 failed', untouched.out);
 });
 
 test.run();
