@@ -91,13 +91,13 @@ async function hit(load: Load, seconds: number, into?: Side): Promise<Side> {
 export const rps = (s: Side) => s.ok / s.seconds;
 export const latency = (s: Side) => s.latencySum / s.rounds;
 
-/** Warm-up (1 s each), then ROUNDS rounds per side in alternating order (B S, S B, ...). `acked` counts the subject's 2xx including warm-up. */
-export async function compare(base: Load, subject: Load) {
+/** Warm-up (1 s each), then `rounds` rounds per side in alternating order (B S, S B, ...). `acked` counts the subject's 2xx including warm-up. */
+export async function compare(base: Load, subject: Load, rounds = ROUNDS) {
   const warmBase = await hit(base, 1);
   const warmSubject = await hit(subject, 1);
   const b = emptySide();
   const s = emptySide();
-  for (let i = 0; i < ROUNDS; i++) {
+  for (let i = 0; i < rounds; i++) {
     if (i % 2 === 0) {
       await hit(base, SECONDS, b);
       await hit(subject, SECONDS, s);
