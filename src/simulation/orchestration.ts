@@ -250,9 +250,13 @@ export async function moveClock(o: Orchestrated, move: (clock: ClockInTransactio
     return next;
   };
   if (o.mode() !== 'auto') {
-    await o.store.transact(write);
-    o.arm();
-    return moved!;
+    // Read again in the move's write: one that finds auto (switched meanwhile) moves nothing here and goes the auto way.
+    let auto = false;
+    await o.store.transact((tx) => {
+      auto = o.mode(tx) === 'auto';
+      return auto ? undefined : write(tx);
+    });
+    if (!auto) return (o.arm(), moved!);
   }
   await bounded(o, loc, async () => {
     // The clock move is stored with the events it lets happen; until then the clock still reads the old time.

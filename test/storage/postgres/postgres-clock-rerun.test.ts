@@ -215,4 +215,28 @@ test('a run, run again after B wrote something else, executes every event it pic
   assert.ok((await pendingOf(a)).every((e) => e.at > until));
 });
 
+test('a clock move in step mode, run again after B switched the mode to auto, moves the clock and executes what falls due by it', async () => {
+  const { a, b, arm } = await inStepMode();
+  const due = (await pendingOf(a)).filter((e) => e.at <= MIDNIGHT);
+  assert.equal(
+    due.map((e) => e.kind),
+    ['budget.rollover', 'budget.rollover', 'budget.rollover'],
+  );
+  const auto = async () => void (await request(b.callback()).put('/_mock/simulation').send({ mode: 'auto' }).expect(200));
+  const ran = arm((set) => set.clock !== undefined, auto);
+  const moved = await request(a.callback())
+    .post('/_mock/clock')
+    .send({ advance_ms: 12 * HOUR });
+  assert.is(moved.status, 200, JSON.stringify(moved.body));
+  assert.ok(ran(), "B's switch landed between A reading step mode and storing the move");
+  assert.is(moved.body.now, MIDNIGHT);
+  await b.store.sync();
+  assert.equal(await clockOf(b), await clockOf(a));
+  assert.equal(await pendingOf(b), await pendingOf(a));
+  assert.ok(
+    (await pendingOf(a)).every((e) => e.at > MIDNIGHT),
+    'the roll-overs due by the moved clock ran',
+  );
+});
+
 test.run();
