@@ -215,6 +215,37 @@ test('a run, run again after B wrote something else, executes every event it pic
   assert.ok((await pendingOf(a)).every((e) => e.at > until));
 });
 
+test('a run, run again after B added a traffic source, goes on in rounds until nothing is due by until (nothing B added is left)', async () => {
+  const { a, b, arm } = await inStepMode();
+  const until = iso(T0 + 18 * HOUR + 30 * 60_000);
+  // Each message schedules the next, so B's source adds far more events due by `until` than A's writes picked.
+  const traffic = [{ binding_id: DEMO.connections.chatBinding, messages_per_hour: 2 }];
+  const addTraffic = async () => void (await request(b.callback()).put('/_mock/simulation').send({ traffic }).expect(200));
+  const ran = arm((set) => set.changes.some((c) => c.collection === 'simulation_events'), addTraffic);
+  const run = await request(a.callback()).post('/_mock/simulation/run').send({ until });
+  assert.is(run.status, 200, JSON.stringify(run.body));
+  assert.ok(ran(), "B's source landed between A picking the first event and storing it");
+  const byKind = run.body.by_kind as Record<string, number>;
+  assert.equal([byKind['budget.rollover'], byKind['job.fire']], [3, 1]);
+  assert.ok(byKind['traffic.message']! > 1, JSON.stringify(byKind));
+  assert.is(
+    run.body.executed,
+    Object.values(byKind).reduce((n, k) => n + k, 0),
+  );
+  assert.equal([run.body.from, run.body.now], [DEMO.now, until]);
+  await b.store.sync();
+  const left = await pendingOf(a);
+  assert.equal(await pendingOf(b), left);
+  assert.equal(
+    left.filter((e) => e.at <= until),
+    [],
+  );
+  assert.ok(
+    left.some((e) => e.kind === 'traffic.message'),
+    "the source's next message waits past until",
+  );
+});
+
 test('a clock move in step mode, run again after B switched the mode to auto, moves the clock and executes what falls due by it', async () => {
   const { a, b, arm } = await inStepMode();
   const due = (await pendingOf(a)).filter((e) => e.at <= MIDNIGHT);
