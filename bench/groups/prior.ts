@@ -1,12 +1,15 @@
 // Group prior: today's build against the commit of the last full run before the work on speed (5e4f0b1), on the rows
-// that must be no worse than they were then: cancels in memory, and a GET and cancels through one PostgreSQL instance.
+// that must be no worse than they were then: cancels in memory, a GET and cancels through one PostgreSQL instance, and
+// loading a 1M-run data file (its wall time follows the machine's speed and load far more than the code's).
 // The rows' own baselines (bare Koa, the memory instance) got faster since, so only an A/B in one run tells drift from noise.
+import { statSync } from 'node:fs';
 import { RUN, writeFixture } from '../lib/data.js';
+import { dataFile, freshStart } from '../lib/data-file.js';
 import { ab, pair } from '../lib/ab.js';
 import { AUTH, POOL, POOL_BATCH, poolCancels, rps, runPath } from '../lib/load.js';
 import { pinnedCli } from '../lib/pinned.js';
-import { bad, reportThroughput } from '../lib/report.js';
-import { mockServer, type Server } from '../lib/servers.js';
+import { bad, fmt, report, reportThroughput } from '../lib/report.js';
+import { cpuSeconds, mockServer, type Server } from '../lib/servers.js';
 import { cancels, database } from './postgres.js';
 
 /** The commit `npm run bench` measured in full last before the work on speed began (2026-11-26, end of the day). */
@@ -66,7 +69,57 @@ async function postgres() {
   }
 }
 
+/** One start on `file` until listening: wall seconds and CPU seconds (user + system, all threads). */
+async function timedLoad(start: () => Promise<Server>, file: string) {
+  freshStart(file);
+  const t0 = performance.now();
+  const server = await start();
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = cpuSeconds(server);
+  await server.stop();
+  return { seconds, cpu };
+}
+
+/** l-1M-p: the CLI started on the 1M-run data file, the two builds in turn, twice each; the faster of each build's two. */
+async function loads() {
+  const file = await dataFile(1_000_000);
+  const MB = 1024 * 1024;
+  const before: { seconds: number; cpu: number }[] = [];
+  const now: { seconds: number; cpu: number }[] = [];
+  for (let round = 0; round < 2; round++) {
+    say(`loading ${fmt(statSync(file).size / MB)} MB of 1M runs, ${PRIOR} then today's build (round ${round + 1} of 2)`);
+    before.push(await timedLoad(() => pinnedCli(PRIOR, '--data', file), file));
+    now.push(await timedLoad(() => mockServer('--data', file), file));
+  }
+  freshStart(file);
+  const best = (xs: { seconds: number; cpu: number }[]) => xs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+  const [b, n] = [best(before), best(now)];
+  const ratio = n.seconds / b.seconds;
+  const line = (x: { seconds: number; cpu: number }) => `${fmt(x.seconds, 1)} s (${fmt(x.cpu, 1)} s of CPU)`;
+  report({
+    id: 'l-1M-p0',
+    what: `start the CLI on a data file of 1M runs on commit ${PRIOR}: until listening`,
+    value: line(b),
+    baseline: '',
+    ratio: '',
+    target: '',
+    met: null,
+  });
+  report({
+    id: 'l-1M-p',
+    what: `start the CLI on a data file of 1M runs against commit ${PRIOR}: until listening`,
+    value: line(n),
+    baseline: `${fmt(b.seconds, 1)} s at ${PRIOR}`,
+    ratio: `${fmt(ratio, 2)} x ${PRIOR}`,
+    // Two loads a side on a shared machine: a tenth either way is noise here.
+    target: `<= 1.1 x ${PRIOR}`,
+    met: ratio <= 1.1,
+    note: `each build's faster of two loads; CPU ${fmt(n.cpu / b.cpu, 2)} x`,
+  });
+}
+
 export async function priorGroup() {
   await memoryCancels();
   await postgres();
+  await loads();
 }
