@@ -63,10 +63,26 @@ export class JournalBudget {
     this.held -= count;
   }
 
-  /** Entries that left on their own stay in `order` until here: it is rebuilt when they outnumber the held ones. */
+  /** Slots the order holds, let-go ones before `head` included: about four times the entries held at most, or 2,048. */
+  get slots(): number {
+    return this.ids.length;
+  }
+
+  /**
+   * Entries that left on their own stay in the order until they outnumber the held ones, and then it is rebuilt; the
+   * slots of entries the budget let go are cut off once they outnumber the rest. Both keep add() O(1) amortised and
+   * the order's memory bounded by what is held, not by the requests ever journalled.
+   */
   private compact(): void {
     const length = this.ids.length - this.head;
-    if (length < 1024 || length < 2 * this.held) return;
+    if (length >= 1024 && length >= 2 * this.held) return this.rebuild();
+    if (this.head < 1024 || this.head < length) return;
+    this.journals = this.journals.slice(this.head);
+    this.ids = this.ids.slice(this.head);
+    this.head = 0;
+  }
+
+  private rebuild(): void {
     const journals: BudgetedJournal[] = [];
     const ids: number[] = [];
     for (let i = this.head; i < this.ids.length; i++) {

@@ -1,0 +1,111 @@
+// The journals' shared byte budget: past it the oldest entry of all goes, and its order stays bounded by what is held.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Journal, type JournalRecord } from '../../src/control/journal.js';
+import { JournalBudget } from '../../src/control/journal-budget.js';
+
+/** Each entry counts 512 bytes of overhead, its path and its answer text: 512 + 2 + 488 = 1,000 bytes. */
+const ENTRY = 1000;
+const record = (): JournalRecord => ({
+  atMs: 0,
+  method: 'GET',
+  path: '/x',
+  querystring: '',
+  status: 200,
+  duration_ms: 0,
+  operation: null,
+  requestHeaders: {},
+  requestBody: null,
+  responseHeaders: {},
+  responseBody: 'r'.repeat(ENTRY - 512 - 2),
+});
+const ids = (j: Journal) => j.summaries().map((e) => e.id);
+
+test('journal budget: past the budget the oldest entry of all goes, whichever journal holds it', () => {
+  const budget = new JournalBudget(3 * ENTRY);
+  const a = new Journal({}, undefined, budget);
+  const b = new Journal({}, undefined, budget);
+  a.add(record());
+  b.add(record());
+  a.add(record());
+  assert.is(budget.entries, 3);
+  assert.is(budget.used, 3 * ENTRY);
+  // At the budget nothing goes; one entry more lets A's first go, not B's.
+  b.add(record());
+  assert.equal(ids(a), [2]);
+  assert.equal(ids(b), [1, 2]);
+  assert.is(budget.entries, 3);
+  assert.is(budget.used, 3 * ENTRY);
+  assert.is(a.evicted, 1);
+  assert.is(b.evicted, 0);
+  // Then B's first, which is now the oldest of all.
+  a.add(record());
+  assert.equal(ids(a), [2, 3]);
+  assert.equal(ids(b), [2]);
+});
+
+test('journal budget: the newest entry stays even when it alone is over the budget', () => {
+  const budget = new JournalBudget(ENTRY - 1);
+  const a = new Journal({}, undefined, budget);
+  const b = new Journal({}, undefined, budget);
+  a.add(record());
+  assert.equal(ids(a), [1]);
+  b.add(record());
+  assert.equal(ids(a), []);
+  assert.equal(ids(b), [1]);
+  assert.is(budget.entries, 1);
+  assert.is(budget.used, ENTRY);
+});
+
+test('journal budget: a journal that lets entries go by its own bound gives their bytes back', () => {
+  const budget = new JournalBudget(100 * ENTRY);
+  const a = new Journal({ entries: 2 }, undefined, budget);
+  for (let i = 0; i < 5; i++) a.add(record());
+  assert.equal(ids(a), [4, 5]);
+  assert.is(budget.entries, 2);
+  assert.is(budget.used, 2 * ENTRY);
+  a.clear();
+  assert.is(budget.entries, 0);
+  assert.is(budget.used, 0);
+});
+
+/** The order's slots after each add never pass four times the entries held, or 2,048 when fewer are held. */
+function assertBounded(journals: Journal[], budget: JournalBudget, adds: number) {
+  let most = 0;
+  for (let i = 0; i < adds; i++) {
+    journals[i % journals.length].add(record());
+    const bound = Math.max(2048, 4 * budget.entries) + 1;
+    if (budget.slots > bound) assert.unreachable(`add ${i + 1}: ${budget.slots} slots for ${budget.entries} entries`);
+    most = Math.max(most, budget.slots);
+  }
+  return most;
+}
+
+test('journal budget: when the budget lets entries go, its order stays bounded by what is held, not by the adds', () => {
+  // 100 journals round-robin, the budget holding 50 entries: 100,000 adds, each past the budget.
+  const budget = new JournalBudget(50 * ENTRY);
+  const journals = Array.from({ length: 100 }, () => new Journal({}, undefined, budget));
+  const most = assertBounded(journals, budget, 100_000);
+  assert.is(budget.entries, 50);
+  assert.ok(most >= 1024, `the order is cut in batches, not on every add (${most})`);
+  // Every journal still holds exactly its own newest entries: the last 50 adds went to journals 50..99.
+  for (let k = 0; k < 100; k++) assert.equal(ids(journals[k]), k < 50 ? [] : [1000], `journal ${k}`);
+});
+
+test('journal budget: when journals let entries go by their own bound, the order stays bounded too', () => {
+  const budget = new JournalBudget(1 << 30);
+  const journals = Array.from({ length: 10 }, () => new Journal({ entries: 3 }, undefined, budget));
+  assertBounded(journals, budget, 50_000);
+  assert.is(budget.entries, 30);
+  assert.is(budget.used, 30 * ENTRY);
+});
+
+test('journal budget: a large budget held whole keeps every slot (nothing to cut)', () => {
+  const budget = new JournalBudget(1 << 30);
+  const a = new Journal({ entries: 10_000 }, undefined, budget);
+  for (let i = 0; i < 5000; i++) a.add(record());
+  assert.is(budget.entries, 5000);
+  assert.is(budget.slots, 5000);
+});
+
+test.run();
