@@ -4,12 +4,12 @@
 // The rows' own baselines (bare Koa, the memory instance) got faster since, so only an A/B in one run tells drift from noise.
 import { statSync } from 'node:fs';
 import { RUN, writeFixture } from '../lib/data.js';
-import { dataFile, freshStart } from '../lib/data-file.js';
+import { dataFile, freshStart, timedStart } from '../lib/data-file.js';
 import { ab, pair } from '../lib/ab.js';
 import { AUTH, POOL, POOL_BATCH, poolCancels, rps, runPath } from '../lib/load.js';
 import { pinnedCli } from '../lib/pinned.js';
 import { bad, fmt, report, reportThroughput } from '../lib/report.js';
-import { cpuSeconds, mockServer, type Server } from '../lib/servers.js';
+import { mockServer, type Server } from '../lib/servers.js';
 import { cancels, database } from './postgres.js';
 
 /** The commit `npm run bench` measured in full last before the work on speed began (2026-11-26, end of the day). */
@@ -69,17 +69,6 @@ async function postgres() {
   }
 }
 
-/** One start on `file` until listening: wall seconds and CPU seconds (user + system, all threads). */
-async function timedLoad(start: () => Promise<Server>, file: string) {
-  freshStart(file);
-  const t0 = performance.now();
-  const server = await start();
-  const seconds = (performance.now() - t0) / 1000;
-  const cpu = cpuSeconds(server);
-  await server.stop();
-  return { seconds, cpu };
-}
-
 /** l-1M-p: the CLI started on the 1M-run data file, the two builds in turn, twice each; the faster of each build's two. */
 async function loads() {
   const file = await dataFile(1_000_000);
@@ -88,8 +77,8 @@ async function loads() {
   const now: { seconds: number; cpu: number }[] = [];
   for (let round = 0; round < 2; round++) {
     say(`loading ${fmt(statSync(file).size / MB)} MB of 1M runs, ${PRIOR} then today's build (round ${round + 1} of 2)`);
-    before.push(await timedLoad(() => pinnedCli(PRIOR, '--data', file), file));
-    now.push(await timedLoad(() => mockServer('--data', file), file));
+    before.push(await timedStart(() => pinnedCli(PRIOR, '--data', file), file));
+    now.push(await timedStart(() => mockServer('--data', file), file));
   }
   freshStart(file);
   const best = (xs: { seconds: number; cpu: number }[]) => xs.reduce((a, b) => (b.seconds < a.seconds ? b : a));

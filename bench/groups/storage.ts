@@ -1,11 +1,11 @@
 // Groups s and l: writes cost what they change at any size (PUT budget at 50 connections, memory and JSON file,
 // 1k vs 100k vs 1M stored runs; fdatasync'ed file writes vs memory and json-server; lone-write latency), and big loads.
-import { readFileSync, statSync } from 'node:fs';
-import { dataFile, freshStart } from '../lib/data-file.js';
+import { statSync } from 'node:fs';
+import { dataFile, freshStart, timedStart } from '../lib/data-file.js';
 import { PROJECT, writeJsonServerDb } from '../lib/data.js';
 import { AUTH, JSON_POST, compare, latency, rps, type Load } from '../lib/load.js';
 import { bad, fmt, report } from '../lib/report.js';
-import { cpuSeconds, jsonServer, mockServer, start, type Server } from '../lib/servers.js';
+import { jsonServer, mockServer, start, type Server } from '../lib/servers.js';
 
 const WRITERS = 50;
 const budgetLoad = (url: string, connections = WRITERS): Load => ({
@@ -124,16 +124,8 @@ export async function storageWrites(): Promise<void> {
 /** Starts the CLI on a data file of `runs` runs: time to "listening", and the peak RSS from /proc. */
 async function load(runs: number, target: number | null) {
   const file = await dataFile(runs);
-  freshStart(file);
   const bytes = statSync(file).size;
-  const t0 = performance.now();
-  const server = await mockServer('--data', file);
-  const seconds = (performance.now() - t0) / 1000;
-  const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
-  const peak = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
-  // CPU seconds (user + system, all threads) say how much of the wall time was work on a busy machine.
-  const cpu = cpuSeconds(server);
-  await server.stop();
+  const { seconds, cpu, peak } = await timedStart(() => mockServer('--data', file), file);
   const MB = 1024 * 1024;
   const ratio = peak / bytes;
   report({

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { demoFixture, stateFromFixture } from '../../src/fixtures.js';
 import { COLLECTION_NAMES, DATA_FILE_FORMAT, DATA_FILE_VERSION } from '../../src/schemas/index.js';
 import { queuedRun, WORK } from './data.js';
+import { cpuSeconds, type Server } from './servers.js';
 
 /**
  * `bench/.work/data-<n>.json`, reused when an earlier run wrote it (a `.done` marker says it is whole). A
@@ -46,4 +47,20 @@ export async function dataFile(runs: number): Promise<string> {
 /** Removes what a server left beside a data file (its log and lock), so the next one starts from the snapshot alone. */
 export function freshStart(file: string): void {
   for (const extra of ['.log', '.lock']) rmSync(`${file}${extra}`, { force: true });
+}
+
+/**
+ * One start on `file` until listening: wall seconds, CPU seconds (user + system, all threads: how much of the wall time
+ * was work on a busy machine) and peak RSS in bytes. The server is stopped after.
+ */
+export async function timedStart(start: () => Promise<Server>, file: string): Promise<{ seconds: number; cpu: number; peak: number }> {
+  freshStart(file);
+  const t0 = performance.now();
+  const server = await start();
+  const seconds = (performance.now() - t0) / 1000;
+  const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
+  const peak = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+  const cpu = cpuSeconds(server);
+  await server.stop();
+  return { seconds, cpu, peak };
 }
