@@ -1,24 +1,13 @@
 // The journals' shared byte budget: past it the oldest entry of all goes, and its order stays bounded by what is held.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Journal, type JournalRecord } from '../../src/control/journal.js';
+import { Journal } from '../../src/control/journal.js';
 import { JournalBudget } from '../../src/control/journal-budget.js';
+import { plainGet } from '../helpers/journal-records.js';
 
 /** Each entry counts 512 bytes of overhead, its path and its answer text: 512 + 2 + 488 = 1,000 bytes. */
 const ENTRY = 1000;
-const record = (): JournalRecord => ({
-  atMs: 0,
-  method: 'GET',
-  path: '/x',
-  querystring: '',
-  status: 200,
-  duration_ms: 0,
-  operation: null,
-  requestHeaders: {},
-  requestBody: null,
-  responseHeaders: {},
-  responseBody: 'r'.repeat(ENTRY - 512 - 2),
-});
+const record = () => plainGet('/x', 'r'.repeat(ENTRY - 512 - 2));
 const ids = (j: Journal) => j.summaries().map((e) => e.id);
 
 test('journal budget: past the budget the oldest entry of all goes, whichever journal holds it', () => {

@@ -6,23 +6,10 @@ import { freshMock } from '../helpers/app.js';
 import { DEMO, bearer } from '../helpers/demo.js';
 import { Journal } from '../../src/control/journal.js';
 import { redactDeep } from '../../src/control/redact.js';
+import { plainGet } from '../helpers/journal-records.js';
 
 const P = DEMO.projects.support;
 const owner = bearer(DEMO.tokens.owner);
-/** A bare journal record of a GET to `path`: what the bounds tests fill the journal with. */
-const plainGet = (path: string) => ({
-  atMs: 0,
-  method: 'GET',
-  path,
-  querystring: '',
-  status: 200,
-  duration_ms: 0,
-  operation: null,
-  requestHeaders: {},
-  requestBody: null,
-  responseHeaders: {},
-  responseBody: null,
-});
 
 test('journal: an entry holds method, path, query, status, duration, bodies and operation', async () => {
   const { mock, http } = await freshMock();
