@@ -1,8 +1,11 @@
 // Fault timing at its edges: a rate limit's Retry-After when the admitted requests were spread over the window (the
 // oldest one decides, rounded up), the window reopening at exactly per_ms; `after` skipping exactly N; `times`
-// firing exactly N; `probability` 0 and 1.
+// firing exactly N; `probability` 0 and 1; a drawn delay's cap; a restored window's bound.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { FaultDraws } from '../../../src/control/faults/timing.js';
+import { RateWindow } from '../../../src/control/faults/rate-limit.js';
+import { MAX_DELAY_MS } from '../../../src/schemas/index.js';
 import { freshMock } from '../../helpers/app.js';
 import { DEMO, bearer } from '../../helpers/demo.js';
 
@@ -110,6 +113,30 @@ test('probability 0.5: some matches fire and some do not, the same ones for the 
   const fired = first.filter((s) => s === 500).length;
   assert.ok(fired > 5 && fired < 35, `${fired} of 40 fired`);
   assert.equal(await run(), first);
+});
+
+test('lognormal delay: draws past the cap are cut to it (300 s), never over, however long the tail', () => {
+  const draws = new FaultDraws('seed-cap');
+  const spec = { distribution: 'lognormal' as const, median_ms: MAX_DELAY_MS / 2, p99_ms: MAX_DELAY_MS };
+  const delays = Array.from({ length: 2000 }, (_, i) => draws.delay('flt_1', i + 1, spec)!);
+  // Independently: ln(delay) ~ N(ln median, sigma) with the 99th percentile at p99, so about 1 % of draws lie above it.
+  const capped = delays.filter((d) => d === MAX_DELAY_MS).length;
+  assert.ok(
+    delays.every((d) => d <= MAX_DELAY_MS),
+    `the longest: ${Math.max(...delays)}`,
+  );
+  assert.ok(capped >= 5 && capped <= 50, `${capped} of 2,000 at the cap, about 20 expected`);
+  assert.ok(delays.filter((d) => d < MAX_DELAY_MS / 2).length > 900, 'about half lie under the median');
+});
+
+test('rate window: a restored state keeps at most `requests` times, the newest', () => {
+  const w = new RateWindow(2, 1000, [100, 200, 300, 400]);
+  assert.equal(w.state(), [300, 400]);
+  // Both places are taken until 300 leaves the window at 1,300: a request at 1,299 waits 1 ms, one at 1,300 is admitted.
+  assert.is(w.admit(1299), 1);
+  assert.is(w.admit(1300), null);
+  assert.equal(w.state(), [400, 1300]);
+  assert.equal(new RateWindow(3, 1000, []).state(), []);
 });
 
 test.run();
