@@ -3,6 +3,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freshMock } from '../../helpers/app.js';
 import { CANCEL, MISSING, owner, RUN, setup, USERS } from '../../helpers/verify-traffic.js';
+import { compilePattern } from '../../../src/control/verify/pattern.js';
+import type { JournalEntry } from '../../../src/control/journal.js';
 
 const ids = async (http: Awaited<ReturnType<typeof setup>>['http'], request: object) => {
   const res = await http.post('/_mock/verify').send({ request, count: { at_least: 0 } });
@@ -157,6 +159,16 @@ test('verify: bad documents are 422 with loc, unknown keys included', async () =
   const seq = await http.post('/_mock/verify/sequence').send({ requests: [] });
   assert.is(seq.status, 422);
   assert.equal(seq.body.detail[0].loc, ['body', 'requests']);
+});
+
+test('verify: a header sent more than once matches as its values joined with ", ", as HTTP folds them', () => {
+  const entry = { method: 'GET', path: '/x', status: 200, request: { headers: { 'set-cookie': ['a=1', 'b=2'], 'x-one': 'v' } } } as unknown as JournalEntry;
+  const matches = (headers: Record<string, string>) => compilePattern({ headers }).matches(entry);
+  assert.is(matches({ 'Set-Cookie': 'a=1, b=2' }), true);
+  assert.is(matches({ 'set-cookie': 'a=1,b=2' }), false);
+  assert.is(matches({ 'set-cookie': 'a=1' }), false);
+  assert.is(matches({ 'X-One': 'v' }), true);
+  assert.equal(compilePattern({ headers: { 'set-cookie': 'a=1' } }).differences(entry), [{ field: 'headers.set-cookie', expected: 'a=1', actual: 'a=1, b=2' }]);
 });
 
 test.run();
