@@ -73,18 +73,19 @@ async function postgres() {
 async function loads() {
   const file = await dataFile(1_000_000);
   const MB = 1024 * 1024;
-  const before: { seconds: number; cpu: number }[] = [];
-  const now: { seconds: number; cpu: number }[] = [];
+  type Load = Awaited<ReturnType<typeof timedStart>>;
+  const before: Load[] = [];
+  const now: Load[] = [];
   for (let round = 0; round < 2; round++) {
     say(`loading ${fmt(statSync(file).size / MB)} MB of 1M runs, ${PRIOR} then today's build (round ${round + 1} of 2)`);
     before.push(await timedStart(() => pinnedCli(PRIOR, '--data', file), file));
     now.push(await timedStart(() => mockServer('--data', file), file));
   }
   freshStart(file);
-  const best = (xs: { seconds: number; cpu: number }[]) => xs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+  const best = (xs: Load[]) => xs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
   const [b, n] = [best(before), best(now)];
   const ratio = n.seconds / b.seconds;
-  const line = (x: { seconds: number; cpu: number }) => `${fmt(x.seconds, 1)} s (${fmt(x.cpu, 1)} s of CPU)`;
+  const line = (x: Load) => `${fmt(x.seconds, 1)} s (${fmt(x.cpu, 1)} s of CPU)`;
   report({
     id: 'l-1M-p0',
     what: `start the CLI on a data file of 1M runs on commit ${PRIOR}: until listening`,

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { RUN } from '../lib/data.js';
-import { AUTH, compare, rps, runPath, sandboxRoundRobin } from '../lib/load.js';
+import { AUTH, EDGE_ROUNDS, compare, rps, runPath, sandboxRoundRobin } from '../lib/load.js';
 import { bad, fmt, median, report } from '../lib/report.js';
 import { ROOT, mockServer } from '../lib/servers.js';
 import { createApp, demoFixture } from '../../src/index.js';
@@ -60,8 +60,7 @@ export async function sandboxesGroup() {
   const { base, subject } = await compare(
     { url: server.url, path: runPath(RUN), headers: AUTH },
     { url: server.url, path: await sandboxRoundRobin(server.url, 100), headers: AUTH },
-    // 6 rounds a side, as flt's: one round's ratio ranges over a third here, so 2 rounds a side decide little.
-    6,
+    EDGE_ROUNDS,
   );
   const ratio = rps(subject) / rps(base);
   report({

@@ -2,7 +2,7 @@
 // against one that does not. The shadow request is queued after the answer, bounded in rate and concurrency, so the
 // mock's own throughput should barely move.
 import { RUN, TOKEN } from '../lib/data.js';
-import { AUTH, compare, rps, runPath } from '../lib/load.js';
+import { AUTH, EDGE_ROUNDS, compare, rps, runPath } from '../lib/load.js';
 import { bad, fmt, report } from '../lib/report.js';
 import { mockServer } from '../lib/servers.js';
 
@@ -13,8 +13,11 @@ export async function shadowGroup() {
   // Steady state, as in a long session: the first comparison builds the OpenAPI document it checks shapes against.
   await fetch(`${shadowed.url}${runPath(RUN)}`, { headers: AUTH });
   while (((await (await fetch(`${shadowed.url}/_mock/drift`)).json()) as { compared: number }).compared < 1) await new Promise((r) => setTimeout(r, 50));
-  // 6 rounds a side, as flt's: one round's ratio ranges over a third here, so 2 rounds a side decide little.
-  const { base, subject } = await compare({ url: plain.url, path: runPath(RUN), headers: AUTH }, { url: shadowed.url, path: runPath(RUN), headers: AUTH }, 6);
+  const { base, subject } = await compare(
+    { url: plain.url, path: runPath(RUN), headers: AUTH },
+    { url: shadowed.url, path: runPath(RUN), headers: AUTH },
+    EDGE_ROUNDS,
+  );
   const drift = (await (await fetch(`${shadowed.url}/_mock/drift`)).json()) as {
     compared: number;
     drifted: number;

@@ -5,6 +5,11 @@ import { PROJECT, RUN, TOKEN, runId } from './data.js';
 
 export const SECONDS = 3; // per measured round
 export const ROUNDS = 2; // rounds per side, alternating baseline and subject
+/**
+ * Rounds per side for rows whose target sits within a tenth of 1 (flt, sb3, sh): one round's ratio ranges over about a
+ * third on this machine, so 2 rounds a side could land such a row a tenth either way.
+ */
+export const EDGE_ROUNDS = 6;
 export const CONNECTIONS = 10;
 export const AUTH = { authorization: `Bearer ${TOKEN}` };
 export const JSON_POST = { 'content-type': 'application/json' };
