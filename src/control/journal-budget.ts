@@ -1,5 +1,6 @@
 // One byte budget for the journals of every mock a server holds (its default mock and each sandbox): many mocks cannot
 // hold many times the memory. Past the budget the oldest entry of all goes, whichever journal holds it.
+import type { Stored } from './journal-types.js';
 
 /** What the budget asks of a journal. */
 export interface BudgetedJournal {
@@ -11,6 +12,12 @@ export interface BudgetedJournal {
 
 export class JournalBudget {
   private total = 0;
+  /**
+   * The entry added last, by any journal: the one a new entry compares its headers with. Consecutive requests look
+   * alike whichever mock they go to, and this entry is still in the processor's cache, unlike the last of a journal
+   * that a hundred sandboxes take turns with.
+   */
+  newest: Stored | undefined;
   private held = 0;
   /**
    * Every entry in the order added, oldest first from `head` (each journal's entries are in this order too): its
@@ -33,7 +40,8 @@ export class JournalBudget {
   }
 
   /** A journal stored an entry: past the budget the oldest entries of all go (never the one just added). */
-  added(journal: BudgetedJournal, id: number, size: number): void {
+  added(journal: BudgetedJournal, id: number, size: number, entry?: Stored): void {
+    this.newest = entry;
     this.total += size;
     this.held++;
     this.journals.push(journal);

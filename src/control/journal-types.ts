@@ -143,7 +143,8 @@ export interface Stored extends JournalRecord {
 /**
  * A record as the journal holds it: every field is set in the constructor, so each entry is one object with its fields
  * inside it (fields added to an object later live in a second, separately allocated array). Its path, request headers
- * and client facts are those of `prev` (the entry before it in its journal) when they are equal.
+ * and client facts are those of `prev` (the entry added just before it: in its journal, or in any journal under a shared
+ * budget) when they are equal.
  */
 export class StoredEntry implements Stored {
   readonly atMs: number;

@@ -128,7 +128,7 @@ export class Journal implements BudgetedJournal {
     const limit = this.limits.bodyBytes;
     const hReq = headerSize(record.requestHeaders);
     const hRes = headerSize(record.responseHeaders);
-    const stored = new StoredEntry(record, id, 0, this.size > 0 ? this.entries[this.entries.length - 1] : undefined);
+    const stored = new StoredEntry(record, id, 0, this.budget?.newest ?? (this.size > 0 ? this.entries[this.entries.length - 1] : undefined));
     if (record.path.length > limit) stored.path = textPrefix(record.path, limit);
     if (record.querystring.length > limit) stored.querystring = textPrefix(record.querystring, limit);
     if (hReq > limit) stored.requestHeaders = boundedHeaders(record.requestHeaders, limit);
@@ -145,7 +145,7 @@ export class Journal implements BudgetedJournal {
     this.total += stored.size;
     // The newest entry always stays, whatever its size (it is bounded by the body limit).
     while (this.size > 1 && (this.size > this.limits.entries || this.total > this.limits.bytes)) this.shift();
-    this.budget?.added(this, stored.id, stored.size);
+    this.budget?.added(this, stored.id, stored.size, stored);
     return stored.id;
   }
 

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { createApp } from '../../src/app.js';
 import { demoFixture } from '../../src/fixtures.js';
 import { Journal, type ClientFacts, type JournalRecord } from '../../src/control/journal.js';
+import { JournalBudget } from '../../src/control/journal-budget.js';
 import { DEMO } from '../helpers/demo.js';
 import { STORAGES, removeDirs } from '../helpers/storages.js';
 
@@ -65,6 +66,42 @@ for (const [name, first, second] of UNSHARED) {
     assert.equal(b.client, own.client);
     assert.equal(a.requestHeaders, record(first).requestHeaders);
     assert.equal(a.client, record(first).client);
+  });
+}
+
+test('journal share: under a shared budget, an entry shares with the newest of any journal, not the last of its own', () => {
+  const budget = new JournalBudget(1 << 20);
+  const [a, b] = [new Journal({}, undefined, budget), new Journal({}, undefined, budget)];
+  const h = () => ({ host: 'h', accept: 'application/json' });
+  a.add(record({ requestHeaders: h(), client: facts() }));
+  b.add(record({ requestHeaders: h(), client: facts() }));
+  a.add(record({ requestHeaders: { accept: 'other' }, client: facts({ inFlight: 2 }) }));
+  b.add(record({ requestHeaders: h(), client: facts() }));
+  const [a1, a2] = a.records();
+  const [b1, b2] = b.records();
+  // b's first is a's first; b's second follows a's second (different), so it keeps its own, not b's first.
+  assert.ok(b1.requestHeaders === a1.requestHeaders && b1.client === a1.client && b1.path === a1.path);
+  assert.ok(b2.requestHeaders !== b1.requestHeaders && b2.client !== b1.client);
+  assert.equal(b2.requestHeaders, h());
+  assert.equal(a2.requestHeaders, { accept: 'other' });
+  assert.equal(
+    b.list().map((e) => e.request.headers),
+    [h(), h()],
+  );
+});
+
+for (const [name, first, second] of UNSHARED) {
+  test(`journal share: across two journals under one budget, not shared when ${name}`, () => {
+    const budget = new JournalBudget(1 << 20);
+    const [a, b] = [new Journal({}, undefined, budget), new Journal({}, undefined, budget)];
+    a.add(record(first));
+    b.add(record(second));
+    const [x] = a.records();
+    const [y] = b.records();
+    assert.ok(y.requestHeaders !== x.requestHeaders || (first.requestHeaders === undefined && second.requestHeaders === undefined));
+    assert.equal(y.requestHeaders, second.requestHeaders ?? {});
+    assert.equal(y.client, second.client);
+    assert.ok(y.client === undefined || y.client !== x.client);
   });
 }
 
