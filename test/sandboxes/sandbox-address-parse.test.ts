@@ -31,7 +31,7 @@ for (const [url, headers, expected] of CASES) {
   });
 }
 
-for (const headers of [{ 'x-mock-sandbox': 'abd' }, { host: 'abd.localhost' }]) {
+for (const headers of [{ 'x-mock-sandbox': 'abd' }, { host: 'abd.localhost' }] as Record<string, string>[]) {
   test(`sandbox address: /sandboxes/abc with ${JSON.stringify(headers)} is a conflict`, () => {
     const err = (() => {
       try {
