@@ -40,12 +40,12 @@ export class JournalBudget {
   }
 
   /** A journal stored an entry: past the budget the oldest entries of all go (never the one just added). */
-  added(journal: BudgetedJournal, id: number, size: number, entry?: Stored): void {
+  added(journal: BudgetedJournal, entry: Stored): void {
     this.newest = entry;
-    this.total += size;
+    this.total += entry.size;
     this.held++;
     this.journals.push(journal);
-    this.ids.push(id);
+    this.ids.push(entry.id);
     this.evict();
     this.compact();
   }

@@ -145,7 +145,7 @@ export class Journal implements BudgetedJournal {
     this.total += stored.size;
     // The newest entry always stays, whatever its size (it is bounded by the body limit).
     while (this.size > 1 && (this.size > this.limits.entries || this.total > this.limits.bytes)) this.shift();
-    this.budget?.added(this, stored.id, stored.size, stored);
+    this.budget?.added(this, stored);
     return stored.id;
   }
 
