@@ -49,8 +49,11 @@ export const PYDANTIC_ERRORS = {
   uuid_parsing: { template: 'Input should be a valid UUID, {error}', ctx: { error: 'string' } },
   datetime_type: { template: 'Input should be a valid datetime' },
   datetime_parsing: { template: 'Input should be a valid datetime, {error}', ctx: { error: 'string' } },
-  /** A rule of the service's own (a validator raising ValueError). FastAPI renders the exception in ctx as `{}`. */
-  value_error: { template: 'Value error, {error}', ctx: { error: 'string' } },
+  /**
+   * A rule of the service's own (a validator raising ValueError). FastAPI renders the exception in ctx as `{}`. The
+   * mock adds ctx.did_you_mean when the rule names a value meant (an operation id), as extra_forbidden names a key.
+   */
+  value_error: { template: 'Value error, {error}', ctx: { error: 'string' }, optionalCtx: { did_you_mean: 'string' } },
   /**
    * An unknown key in a document that forbids them (fixtures and control bodies; pydantic's extra="forbid"). The
    * mock adds ctx.did_you_mean, the closest known key, when one is close (docs/decisions.md).

@@ -23,9 +23,11 @@ function itemSchema(type: PydanticErrorType) {
     msg,
     input: type === 'json_invalid' ? v.object({}) : v.unknown(),
   };
-  if (type === 'value_error') entries.ctx = v.object({ error: v.object({}) });
-  else if (row.ctx) entries.ctx = v.object(Object.fromEntries(Object.entries(row.ctx).map(([k, kind]) => [k, CTX_SCHEMAS[kind]])));
-  else if (row.optionalCtx) entries.ctx = v.optional(v.object(Object.fromEntries(Object.entries(row.optionalCtx).map(([k, kind]) => [k, CTX_SCHEMAS[kind]]))));
+  const given = Object.entries(row.ctx ?? {}).map(([k, kind]) => [k, type === 'value_error' ? v.object({}) : CTX_SCHEMAS[kind]]);
+  const optional = Object.entries(row.optionalCtx ?? {}).map(([k, kind]) => [k, v.optional(CTX_SCHEMAS[kind])]);
+  const ctx = v.object(Object.fromEntries([...given, ...optional]) as v.ObjectEntries);
+  if (given.length > 0) entries.ctx = ctx;
+  else if (optional.length > 0) entries.ctx = v.optional(ctx);
   return v.object(entries);
 }
 

@@ -111,4 +111,16 @@ test('match.operation: a misspelt id is 422 naming the closest id in ctx.did_you
   assert.equal(mock.control.faults(), []);
 });
 
+test('match.operation over HTTP: the 422 for a misspelt id, for a fault and for a verify pattern, is one /openapi.json describes', async () => {
+  // freshMock's client checks every answer against the served document, so an item shape it lacks fails the request.
+  const { http } = await freshMock();
+  const fault = await http.post('/_mock/faults').send({ status: 500, match: { operation: 'getRnu' } });
+  assert.is(fault.status, 422);
+  assert.equal(fault.body.detail[0].ctx, { error: {}, did_you_mean: 'getRun' });
+  const verify = await http.post('/_mock/verify').send({ request: { operation: 'cancelRnu' }, count: { exactly: 1 } });
+  assert.is(verify.status, 422, JSON.stringify(verify.body));
+  assert.equal(verify.body.detail[0].ctx, { error: {}, did_you_mean: 'cancelRun' });
+  assert.equal((await http.get('/_mock/faults')).body, { items: [] });
+});
+
 test.run();
