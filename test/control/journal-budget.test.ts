@@ -97,4 +97,74 @@ test('journal budget: a large budget held whole keeps every slot (nothing to cut
   assert.is(budget.slots, 5000);
 });
 
+test('journal budget: drift added to an entry of one journal lets the oldest entry of another go once past the budget', () => {
+  const budget = new JournalBudget(3 * ENTRY);
+  const a = new Journal({}, undefined, budget);
+  const b = new Journal({}, undefined, budget);
+  a.add(record());
+  b.add(record());
+  b.add(record());
+  assert.is(budget.used, 3 * ENTRY);
+  // One byte of drift on B's newest entry: the budget is passed, so the oldest entry of all (A's) goes.
+  const drift = [{ field: 'status', mock: 200, target: 500 }];
+  const bytes = JSON.stringify(drift).length;
+  assert.ok(b.addDrift(2, drift));
+  assert.equal(ids(a), []);
+  assert.equal(ids(b), [1, 2]);
+  assert.is(budget.used, 2 * ENTRY + bytes);
+  assert.is(budget.entries, 2);
+});
+
+test('journal budget: the order is rebuilt exactly when its slots reach 1,024 and twice the entries held', () => {
+  // One entry held: rebuilt at the 1,024th add (not before, not after), down to the one held.
+  const one = new JournalBudget(1 << 30);
+  const a = new Journal({ entries: 1 }, undefined, one);
+  for (let i = 0; i < 1023; i++) a.add(record());
+  assert.is(one.slots, 1023);
+  a.add(record());
+  assert.is(one.slots, 1);
+  // 600 held: 1,024 slots are not yet twice 600, so the order waits for 1,200.
+  const many = new JournalBudget(1 << 30);
+  const b = new Journal({ entries: 600 }, undefined, many);
+  for (let i = 0; i < 1199; i++) b.add(record());
+  assert.is(many.slots, 1199);
+  b.add(record());
+  assert.is(many.slots, 600);
+  assert.is(many.entries, 600);
+});
+
+test('journal budget: a rebuilt order keeps the entries still held, oldest first, so the budget lets them go in turn', () => {
+  const budget = new JournalBudget(3 * ENTRY);
+  const a = new Journal({ entries: 1 }, undefined, budget);
+  const b = new Journal({}, undefined, budget);
+  b.add(record());
+  b.add(record());
+  // A keeps its newest only: 1,022 adds make 1,024 slots with 3 held, and the order is rebuilt to those 3.
+  for (let i = 0; i < 1022; i++) a.add(record());
+  assert.is(budget.slots, 3);
+  assert.is(budget.used, 3 * ENTRY);
+  // Past the budget: B's first is the oldest held, then B's second, then A's newest.
+  b.add(record());
+  assert.equal(ids(b), [2, 3]);
+  assert.equal(ids(a), [1022]);
+  b.add(record());
+  assert.equal(ids(b), [3, 4]);
+  b.add(record());
+  assert.equal(ids(a), []);
+  assert.equal(ids(b), [3, 4, 5]);
+  assert.is(budget.used, 3 * ENTRY);
+});
+
+test('journal budget: slots the budget let go are cut off once they reach 1,024 and as many as the rest', () => {
+  // 1,024 entries held and one let go per add: after 2,048 adds the first 1,024 slots are let go, and they are cut.
+  const budget = new JournalBudget(1024 * ENTRY);
+  const a = new Journal({ entries: 5000 }, undefined, budget);
+  for (let i = 0; i < 2047; i++) a.add(record());
+  assert.is(budget.slots, 2047);
+  a.add(record());
+  assert.is(budget.slots, 1024);
+  assert.is(budget.entries, 1024);
+  assert.equal(ids(a).slice(0, 2), [1025, 1026]);
+});
+
 test.run();
