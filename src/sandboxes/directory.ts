@@ -95,7 +95,7 @@ export function createSandboxes(options: SandboxesOptions): Sandboxes {
         next,
         (id) => {
           const entry = registry.touch(id);
-          if (!entry) throw notFound(id.slice(0, 64));
+          if (!entry) throw notFound(id);
           return entry;
         },
         (entry) => registry.answered(entry),

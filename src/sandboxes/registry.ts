@@ -1,5 +1,5 @@
 // The registry of sandboxes: whole mocks built on demand, found by id, dropped after their time to live, bounded in number.
-import { ApiError } from '../errors.js';
+import { ApiError, sandboxNotFound } from '../errors.js';
 import { keysetPage, type Page } from '../domain/index.js';
 import type { SandboxInfo } from '../schemas/index.js';
 import { SandboxLife } from './life.js';
@@ -190,4 +190,5 @@ export function sandboxInfo(e: { id: string; name: string | null; createdMs: num
   };
 }
 
-export const notFound = (id: string) => new ApiError('sandbox_not_found', { affected_resource: `sandbox:${id}` });
+/** 404 `sandbox_not_found`, showing the id cut to 64 characters (as every form of a request shows it). */
+export const notFound = (id: string) => sandboxNotFound(id);

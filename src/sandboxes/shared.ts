@@ -108,7 +108,7 @@ export function sharedSandboxes(options: SandboxesOptions, storage: SharedSandbo
   /** The live sandbox, or 404; from the storage, so a sandbox created through any instance is found. */
   const find = async (id: string) => {
     const row = await storage.find(id, now()).catch((err) => Promise.reject(storageUnavailable(err)));
-    if (!row) throw notFound(id.slice(0, 64));
+    if (!row) throw notFound(id);
     return row;
   };
 
@@ -170,12 +170,12 @@ export function sharedSandboxes(options: SandboxesOptions, storage: SharedSandbo
     async delete(id) {
       const gone = await storage.delete(id).catch((err) => Promise.reject(storageUnavailable(err)));
       await letGo(id);
-      if (!gone) throw notFound(id.slice(0, 64));
+      if (!gone) throw notFound(id);
     },
     control(id) {
       // In process: a sandbox this instance has open (created here, or served here since).
       const h = held.get(id);
-      if (!h) throw notFound(id.slice(0, 64));
+      if (!h) throw notFound(id);
       return h.core.control;
     },
     async close() {

@@ -22,6 +22,9 @@ const CASES: [string, Record<string, string>, ReturnType<typeof addressOf>][] = 
   ['/api', { 'x-mock-sandbox': ' abc ' }, { id: 'abc', url: '/api', prefix: '' }],
   ['/api', { host: 'abc.localhost:8080' }, { id: 'abc', url: '/api', prefix: '' }],
   ['/api', { host: 'a.b.localhost' }, null],
+  // An empty label names no sandbox: the default mock.
+  ['/api', { host: '.localhost' }, null],
+  ['/api', { host: '.localhost:4010' }, null],
   ['/sandboxes/abc/api', { 'x-mock-sandbox': 'abc', host: 'abc.localhost' }, { id: 'abc', url: '/api', prefix: '/sandboxes/abc' }],
 ];
 
