@@ -1,6 +1,6 @@
 // The sandbox bound at its edges on the injected real-time clock: the limit, one past it (429 with the seconds until
-// the first one expires), a sandbox expired to the millisecond but not yet swept (its place is free), and a request
-// that restarts the time to live.
+// the first one expires), the limit when none is configured (1,000), a sandbox expired to the millisecond but not yet
+// swept (its place is free), and a request that restarts the time to live.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freshMock } from '../helpers/app.js';
@@ -37,6 +37,21 @@ test('sandbox limit: the 2nd of 2 is created, the 3rd is 429 with Retry-After un
   // Nothing of the refused creates was kept.
   assert.is((await m.http.get('/_mock/sandboxes')).body.items.length, 2);
   assert.is((await m.http.get(`/_mock/sandboxes/${a.id}`)).status, 200);
+});
+
+test('sandbox limit: with none configured, 1,000 are created and the 1,001st is 429, told to wait the default hour', async () => {
+  const m = await freshMock({ clock: () => T0 });
+  // 999 in process (the cheap way), the 1,000th and the one past it over HTTP.
+  for (let i = 1; i < 1000; i++) await m.mock.control.createSandbox({});
+  const last = await m.http.post('/_mock/sandboxes').send({ name: 'the 1000th' });
+  assert.equal([last.status, last.body.name], [201, 'the 1000th']);
+  const refused = await m.http.post('/_mock/sandboxes').send({});
+  assert.equal([refused.status, refused.body, refused.headers['retry-after']], [429, limitBody(1000), String(60 * 60)]);
+  // A place freed is taken again, and only one.
+  await m.mock.control.deleteSandbox(last.body.id);
+  assert.is((await m.http.post('/_mock/sandboxes').send({})).status, 201);
+  assert.is((await m.http.post('/_mock/sandboxes').send({})).status, 429);
+  await m.mock.close();
 });
 
 test('sandbox limit: a sandbox expired to the millisecond, not yet swept, frees its place; one ms before, it does not', async () => {
