@@ -1,4 +1,4 @@
-// The in-process sandbox registry with stand-in cores: close and delete close each core once and only after its requests in flight are answered, a create still being built holds its place against the limit, and a build that fails registers nothing and frees its place.
+// The in-process sandbox registry with stand-in cores: close and delete close each core once and only after its requests in flight are answered, a create still being built holds its place against the limit, a build that fails registers nothing and frees its place, an expiry is counted once and closes its core, and a live id is never reused.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError } from '../../src/errors.js';
@@ -144,6 +144,35 @@ test('a build that fails registers nothing, rejects with its own error, and free
   assert.equal([next.id, r.reg.size], ['b', 1]);
   await r.reg.close();
   assert.equal(r.events, ['close b']);
+});
+
+test('an expiry is counted once and closes the core, whether a lookup or the sweep finds it', async () => {
+  const r = registry(5);
+  await r.create(); // a
+  await r.create(); // b
+  r.at(TTL);
+  // A lookup of a sandbox past its time finds nothing and lets it go at once.
+  assert.is(r.reg.touch('a'), undefined);
+  await turn();
+  assert.equal(r.events, ['close a']);
+  assert.equal(r.expired, [TTL]);
+  assert.is(r.reg.size, 1, 'only b is still held (not yet swept)');
+  await r.reg.sweep();
+  assert.equal(r.events, ['close a', 'close b']);
+  assert.equal(r.expired, [TTL, TTL]);
+  assert.is(r.reg.size, 0);
+  await r.reg.sweep();
+  assert.equal(r.expired, [TTL, TTL], 'nothing is counted twice');
+  await r.reg.close();
+});
+
+test('an id already live is never given to a new sandbox: the next one drawn is taken', async () => {
+  const drawn = ['x', 'x', 'x', 'y'];
+  const reg = new SandboxRegistry<SandboxCore>({ now: () => T0, ttlMs: TTL, max: 5, ids: () => drawn.shift()!, expired: () => {} });
+  const build = async () => ({ close: async () => {} });
+  assert.equal([(await reg.create({}, build)).id, (await reg.create({}, build)).id], ['x', 'y']);
+  assert.equal(drawn, []);
+  await reg.close();
 });
 
 test.run();
