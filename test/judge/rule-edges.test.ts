@@ -7,6 +7,8 @@ import { retryAfterIgnored } from '../../src/judge/retry-after-ignored.js';
 import { unboundedConcurrency } from '../../src/judge/unbounded-concurrency.js';
 import { retriedFinalError } from '../../src/judge/retried-final-error.js';
 import { expiredTokenResent } from '../../src/judge/expired-token-resent.js';
+import { codeReused } from '../../src/judge/code-reused.js';
+import { refreshTokenReused } from '../../src/judge/refresh-token-reused.js';
 
 const WHO = 'p-1';
 let nextId = 1;
@@ -114,6 +116,37 @@ test('expired_token_resent: only a 401 token_expired marks a token; one finding 
   const again = fact({ status: 200, access: 'fp-b' });
   const third = fact({ status: 200, access: 'fp-b' });
   assert.equal(entries(expiredTokenResent.check([expired, again, third])), [[1, 2]]);
+});
+
+/** A token exchange presenting `grant`'s credential `fp`, answered `status`. */
+const exchange = (grant: string, fp: string, status: number): Fact => {
+  const f = fact({ method: 'POST', path: '/api/v3/auth/token', operation: 'exchangeToken', status });
+  f.client = { principal: WHO, inFlight: 1, grant, ...(grant === 'refresh_token' ? { refresh: fp } : { code: fp }) };
+  return f;
+};
+
+test('code_reused: every later presentation names the first; a code under another grant is not looked at', () => {
+  nextId = 1;
+  const found = codeReused.check([
+    exchange('authorization_code', 'c1', 200),
+    exchange('authorization_code', 'c1', 400),
+    exchange('authorization_code', 'c1', 400),
+  ]);
+  assert.equal(entries(found), [
+    [1, 2],
+    [1, 3],
+  ]);
+  nextId = 1;
+  assert.equal(codeReused.check([exchange('authorization_code', 'c2', 200), exchange('client_credentials', 'c2', 400)]), []);
+});
+
+test('refresh_token_reused: only a refresh answered 200 rotates the token; a refused one may be tried again', () => {
+  nextId = 1;
+  assert.equal(refreshTokenReused.check([exchange('refresh_token', 'r1', 400), exchange('refresh_token', 'r1', 200)]), []);
+  nextId = 1;
+  const found = refreshTokenReused.check([exchange('refresh_token', 'r2', 200), exchange('refresh_token', 'r2', 400)]);
+  assert.equal(entries(found), [[1, 2]]);
+  assert.is(found[0].message, 'Refresh token rotated by request 1 was presented again by request 2 (answered 400).');
 });
 
 test.run();
