@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freshMock, type TestMock } from '../helpers/app.js';
 import { DEMO, bearer } from '../helpers/demo.js';
-import { parsePrometheus, series } from '../helpers/prometheus.js';
+import { UNKNOWN_BINDING_422, UNKNOWN_BINDING_CREATE, sandboxesOpened } from '../helpers/sandbox-refused.js';
 import { ApiError } from '../../src/errors.js';
 
 const P = DEMO.projects.support;
@@ -11,11 +11,7 @@ const OWNER = bearer(DEMO.tokens.owner);
 const BUDGET = `/api/v3/projects/${P}/budget`;
 const turn = () => new Promise<void>((r) => setImmediate(r));
 
-/** Sandboxes opened and still open, as GET /_mock/metrics counts them (read in process: the route is not in /openapi.json). */
-async function opened(m: TestMock): Promise<[Record<string, number>, Record<string, number>]> {
-  const f = parsePrometheus(await (await m.mock.fetch('/_mock/metrics')).text());
-  return [series(f, 'prm_sandboxes_live'), series(f, 'prm_sandboxes_created_total')];
-}
+const opened = (m: TestMock) => sandboxesOpened(m.mock);
 
 const gone = (id: string) => ({
   detail: { reason_code: 'sandbox_not_found', message: 'No such sandbox: never created, deleted, or expired.', affected_resource: `sandbox:${id}` },
@@ -57,25 +53,8 @@ test('closing the server closes every sandbox: a write held in flight answers 40
 
 test('a create whose simulation is refused after its mock was built: 422, that mock closed, no sandbox, and its place free', async () => {
   const m = await freshMock({ sandboxes: { max: 1 } });
-  const binding = '00000000-0000-4000-8000-000000000000';
-  const res = await m.http.post('/_mock/sandboxes').send({ simulation: { traffic: [{ binding_id: binding, messages_per_hour: 1 }] } });
-  assert.equal(
-    [res.status, res.body],
-    [
-      422,
-      {
-        detail: [
-          {
-            type: 'value_error',
-            loc: ['body', 'simulation', 'traffic', 0, 'binding_id'],
-            msg: 'Value error, unknown connection binding',
-            input: null,
-            ctx: { error: {} },
-          },
-        ],
-      },
-    ],
-  );
+  const res = await m.http.post('/_mock/sandboxes').send(UNKNOWN_BINDING_CREATE);
+  assert.equal([res.status, res.body], [422, UNKNOWN_BINDING_422]);
   assert.equal(await opened(m), [{ '': 0 }, { '': 1 }], 'built once, and closed');
   assert.equal((await m.http.get('/_mock/sandboxes')).body, { items: [], next_cursor: null });
   // The one place the server allows is free: the next create is made.

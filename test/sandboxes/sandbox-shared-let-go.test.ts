@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import type { MockApp } from '../../src/app.js';
 import { ApiError } from '../../src/errors.js';
 import { dropCreated, needsPostgres } from '../helpers/postgres.js';
-import { parsePrometheus, series } from '../helpers/prometheus.js';
+import { UNKNOWN_BINDING_422, UNKNOWN_BINDING_CREATE, sandboxesOpened } from '../helpers/sandbox-refused.js';
 import { apps, call, create, instances, P, rows } from '../helpers/postgres-sandboxes.js';
 
 needsPostgres();
@@ -19,11 +19,8 @@ const gone = (id: string) => ({
   detail: { reason_code: 'sandbox_not_found', message: 'No such sandbox: never created, deleted, or expired.', affected_resource: `sandbox:${id}` },
 });
 
-/** Sandboxes this instance has open, and has opened in all, as its GET /_mock/metrics counts them. */
-async function opened(app: MockApp): Promise<[Record<string, number>, Record<string, number>]> {
-  const f = parsePrometheus(await (await app.fetch('/_mock/metrics')).text());
-  return [series(f, 'prm_sandboxes_live'), series(f, 'prm_sandboxes_created_total')];
-}
+/** Sandboxes this instance has open, and has opened in all. */
+const opened = sandboxesOpened;
 
 /** A budget PUT to sandbox `id` through `app`, held by a delay fault until the sandbox ends; resolves once it is in flight. */
 async function heldWrite(app: MockApp, id: string) {
@@ -87,25 +84,8 @@ test('a create whose simulation is refused after its mock was built: 422, no row
     live: [a],
     schema,
   } = await instances(1, { sandboxes: { max: 1 } });
-  const binding = '00000000-0000-4000-8000-000000000000';
-  const res = await call(a, 'POST', '/_mock/sandboxes', { simulation: { traffic: [{ binding_id: binding, messages_per_hour: 1 }] } });
-  assert.equal(
-    [res.status, res.body],
-    [
-      422,
-      {
-        detail: [
-          {
-            type: 'value_error',
-            loc: ['body', 'simulation', 'traffic', 0, 'binding_id'],
-            msg: 'Value error, unknown connection binding',
-            input: null,
-            ctx: { error: {} },
-          },
-        ],
-      },
-    ],
-  );
+  const res = await call(a, 'POST', '/_mock/sandboxes', UNKNOWN_BINDING_CREATE);
+  assert.equal([res.status, res.body], [422, UNKNOWN_BINDING_422]);
   assert.is(await rows(schema, 'prm_sandboxes'), 0);
   assert.equal(await opened(a), [{ '': 0 }, { '': 1 }], 'built once, and closed');
   const made = await create(a, { name: 'after' });
