@@ -3,11 +3,11 @@
 import { COLLECTION_NAMES, type StateData } from '../schemas/index.js';
 import { Store, type Snapshot } from '../storage/index.js';
 import { MemoryAdapter } from '../storage/index.js';
-import { invalid } from '../errors.js';
+import { invalid, sandboxNotFound } from '../errors.js';
 import { parse as parseInput } from '../validation.js';
 import { validateFixture } from '../control/index.js';
 import { CreateSandboxSchema, type CreateSandboxInput } from '../schemas/index.js';
-import { SandboxRegistry, notFound } from './registry.js';
+import { SandboxRegistry } from './registry.js';
 import { LiveAdapter } from './life.js';
 import { sandboxIds } from './ids.js';
 import { sharedSandboxes } from './shared.js';
@@ -95,7 +95,7 @@ export function createSandboxes(options: SandboxesOptions): Sandboxes {
         next,
         (id) => {
           const entry = registry.touch(id);
-          if (!entry) throw notFound(id);
+          if (!entry) throw sandboxNotFound(id);
           return entry;
         },
         (entry) => registry.answered(entry),

@@ -106,7 +106,7 @@ export class SandboxRegistry<Core extends SandboxCore> {
   /** The live sandbox, or 404 `sandbox_not_found`. */
   get(id: string): SandboxEntry<Core> {
     const e = this.find(id);
-    if (!e) throw notFound(id);
+    if (!e) throw sandboxNotFound(id);
     return e;
   }
 
@@ -189,6 +189,3 @@ export function sandboxInfo(e: { id: string; name: string | null; createdMs: num
     ttl_ms: e.ttlMs,
   };
 }
-
-/** 404 `sandbox_not_found`, showing the id cut to 64 characters (as every form of a request shows it). */
-export const notFound = (id: string) => sandboxNotFound(id);

@@ -1,13 +1,13 @@
 // Sandboxes on shared storage (PostgreSQL): the registry and every sandbox's state live in the database, so any instance
 // serves any sandbox. An instance opens a sandbox it does not hold when a request names it, and lets it go when idle.
-import { ApiError } from '../errors.js';
+import { ApiError, sandboxNotFound } from '../errors.js';
 import { keysetPage } from '../domain/index.js';
 import { Store } from '../storage/index.js';
 import { storageUnavailable } from '../storage/index.js';
 import { SandboxGone } from '../storage/index.js';
 import type { SandboxRow, SharedSandboxStorage } from '../storage/index.js';
 import type { PrepareCreate, Sandboxes, SandboxesOptions, SandboxMock } from './kinds.js';
-import { notFound, sandboxInfo } from './registry.js';
+import { sandboxInfo } from './registry.js';
 import { handOver, within } from './request-router.js';
 import { sandboxIds } from './ids.js';
 import { SandboxLife } from './life.js';
@@ -108,7 +108,7 @@ export function sharedSandboxes(options: SandboxesOptions, storage: SharedSandbo
   /** The live sandbox, or 404; from the storage, so a sandbox created through any instance is found. */
   const find = async (id: string) => {
     const row = await storage.find(id, now()).catch((err) => Promise.reject(storageUnavailable(err)));
-    if (!row) throw notFound(id);
+    if (!row) throw sandboxNotFound(id);
     return row;
   };
 
@@ -170,12 +170,12 @@ export function sharedSandboxes(options: SandboxesOptions, storage: SharedSandbo
     async delete(id) {
       const gone = await storage.delete(id).catch((err) => Promise.reject(storageUnavailable(err)));
       await letGo(id);
-      if (!gone) throw notFound(id);
+      if (!gone) throw sandboxNotFound(id);
     },
     control(id) {
       // In process: a sandbox this instance has open (created here, or served here since).
       const h = held.get(id);
-      if (!h) throw notFound(id);
+      if (!h) throw sandboxNotFound(id);
       return h.core.control;
     },
     async close() {
