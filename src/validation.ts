@@ -93,6 +93,12 @@ function renderMessage(type: PydanticErrorType, ctx: Record<string, unknown> = {
   });
 }
 
+/** The ctx keys of the mock's own a row allows (`optionalCtx`) that `ctx` gives, or undefined when it gives none. */
+function ownCtx(row: ErrorRow, ctx: Record<string, unknown>): Record<string, unknown> | undefined {
+  const own = Object.keys(row.optionalCtx ?? {}).filter((k) => ctx[k] !== undefined);
+  return own.length > 0 ? Object.fromEntries(own.map((k) => [k, ctx[k]])) : undefined;
+}
+
 /**
  * The item as it goes on the wire: type from the table, msg rendered from its template, ctx only with the table's
  * keys, input always present. A type outside the table, or one without its ctx, becomes a value_error carrying the
@@ -106,15 +112,15 @@ function toPydanticItem(item: ValidationItem): ValidationItem {
   if (!row || !complete || item.type === 'value_error') {
     const error = item.msg.replace(/^Value error, /, '');
     // A rule of the mock's own may name the value meant (an operation id), as extra_forbidden names a key.
-    const hint = typeof ctx.did_you_mean === 'string' ? { did_you_mean: ctx.did_you_mean } : {};
+    const hint = ownCtx(PYDANTIC_ERRORS.value_error, ctx);
     return { type: 'value_error', loc: item.loc, msg: renderMessage('value_error', { error }), input, ctx: { error: {}, ...hint } };
   }
   const type = item.type as PydanticErrorType;
   if (type === 'json_invalid') return { type, loc: item.loc, msg: row.template, input: {}, ctx: { error: ctx.error } };
   const out: ValidationItem = { type, loc: item.loc, msg: renderMessage(type, ctx), input };
   if (row.ctx) out.ctx = Object.fromEntries(Object.keys(row.ctx).map((k) => [k, ctx[k]]));
-  const own = Object.keys(row.optionalCtx ?? {}).filter((k) => ctx[k] !== undefined);
-  if (own.length > 0) out.ctx = { ...out.ctx, ...Object.fromEntries(own.map((k) => [k, ctx[k]])) };
+  const own = ownCtx(row, ctx);
+  if (own) out.ctx = { ...out.ctx, ...own };
   return out;
 }
 
