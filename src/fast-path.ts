@@ -12,7 +12,7 @@ import { journalAnswered, type Answered } from './middleware/index.js';
 import type { Arrival } from './judge/index.js';
 import type { KeptBody } from './control/index.js';
 import { OPERATION_NAMES } from './control/index.js';
-import { SANDBOX_HEADER, addressOf, type Served } from './sandboxes/index.js';
+import { SANDBOX_HEADER, addressOf, pathAddresses, type Served } from './sandboxes/index.js';
 import { markPathPrefix } from './pipeline/index.js';
 import type { ShadowAnswer, ShadowCall } from './shadow/index.js';
 
@@ -42,6 +42,7 @@ export interface FastPathParts {
  */
 export function fastListener(parts: FastPathParts, full: RequestListener): RequestListener {
   const { app, root, table, sandboxes, report, shadow } = parts;
+  const byTarget = pathAddresses();
   const take = (req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> => {
     const url = req.url;
     if (req.method !== 'GET' || url === undefined || UNUSUAL.test(url)) return false;
@@ -59,10 +60,13 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
     let prefix = '';
     let id = '';
     const host = req.headers.host;
-    if (url.startsWith('/sandboxes/') || req.headers[SANDBOX_HEADER] !== undefined || (host !== undefined && host.includes('.localhost'))) {
+    const byPath = url.startsWith('/sandboxes/');
+    const byOther = req.headers[SANDBOX_HEADER] !== undefined || (host !== undefined && host.includes('.localhost'));
+    if (byPath || byOther) {
       let to: ReturnType<typeof addressOf>;
       try {
-        to = addressOf(req);
+        // Named by its path alone, the address depends on the target alone: remembered by it.
+        to = byOther ? addressOf(req) : byTarget(url);
       } catch {
         return false; // a conflict: the selector refuses it
       }

@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors.js';
 import { hostName } from '../middleware/index.js';
+import { flat } from './ids.js';
 
 export const SANDBOX_HEADER = 'x-mock-sandbox';
 const PREFIX = '/sandboxes/';
@@ -15,24 +16,24 @@ export interface Addressed {
   prefix: string;
 }
 
+/** The id a '/sandboxes/{id}...' target names, that target without its prefix, and the prefix (one parse rule). */
+function parsePath(url: string): Addressed {
+  // The id runs to the next '/' or '?' (two native scans, not a regular expression over a copy of the rest).
+  const slash = url.indexOf('/', PREFIX.length);
+  const question = url.indexOf('?', PREFIX.length);
+  const end = Math.min(slash < 0 ? url.length : slash, question < 0 ? url.length : question);
+  const rest = url.slice(end);
+  return { id: url.slice(PREFIX.length, end), url: rest.startsWith('/') ? rest : `/${rest}`, prefix: url.slice(0, end) };
+}
+
 /**
  * The sandbox `req` is for, or null for the default mock. Two forms that name different sandboxes are 400
  * `sandbox_conflict`: a client that means one sandbox and reaches another would see the wrong state silently.
  */
 export function addressOf(req: IncomingMessage): Addressed | null {
   const url = req.url ?? '/';
-  let fromPath: string | undefined;
-  let rest = url;
-  let end = 0;
-  if (url.startsWith(PREFIX)) {
-    // The id runs to the next '/' or '?' (two native scans, not a regular expression over a copy of the rest).
-    const slash = url.indexOf('/', PREFIX.length);
-    const question = url.indexOf('?', PREFIX.length);
-    end = Math.min(slash < 0 ? url.length : slash, question < 0 ? url.length : question);
-    fromPath = url.slice(PREFIX.length, end);
-    rest = url.slice(end);
-    if (!rest.startsWith('/')) rest = `/${rest}`;
-  }
+  const byPath = url.startsWith(PREFIX) ? parsePath(url) : undefined;
+  const fromPath = byPath?.id;
   const header = req.headers[SANDBOX_HEADER];
   const fromHeader = typeof header === 'string' && header.trim() !== '' ? header.trim() : undefined;
   const host = req.headers.host;
@@ -49,5 +50,30 @@ export function addressOf(req: IncomingMessage): Addressed | null {
     const named = [fromPath, fromHeader, fromHost].filter((x): x is string => x !== undefined);
     throw new ApiError('sandbox_conflict', { message: `The request names different sandboxes: ${named.map((x) => x.slice(0, 64)).join(', ')}` });
   }
-  return { id, url: fromPath !== undefined ? rest : url, prefix: fromPath !== undefined ? url.slice(0, end) : '' };
+  return byPath ?? { id, url, prefix: '' };
+}
+
+/** Targets longer than this are parsed each time: a remembered one is at most this many characters. */
+const REMEMBERED_URL_MAX = 256;
+/** Targets remembered at most: the memory this takes does not grow with the traffic or the sandboxes. */
+const REMEMBERED_MAX = 1024;
+
+/**
+ * The address of a '/sandboxes/{id}...' target that names its sandbox by path alone (no header, no *.localhost host),
+ * remembered by target: clients repeat their targets, and a remembered address's strings are flat copies whose hashes
+ * V8 keeps, so finding the sandbox and routing the rest do not hash and compare fresh slices of the URL each time.
+ * At the bound the memory starts again empty (a server's targets are few; a scan of many only costs the parse).
+ */
+export function pathAddresses(): (url: string) => Addressed {
+  const known = new Map<string, Addressed>();
+  return (url) => {
+    const hit = known.get(url);
+    if (hit) return hit;
+    const parsed = parsePath(url);
+    if (url.length > REMEMBERED_URL_MAX) return parsed;
+    if (known.size >= REMEMBERED_MAX) known.clear();
+    const made = { id: flat(parsed.id), url: flat(parsed.url), prefix: flat(parsed.prefix) };
+    known.set(url, made);
+    return made;
+  };
 }

@@ -10,7 +10,7 @@ const SANDBOX_ID_LENGTH = 20;
  * The same characters as one flat string. A string built with `+=` (nanoid builds its ids so) is a chain of one node
  * per character, about 640 bytes for an id a sandbox holds as long as it lives; a join of the characters is 40.
  */
-const flat = (id: string): string => id.split('').join('');
+export const flat = (id: string): string => id.split('').join('');
 
 /** Random ids (crypto), or a seeded sequence when the server has a seed, so seeded runs name their sandboxes alike. */
 export function sandboxIds(seed?: string | number): () => string {

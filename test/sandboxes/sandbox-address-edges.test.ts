@@ -1,4 +1,4 @@
-// Two edges of addressing a sandbox: the host `.localhost` (an empty label names no sandbox) reaches the default mock, and a 404 for an unknown id longer than 64 characters shows only its first 64, in every form and in process.
+// Edges of addressing a sandbox: the host `.localhost` (an empty label names no sandbox) reaches the default mock, a 404 for an unknown id longer than 64 characters shows only its first 64, in every form and in process, and a read whose path and header or host disagree is refused however often its target came before.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freshMock } from '../helpers/app.js';
@@ -78,6 +78,26 @@ test('in process: the 404 of an unknown id longer than 64 characters shows its f
   for (const fn of [() => m.mock.control.sandbox(id), () => m.mock.control.deleteSandbox(id), () => m.mock.control.sandboxControl(id)]) {
     assert.equal(await refusedBody(fn), [404, notFound(first64)]);
   }
+});
+
+test('a read whose path names a sandbox is refused when its header or host names another, after the same target was served', async () => {
+  const m = await freshMock();
+  const sandbox = async () => (await m.http.post('/_mock/sandboxes').send({}).expect(201)).body as { id: string };
+  const [a, b] = [await sandbox(), await sandbox()];
+  const target = `/sandboxes/${a.id}${RUN}`;
+  // Served twice first: the target's address is then remembered.
+  for (let i = 0; i < 2; i++) assert.is((await m.http.get(target).set(OWNER)).body.id, DEMO.runs.waitingApproval);
+  for (const [name, value, named] of [
+    ['X-Mock-Sandbox', b.id, b.id],
+    ['Host', `${b.id}.localhost`, b.id],
+  ]) {
+    const res = await m.http.get(target).set(OWNER).set(name, value);
+    const detail = { reason_code: 'sandbox_conflict', message: `The request names different sandboxes: ${a.id}, ${named}` };
+    assert.equal([res.status, res.body], [400, { detail }], name);
+  }
+  // The same sandbox named twice is served by it.
+  const same = await m.http.get(target).set(OWNER).set('X-Mock-Sandbox', a.id);
+  assert.equal([same.status, same.body.id], [200, DEMO.runs.waitingApproval]);
 });
 
 test.run();
