@@ -1,0 +1,63 @@
+// Two rules of an instance's copy of a shared sandbox (PostgreSQL): a request's answer is its last request (a slow
+// answer keeps the sandbox alive a time to live from when it was answered, not from when it arrived), and a copy whose
+// sandbox the storage no longer finds is let go by the request that found it gone, not only by the next sweep.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ApiError } from '../../src/errors.js';
+import { dropCreated, needsPostgres } from '../helpers/postgres.js';
+import { apps, call, create, instances, RUN, wait } from '../helpers/postgres-sandboxes.js';
+
+needsPostgres();
+test.after(async () => {
+  await Promise.all(apps.splice(0).map((m) => m.close().catch(() => {})));
+  await dropCreated();
+});
+
+const TTL = 60_000;
+const T0 = Date.UTC(2026, 0, 1);
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Whether `app` holds a copy of sandbox `id` (its in-process control answers only then). */
+function holds(app: (typeof apps)[number], id: string): boolean {
+  try {
+    app.control.sandboxControl(id);
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError && err.reason_code === 'sandbox_not_found') return false;
+    throw err;
+  }
+}
+
+test('a slow answer is the last request: the sandbox expires a time to live after it was answered', async () => {
+  const clock = { now: T0 };
+  const {
+    live: [a],
+  } = await instances(1, { clock: () => clock.now });
+  const sb = await create(a, { ttl_ms: TTL });
+  assert.is(sb.expires_at, iso(T0 + TTL));
+  const fault = await call(a, 'POST', `/sandboxes/${sb.id}/_mock/faults`, { match: { operation: 'getRun' }, delay_ms: 400 });
+  assert.equal([fault.status, fault.body!.delay_ms], [200, 400]);
+  const read = call(a, 'GET', `/sandboxes/${sb.id}${RUN}`);
+  await wait(100);
+  clock.now = T0 + 1_000; // it arrived at T0 and is answered at T0 + 1 s
+  assert.is((await read).status, 200);
+  const info = await call(a, 'GET', `/_mock/sandboxes/${sb.id}`);
+  assert.is(info.body!.expires_at, iso(T0 + 1_000 + TTL));
+});
+
+test('a copy whose sandbox expired is let go by the request that finds it gone', async () => {
+  const clock = { now: T0 };
+  const {
+    live: [a, b],
+  } = await instances(2, { clock: () => clock.now });
+  const sb = await create(a, { ttl_ms: TTL });
+  assert.is((await call(b, 'GET', `/sandboxes/${sb.id}${RUN}`)).status, 200);
+  assert.ok(holds(b, sb.id), 'B opened a copy to serve the read');
+  // Past its time to live everywhere: no sweep runs within the test (every minute, at the default time to live).
+  clock.now = T0 + TTL;
+  const gone = await call(b, 'GET', `/sandboxes/${sb.id}${RUN}`);
+  assert.equal([gone.status, gone.body!.detail.reason_code], [404, 'sandbox_not_found']);
+  assert.not.ok(holds(b, sb.id), 'B still holds a copy of a sandbox it answered 404 for');
+});
+
+test.run();
