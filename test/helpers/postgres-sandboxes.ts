@@ -1,6 +1,7 @@
 // Shared sandboxes on PostgreSQL for the suites that test them: instances on one fresh schema, requests, row counts.
 import * as assert from 'uvu/assert';
 import { createApp, type CreateAppOptions, type MockApp } from '../../src/app.js';
+import { ApiError } from '../../src/errors.js';
 import { demoFixture } from '../../src/fixtures.js';
 import { postgresStorage } from '../../src/storage/postgres/index.js';
 import { admin, DATABASE_URL, freshSchema } from './postgres.js';
@@ -50,4 +51,15 @@ export async function rows(schema: string, table: string, where = 'true', values
 export async function until(check: () => boolean | Promise<boolean>, ms = 20_000): Promise<boolean> {
   for (const t0 = Date.now(); Date.now() - t0 < ms; await wait(50)) if (await check()) return true;
   return check();
+}
+
+/** Whether `app` holds a copy of sandbox `id` (its in-process control reaches only a copy it holds). */
+export function holds(app: MockApp, id: string): boolean {
+  try {
+    app.control.sandboxControl(id);
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError && err.reason_code === 'sandbox_not_found') return false;
+    throw err;
+  }
 }

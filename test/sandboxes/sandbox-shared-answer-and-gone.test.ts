@@ -3,9 +3,8 @@
 // sandbox the storage no longer finds is let go by the request that found it gone, not only by the next sweep.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiError } from '../../src/errors.js';
 import { dropCreated, needsPostgres } from '../helpers/postgres.js';
-import { apps, call, create, instances, RUN, wait } from '../helpers/postgres-sandboxes.js';
+import { apps, call, create, holds, instances, RUN, wait } from '../helpers/postgres-sandboxes.js';
 
 needsPostgres();
 test.after(async () => {
@@ -16,17 +15,6 @@ test.after(async () => {
 const TTL = 60_000;
 const T0 = Date.UTC(2026, 0, 1);
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** Whether `app` holds a copy of sandbox `id` (its in-process control answers only then). */
-function holds(app: (typeof apps)[number], id: string): boolean {
-  try {
-    app.control.sandboxControl(id);
-    return true;
-  } catch (err) {
-    if (err instanceof ApiError && err.reason_code === 'sandbox_not_found') return false;
-    throw err;
-  }
-}
 
 test('a slow answer is the last request: the sandbox expires a time to live after it was answered', async () => {
   const clock = { now: T0 };

@@ -1,27 +1,14 @@
 // A shared sandbox (PostgreSQL) an instance let go for idling and then opened again is let go again on its delete: each let-go is its own, not the first one's finished wait.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { MockApp } from '../../src/app.js';
-import { ApiError } from '../../src/errors.js';
 import { dropCreated, needsPostgres } from '../helpers/postgres.js';
-import { apps, call, create, instances, RUN, until } from '../helpers/postgres-sandboxes.js';
+import { apps, call, create, holds, instances, RUN, until } from '../helpers/postgres-sandboxes.js';
 
 needsPostgres();
 test.after(async () => {
   await Promise.all(apps.splice(0).map((m) => m.close().catch(() => {})));
   await dropCreated();
 });
-
-/** Whether `app` holds a copy of sandbox `id` (its in-process control reaches only a copy it holds). */
-function holds(app: MockApp, id: string): boolean {
-  try {
-    app.control.sandboxControl(id);
-    return true;
-  } catch (err) {
-    if (err instanceof ApiError && err.reason_code === 'sandbox_not_found') return false;
-    throw err;
-  }
-}
 
 test('idle here, kept alive by another instance, opened again, then deleted: the reopened copy is let go', async () => {
   let now = Date.parse('2026-01-01T00:00:00Z');
