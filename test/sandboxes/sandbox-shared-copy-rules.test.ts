@@ -1,10 +1,11 @@
-// Two rules of an instance's copy of a shared sandbox (PostgreSQL): a request's answer is its last request (a slow
-// answer keeps the sandbox alive a time to live from when it was answered, not from when it arrived), and a copy whose
-// sandbox the storage no longer finds is let go by the request that found it gone, not only by the next sweep.
+// Three rules of an instance's copy of a shared sandbox (PostgreSQL): a request's answer is its last request (a slow
+// answer keeps the sandbox alive a time to live from when it was answered, not from when it arrived); a copy whose
+// sandbox the storage no longer finds is let go by the request that found it gone, not only by the next sweep; and a
+// copy idle here while another instance kept the sandbox alive is served again as it is (its journal kept), not opened anew.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { dropCreated, needsPostgres } from '../helpers/postgres.js';
-import { apps, call, create, holds, instances, RUN, wait } from '../helpers/postgres-sandboxes.js';
+import { apps, call, create, holds, instances, RUN, until, wait } from '../helpers/postgres-sandboxes.js';
 
 needsPostgres();
 test.after(async () => {
@@ -46,6 +47,29 @@ test('a copy whose sandbox expired is let go by the request that finds it gone',
   const gone = await call(b, 'GET', `/sandboxes/${sb.id}${RUN}`);
   assert.equal([gone.status, gone.body!.detail.reason_code], [404, 'sandbox_not_found']);
   assert.not.ok(holds(b, sb.id), 'B still holds a copy of a sandbox it answered 404 for');
+});
+
+test('a copy idle here while another instance kept the sandbox alive is served again with its journal', async () => {
+  const clock = { now: T0 };
+  const {
+    live: [a, b],
+  } = await instances(2, { clock: () => clock.now });
+  const sb = await create(a, { ttl_ms: TTL });
+  const journal = () =>
+    b.control
+      .sandboxControl(sb.id)
+      .requests()
+      .map((e) => e.path);
+  assert.is((await call(b, 'GET', `/sandboxes/${sb.id}${RUN}`)).status, 200);
+  assert.equal(journal(), [RUN]);
+  // A serves it half a time to live later, and reports that request to the storage (B reads it there).
+  clock.now = T0 + TTL / 2;
+  assert.is((await call(a, 'GET', `/sandboxes/${sb.id}${RUN}`)).status, 200);
+  assert.ok(await until(async () => (await call(b, 'GET', `/_mock/sandboxes/${sb.id}`)).body!.expires_at === iso(T0 + TTL / 2 + TTL)));
+  // B's copy has been idle for a time to live; the storage says the sandbox lives on: B serves it from the same copy.
+  clock.now = T0 + TTL;
+  assert.is((await call(b, 'GET', `/sandboxes/${sb.id}${RUN}`)).status, 200);
+  assert.equal(journal(), [RUN, RUN]);
 });
 
 test.run();
