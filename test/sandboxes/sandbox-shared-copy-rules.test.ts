@@ -1,7 +1,8 @@
-// Three rules of an instance's copy of a shared sandbox (PostgreSQL): a request's answer is its last request (a slow
-// answer keeps the sandbox alive a time to live from when it was answered, not from when it arrived); a copy whose
-// sandbox the storage no longer finds is let go by the request that found it gone, not only by the next sweep; and a
-// copy idle here while another instance kept the sandbox alive is served again as it is (its journal kept), not opened anew.
+// Rules of an instance's copy of a shared sandbox (PostgreSQL): a request's answer is its last request (a slow answer
+// keeps the sandbox alive a time to live from when it was answered, not from when it arrived); a copy whose sandbox
+// the storage no longer finds is let go by the request that found it gone, not only by the next sweep; a copy idle
+// here while another instance kept the sandbox alive is served again as it is (its journal kept), not opened anew;
+// and a sweep reports the last requests served here before it expires anything, so it never ends what it kept alive.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { dropCreated, needsPostgres } from '../helpers/postgres.js';
@@ -70,6 +71,28 @@ test('a copy idle here while another instance kept the sandbox alive is served a
   clock.now = T0 + TTL;
   assert.is((await call(b, 'GET', `/sandboxes/${sb.id}${RUN}`)).status, 200);
   assert.equal(journal(), [RUN, RUN]);
+});
+
+test('a sweep reports the requests served here before it expires anything: a sandbox read here lives on', async () => {
+  const clock = { now: T0 };
+  const {
+    live: [a],
+    schema,
+  } = await instances(1, { clock: () => clock.now });
+  // B sweeps once a second (a quarter of its default time to live; the sandbox keeps the ttl it was created with).
+  const {
+    live: [b],
+  } = await instances(1, { clock: () => clock.now, sandboxes: { ttlMs: 4_000 } }, schema);
+  const sb = await create(a, { ttl_ms: TTL });
+  // Read through B 1 s later: too soon to report it at once (B reports a sandbox's last request every 5 s at most).
+  clock.now = T0 + 1_000;
+  assert.is((await call(b, 'GET', `/sandboxes/${sb.id}${RUN}`)).status, 200);
+  // Past the created time plus ttl, before the read plus ttl: B's next sweeps report the read, then find nothing expired.
+  clock.now = T0 + TTL + 500;
+  await wait(2_500);
+  const info = await call(b, 'GET', `/_mock/sandboxes/${sb.id}`);
+  assert.equal([info.status, info.body!.expires_at], [200, iso(T0 + 1_000 + TTL)]);
+  assert.ok(holds(b, sb.id));
 });
 
 test.run();
