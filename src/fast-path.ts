@@ -62,6 +62,8 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
     const host = req.headers.host;
     const byPath = url.startsWith('/sandboxes/');
     const byOther = req.headers[SANDBOX_HEADER] !== undefined || (host !== undefined && host.includes('.localhost'));
+    // A path that names a sandbox with none served in this process (shared storage): the whole chain finds it.
+    if (byPath && !sandboxes) return false;
     if (byPath || byOther) {
       let to: ReturnType<typeof addressOf>;
       try {
