@@ -20,6 +20,19 @@ const TTL = 60_000;
 const T0 = Date.UTC(2026, 0, 1);
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** Instances A and B on one clock; B sweeps once a second (a quarter of its default time to live: a sandbox keeps its own). */
+async function sweepingEverySecond() {
+  const clock = { now: T0 };
+  const {
+    live: [a],
+    schema,
+  } = await instances(1, { clock: () => clock.now });
+  const {
+    live: [b],
+  } = await instances(1, { clock: () => clock.now, sandboxes: { ttlMs: 4_000 } }, schema);
+  return { clock, a, b };
+}
+
 test('a slow answer is the last request: the sandbox expires a time to live after it was answered', async () => {
   const clock = { now: T0 };
   const {
@@ -76,15 +89,7 @@ test('a copy idle here while another instance kept the sandbox alive is served a
 });
 
 test('a sweep reports the requests served here before it expires anything: a sandbox read here lives on', async () => {
-  const clock = { now: T0 };
-  const {
-    live: [a],
-    schema,
-  } = await instances(1, { clock: () => clock.now });
-  // B sweeps once a second (a quarter of its default time to live; the sandbox keeps the ttl it was created with).
-  const {
-    live: [b],
-  } = await instances(1, { clock: () => clock.now, sandboxes: { ttlMs: 4_000 } }, schema);
+  const { clock, a, b } = await sweepingEverySecond();
   const sb = await create(a, { ttl_ms: TTL });
   // Read through B 1 s later: too soon to report it at once (B reports a sandbox's last request every 5 s at most).
   clock.now = T0 + 1_000;
@@ -98,14 +103,7 @@ test('a sweep reports the requests served here before it expires anything: a san
 });
 
 test('a copy with a request in flight is not idle: a sweep keeps it (and its journal) however late the clock reads', async () => {
-  const clock = { now: T0 };
-  const {
-    live: [a],
-    schema,
-  } = await instances(1, { clock: () => clock.now });
-  const {
-    live: [b],
-  } = await instances(1, { clock: () => clock.now, sandboxes: { ttlMs: 4_000 } }, schema); // B sweeps once a second
+  const { clock, a, b } = await sweepingEverySecond();
   const sb = await create(a, { ttl_ms: TTL });
   const journal = () =>
     b.control
