@@ -12,7 +12,7 @@ import { journalAnswered, type Answered } from './middleware/index.js';
 import type { Arrival } from './judge/index.js';
 import type { KeptBody } from './control/index.js';
 import { OPERATION_NAMES } from './control/index.js';
-import { SANDBOX_HEADER, addressOf, pathAddresses, type Served } from './sandboxes/index.js';
+import { SANDBOX_HEADER, addressOf, hostMayName, pathAddresses, type Served } from './sandboxes/index.js';
 import { markPathPrefix } from './pipeline/index.js';
 import type { ShadowAnswer, ShadowCall } from './shadow/index.js';
 
@@ -61,7 +61,7 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
     let id = '';
     const host = req.headers.host;
     const byPath = url.startsWith('/sandboxes/');
-    const byOther = req.headers[SANDBOX_HEADER] !== undefined || (host !== undefined && host.includes('.localhost'));
+    const byOther = req.headers[SANDBOX_HEADER] !== undefined || hostMayName(host);
     // A path that names a sandbox with none served in this process (shared storage): the whole chain finds it.
     if (byPath && !sandboxes) return false;
     if (byPath || byOther) {

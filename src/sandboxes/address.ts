@@ -7,6 +7,9 @@ import { flat } from './ids.js';
 export const SANDBOX_HEADER = 'x-mock-sandbox';
 const PREFIX = '/sandboxes/';
 const LOCALHOST = '.localhost';
+/** Whether a Host may name a sandbox ({id}.localhost): host names are case-insensitive, so `ABC.LOCALHOST` names `abc`. */
+const MAY_NAME = /\.localhost/i;
+export const hostMayName = (host: string | undefined): host is string => host !== undefined && MAY_NAME.test(host);
 
 /** The sandbox a request names, and its URL with the prefix taken off (`url` is unchanged without one). */
 export interface Addressed {
@@ -38,7 +41,7 @@ export function addressOf(req: IncomingMessage): Addressed | null {
   const fromHeader = typeof header === 'string' && header.trim() !== '' ? header.trim() : undefined;
   const host = req.headers.host;
   let fromHost: string | undefined;
-  if (host !== undefined && host.includes(LOCALHOST)) {
+  if (hostMayName(host)) {
     const name = hostName(host);
     const label = name.endsWith(LOCALHOST) ? name.slice(0, -LOCALHOST.length) : '';
     if (label !== '' && !label.includes('.')) fromHost = label;

@@ -1,4 +1,5 @@
-// Edges of addressing a sandbox: the host `.localhost` (an empty label names no sandbox) reaches the default mock, a 404 for an unknown id longer than 64 characters shows only its first 64, in every form and in process, and a read whose path and header or host disagree is refused however often its target came before.
+// Edges of addressing a sandbox: the host `.localhost` (an empty label names no sandbox) reaches the default mock, a host
+// name in capitals names its sandbox as in lower case (host names are case-insensitive), a 404 for an unknown id longer than 64 characters shows only its first 64, in every form and in process, and a read whose path and header or host disagree is refused however often its target came before.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freshMock } from '../helpers/app.js';
@@ -41,6 +42,23 @@ test('host .localhost (an empty sandbox label) is the default mock: its clock, i
     (await m.http.get(`${prefix}/_mock/requests?summary=true`)).body.items.map((e: { method: string; path: string }) => `${e.method} ${e.path}`);
   assert.equal(await journal(''), [`GET ${RUN}`, `POST ${DENY}`, `GET /api/v3/projects/${P}/approvals/${DEMO.approvals.pendingWaiting}`]);
   assert.equal(await journal(`/sandboxes/${sb.id}`), [`GET /api/v3/projects/${P}/approvals/${DEMO.approvals.pendingWaiting}`]);
+});
+
+test('a host in capitals names its sandbox: host names are case-insensitive, for a read and a write alike', async () => {
+  const m = await freshMock();
+  const sb = (await m.http.post('/_mock/sandboxes').send({}).expect(201)).body as { id: string };
+  const host = `${sb.id.toUpperCase()}.LocalHost:4010`;
+  const read = await m.http.get(RUN).set(OWNER).set('Host', host);
+  assert.equal([read.status, read.body.id], [200, DEMO.runs.waitingApproval]);
+  const denied = await m.http.post(DENY).set(OWNER).set('Host', host).send({ binding_fingerprint: FINGERPRINT, reason: 'no' });
+  assert.equal([denied.status, denied.body.approval?.status], [200, 'denied'], denied.text);
+  const approval = `/api/v3/projects/${P}/approvals/${DEMO.approvals.pendingWaiting}`;
+  assert.is((await m.http.get(`/sandboxes/${sb.id}${approval}`).set(OWNER)).body.status, 'denied');
+  assert.is((await m.http.get(approval).set(OWNER)).body.status, 'pending', 'the default mock was written');
+  const journal = async (prefix: string) =>
+    (await m.http.get(`${prefix}/_mock/requests?summary=true`)).body.items.map((e: { method: string; path: string }) => `${e.method} ${e.path}`);
+  assert.equal(await journal(`/sandboxes/${sb.id}`), [`GET ${RUN}`, `POST ${DENY}`, `GET ${approval}`]);
+  assert.equal(await journal(''), [`GET ${approval}`]);
 });
 
 test('an unknown sandbox id of 72 characters: its 404 shows the first 64, by path prefix, header and host alike', async () => {

@@ -21,6 +21,8 @@ const CASES: [string, Record<string, string>, ReturnType<typeof addressOf>][] = 
   ['/sandboxesabc/api', {}, null],
   ['/api', { 'x-mock-sandbox': ' abc ' }, { id: 'abc', url: '/api', prefix: '' }],
   ['/api', { host: 'abc.localhost:8080' }, { id: 'abc', url: '/api', prefix: '' }],
+  ['/api', { host: 'ABC.LOCALHOST:8080' }, { id: 'abc', url: '/api', prefix: '' }],
+  ['/api', { host: 'abc.LocalHost.' }, { id: 'abc', url: '/api', prefix: '' }],
   ['/api', { host: 'a.b.localhost' }, null],
   // An empty label names no sandbox: the default mock.
   ['/api', { host: '.localhost' }, null],
