@@ -1,8 +1,8 @@
-// Verify patterns as matched and shown: a method given in lowercase is shown in capitals in a 417 (its `expected` and message, as the pattern is matched), a falsy JSON body (0, false, "") is a pattern like any other (it matches no request that lacks it) and null matches the requests sent without a body, and a near miss names at most 10 differences, in field order.
+// Verify patterns as matched and shown: a method given in lowercase is shown in capitals in a 417 (its `expected` and message, as the pattern is matched), a status class in lowercase and a path as it was sent in a near miss, a falsy JSON body (0, false, "") is a pattern like any other (it matches no request that lacks it) and null matches the requests sent without a body, and a near miss names at most 10 differences, in field order.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freshMock } from '../../helpers/app.js';
-import { owner, RUN, setup } from '../../helpers/verify-traffic.js';
+import { MISSING, owner, RUN, setup } from '../../helpers/verify-traffic.js';
 
 test('verify: a method given in lowercase is matched and shown in capitals (sequence expected, count message)', async () => {
   const { http } = await setup();
@@ -83,6 +83,18 @@ test('verify: a near miss names at most 10 differences, in the order of the fiel
   const line = res.body.detail.message.split('\n')[2];
   assert.is(line.split('; ').length, 10);
   assert.not.match(line, /x-e|body/);
+});
+
+test('verify: a near miss shows a status class as matched ("5xx") and the path as it was sent, capitals kept', async () => {
+  const { mock, http } = await freshMock();
+  // The router matches literal segments in any case; the journal keeps the path as sent.
+  const sent = RUN.replace('/runs/', '/Runs/');
+  await mock.fetch(sent, { headers: owner });
+  const res = await http.post('/_mock/verify').send({ request: { status: '5XX' } });
+  assert.is(res.status, 417);
+  assert.equal(res.body.near_misses, [{ id: 1, differences: [{ field: 'status', expected: '5xx', actual: 200 }] }]);
+  const path = await http.post('/_mock/verify').send({ request: { path: MISSING } });
+  assert.equal(path.body.near_misses, [{ id: 1, differences: [{ field: 'path', expected: MISSING, actual: sent }] }]);
 });
 
 test.run();
