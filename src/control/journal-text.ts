@@ -122,13 +122,16 @@ export function jsonBody(value: unknown, limit: number, sent?: string, fullBytes
   return new BodyText(textPrefix(text, limit), false, fullBytes ?? (sent !== undefined ? Buffer.byteLength(sent) : -1));
 }
 
-/** Raw text (bytes a signature check kept, a plain-text answer): JSON text is redacted when read, or now if it must be cut. */
-export function rawBody(text: string, limit: number): KeptBody {
-  if (fits(text, limit)) return looksLikeJson(text) ? text : new BodyText(text, false);
+/**
+ * Raw text (the bytes of a request, a plain-text answer): JSON text is redacted when read, or now if it must be cut.
+ * `json`: sent as JSON (its Content-Type), so a bare `0`, `true` or `null` is that value, not the text.
+ */
+export function rawBody(text: string, limit: number, json = false): KeptBody {
+  if (fits(text, limit)) return json || looksLikeJson(text) ? text : new BodyText(text, false);
   const size = Buffer.byteLength(text);
   let parsed: unknown;
   try {
-    parsed = looksLikeJson(text) ? JSON.parse(text) : undefined;
+    parsed = json || looksLikeJson(text) ? JSON.parse(text) : undefined;
   } catch {
     parsed = undefined;
   }

@@ -2,6 +2,7 @@
 // traffic and the documentation pages (/docs, its assets, /openapi.json) are not journaled.
 import type { Context, Middleware } from 'koa';
 import { jsonBody, rawBody, type KeptBody } from '../control/index.js';
+import { isJsonContentType } from '../body/index.js';
 import { operationOf } from '../control/index.js';
 import { addressed, type AddressedMock } from '../pipeline/index.js';
 import type { Arrival, Departure } from '../judge/index.js';
@@ -13,7 +14,8 @@ export const isControlPath = (path: string): boolean => /^\/_mock(?:\/|$)/i.test
 /** The body as the handler read it: the raw bytes a signature check kept, or the parsed JSON (written out bounded). */
 function requestBody(ctx: Context, limit: number): KeptBody | null {
   const raw = ctx.state.rawBody as Buffer | string | undefined;
-  if (raw !== undefined) return raw.length === 0 ? null : rawBody(raw.toString(), limit);
+  // Sent as JSON, a bare scalar is that value (a verify pattern's `body: 0` matches it), as the handler read it.
+  if (raw !== undefined) return raw.length === 0 ? null : rawBody(raw.toString(), limit, isJsonContentType(ctx.get('content-type') || undefined));
   const parsed = (ctx.request as { body?: unknown }).body;
   if (parsed === undefined || parsed === null) return null;
   return jsonBody(parsed, limit, undefined, ctx.request.length);
