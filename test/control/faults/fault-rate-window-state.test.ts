@@ -1,27 +1,16 @@
 // A rate limit's window, as a snapshot and a bundle keep it, holds the mock-clock times of the requests let through that are still within per_ms (older ones leave it together, however many), and a snapshot is a copy the traffic after it does not change.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { freshMock } from '../../helpers/app.js';
-import { DEMO, bearer } from '../../helpers/demo.js';
+import { clocked, RUN } from '../../helpers/clocked-mock.js';
 
-const RUN = `/api/v3/projects/${DEMO.projects.support}/runs/${DEMO.runs.failedApi}`;
-const owner = bearer(DEMO.tokens.owner);
-
-async function clocked() {
-  const m = await freshMock();
-  const start = Date.parse((await m.http.get('/_mock/clock')).body.now);
-  const at = (ms: number) =>
-    m.http
-      .post('/_mock/clock')
-      .send({ now: new Date(start + ms).toISOString() })
-      .expect(200);
-  const get = async () => (await m.http.get(RUN).set(owner)).status;
+async function windowed() {
+  const m = await clocked();
   const windowOf = async () => (await m.http.get('/_mock/bundle')).body.faults.faults[0].window as number[];
-  return { ...m, start, at, get, windowOf };
+  return { ...m, get: async () => (await m.get()).status, windowOf };
 }
 
 test('rate window: the times that left the window leave it all at once; the bundle keeps only those within per_ms', async () => {
-  const m = await clocked();
+  const m = await windowed();
   await m.http
     .post('/_mock/faults')
     .send({ method: 'GET', path: RUN, rate_limit: { requests: 3, per_ms: 1000 } })
@@ -41,7 +30,7 @@ test('rate window: the times that left the window leave it all at once; the bund
 });
 
 test('rate window: a snapshot is a copy; requests after it change the registry, not the snapshot taken', async () => {
-  const m = await clocked();
+  const m = await windowed();
   m.mock.control.addFault({ method: 'GET', path: RUN, rate_limit: { requests: 2, per_ms: 1000 } });
   await m.at(0);
   assert.is(await m.get(), 200);

@@ -7,22 +7,7 @@ import { FaultDraws } from '../../../src/control/faults/timing.js';
 import { RateWindow } from '../../../src/control/faults/rate-limit.js';
 import { MAX_DELAY_MS } from '../../../src/schemas/index.js';
 import { freshMock } from '../../helpers/app.js';
-import { DEMO, bearer } from '../../helpers/demo.js';
-
-const RUN = `/api/v3/projects/${DEMO.projects.support}/runs/${DEMO.runs.failedApi}`;
-const owner = bearer(DEMO.tokens.owner);
-
-async function clocked() {
-  const m = await freshMock();
-  const start = Date.parse((await m.http.get('/_mock/clock')).body.now);
-  const at = (ms: number) =>
-    m.http
-      .post('/_mock/clock')
-      .send({ now: new Date(start + ms).toISOString() })
-      .expect(200);
-  const get = () => m.http.get(RUN).set(owner);
-  return { ...m, at, get };
-}
+import { clocked, owner, RUN } from '../../helpers/clocked-mock.js';
 
 test('rate limit: with admitted requests spread over the window, Retry-After counts from the oldest, rounded up', async () => {
   const m = await clocked();
