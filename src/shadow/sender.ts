@@ -115,7 +115,8 @@ export class ShadowSender {
 
 /** A failure's code (ECONNREFUSED, TimeoutError), never its message: a message may quote a URL or header. */
 function reasonOf(err: unknown): string {
-  const e = err as { name?: string; code?: string; errors?: { code?: string }[]; cause?: { code?: string; name?: string; errors?: { code?: string }[] } };
-  const code = e?.cause?.code ?? e?.code ?? e?.cause?.errors?.[0]?.code ?? e?.errors?.[0]?.code;
+  const e = err as { name?: string; code?: unknown; errors?: { code?: unknown }[]; cause?: { code?: unknown; name?: string; errors?: { code?: unknown }[] } };
+  // Only a string code names a failure: a DOMException's is a legacy number (23 for the TimeoutError of an aborted fetch).
+  const code = [e?.cause?.code, e?.code, e?.cause?.errors?.[0]?.code, e?.errors?.[0]?.code].find((c): c is string => typeof c === 'string');
   return code ?? (e?.name === 'TypeError' ? (e.cause?.name ?? 'fetch failed') : (e?.name ?? 'error'));
 }
