@@ -2,6 +2,7 @@
 import { createApp, type CreateAppOptions, type MockApp } from '../../src/app.js';
 import { demoFixture } from '../../src/fixtures.js';
 import type { ShadowOptions } from '../../src/shadow/index.js';
+import type { ShadowSettings } from '../../src/shadow/options.js';
 
 export const SHADOW_TOKEN = 'sh4d0w-7f3a9c1e5b';
 export const TARGET_URL = 'http://target.test';
@@ -65,4 +66,22 @@ export async function shadowingMock(target: Target, shadow: Partial<ShadowOption
     ...options,
   });
   return { mock, lines };
+}
+
+/** Settings of a ShadowSender for unit tests: a target that is never reached unless `over` gives a fetch. */
+export function senderSettings(over: Partial<ShadowSettings> = {}): ShadowSettings {
+  return {
+    url: new URL('http://target.test'),
+    token: undefined,
+    writes: false,
+    disposableProject: undefined,
+    concurrency: 4,
+    queue: 100,
+    ratePerSecond: 100,
+    timeoutMs: 1000,
+    retryMs: 1000,
+    now: () => 0,
+    fetch: null,
+    ...over,
+  };
 }

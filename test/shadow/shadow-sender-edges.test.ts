@@ -3,24 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ShadowSender, type ShadowJob } from '../../src/shadow/sender.js';
 import { TargetHealth } from '../../src/shadow/target-health.js';
-import type { ShadowSettings } from '../../src/shadow/options.js';
-
-function settings(over: Partial<ShadowSettings>): ShadowSettings {
-  return {
-    url: new URL('http://target.test'),
-    token: undefined,
-    writes: false,
-    disposableProject: undefined,
-    concurrency: 4,
-    queue: 100,
-    ratePerSecond: 100,
-    timeoutMs: 1000,
-    retryMs: 1000,
-    now: () => 0,
-    fetch: null,
-    ...over,
-  };
-}
+import { senderSettings } from '../helpers/shadow.js';
 
 const job = (done: (ok: boolean) => void): ShadowJob => ({
   method: 'GET',
@@ -32,7 +15,7 @@ const job = (done: (ok: boolean) => void): ShadowJob => ({
 
 test('rate: a sender idle for 10 s admits a burst of one second of tokens, not ten', () => {
   let now = 0;
-  const sender = new ShadowSender(settings({ ratePerSecond: 2, now: () => now }), () => {}, 'http://target.test');
+  const sender = new ShadowSender(senderSettings({ ratePerSecond: 2, now: () => now }), () => {}, 'http://target.test');
   assert.equal([sender.admit(), sender.admit(), sender.admit()], [null, null, 'rate_limited']);
   now = 10_000;
   assert.equal([sender.admit(), sender.admit(), sender.admit()], [null, null, 'rate_limited']);
@@ -54,7 +37,7 @@ test('concurrency: with a cap of 2, a third queued request waits until one of th
         resolve(new Response('{}', { status: 200 }));
       });
     });
-  const sender = new ShadowSender(settings({ concurrency: 2, fetch }), () => {}, 'http://target.test');
+  const sender = new ShadowSender(senderSettings({ concurrency: 2, fetch }), () => {}, 'http://target.test');
   const outcomes: boolean[] = [];
   for (let i = 0; i < 3; i++) sender.submit(job((ok) => outcomes.push(ok)));
   await new Promise((r) => setImmediate(r));

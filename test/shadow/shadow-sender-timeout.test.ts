@@ -3,25 +3,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ShadowSender, type ShadowJob } from '../../src/shadow/sender.js';
 import type { ShadowSettings } from '../../src/shadow/options.js';
+import { senderSettings } from '../helpers/shadow.js';
 
 type Fetch = NonNullable<ShadowSettings['fetch']>;
 
-function settings(fetch: Fetch, over: Partial<ShadowSettings> = {}): ShadowSettings {
-  return {
-    url: new URL('http://target.test'),
-    token: undefined,
-    writes: false,
-    disposableProject: undefined,
-    concurrency: 4,
-    queue: 100,
-    ratePerSecond: 100,
-    timeoutMs: 30,
-    retryMs: 60_000,
-    now: () => 0,
-    fetch,
-    ...over,
-  };
-}
+const settings = (fetch: Fetch, over: Partial<ShadowSettings> = {}): ShadowSettings => senderSettings({ timeoutMs: 30, retryMs: 60_000, fetch, ...over });
 
 /** A job that records its outcome: 'answered <status>' or 'unreachable'. */
 const job = (outcomes: string[]): ShadowJob => ({

@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEMO, bearer } from '../helpers/demo.js';
-import { shadowingMock, targetMock } from '../helpers/shadow.js';
+import { shadowingMock, targetMock, type Target } from '../helpers/shadow.js';
 import { REDACTED } from '../../src/control/redact.js';
 
 const RUN = `/api/v3/projects/${DEMO.projects.support}/runs/${DEMO.runs.failedApi}`;
@@ -21,19 +21,24 @@ function everything(mock: Awaited<ReturnType<typeof shadowingMock>>['mock'], lin
   return JSON.stringify({ journal: mock.control.requests(), entry: mock.control.journalEntry(1), drift: mock.control.drift(), har: mock.control.har(), lines });
 }
 
+/** One read through a mock shadowing `target`: its one difference is the broken status, with the secret redacted. */
+async function oneDriftedRead(target: Target, fetch?: Target['fetch']) {
+  const { mock, lines } = await shadowingMock(target, fetch ? { fetch } : {});
+  await mock.fetch(RUN, { headers: bearer(DEMO.tokens.owner) });
+  const report = await mock.control.drift({ settled: true });
+  assert.is(report.drifted, 1);
+  assert.equal(
+    (mock.control.requests()[0].drift ?? []).map((d) => [d.field, d.mock, d.target]),
+    [[CHANGED, STATUSES, `key ${REDACTED} issued`]],
+  );
+  return { mock, lines };
+}
+
 test('a secret field of the target answer is redacted where another field of it echoes the value', async () => {
   const target = await targetMock();
   // The target adds a secret field (an extra field is no drift) and echoes its value in a field it breaks.
   target.perturb = (_path, status, body) => ({ status, body: { ...echoing(body, BODY_SECRET), api_key: BODY_SECRET } });
-  const { mock, lines } = await shadowingMock(target);
-  await mock.fetch(RUN, { headers: bearer(DEMO.tokens.owner) });
-  const report = await mock.control.drift({ settled: true });
-  assert.is(report.drifted, 1);
-  const drift = mock.control.requests()[0].drift ?? [];
-  assert.equal(
-    drift.map((d) => [d.field, d.mock, d.target]),
-    [[CHANGED, STATUSES, `key ${REDACTED} issued`]],
-  );
+  const { mock, lines } = await oneDriftedRead(target);
   assert.not.ok(everything(mock, lines).includes(BODY_SECRET), 'the target body secret shows somewhere');
 });
 
@@ -47,15 +52,7 @@ test('a secret header of the target answer is redacted where its body echoes the
     headers.set('x-api-key', HEADER_SECRET);
     return new Response(await res.text(), { status: res.status, headers });
   };
-  const { mock, lines } = await shadowingMock(target, { fetch });
-  await mock.fetch(RUN, { headers: bearer(DEMO.tokens.owner) });
-  const report = await mock.control.drift({ settled: true });
-  assert.is(report.drifted, 1);
-  const drift = mock.control.requests()[0].drift ?? [];
-  assert.equal(
-    drift.map((d) => [d.field, d.mock, d.target]),
-    [[CHANGED, STATUSES, `key ${REDACTED} issued`]],
-  );
+  const { mock, lines } = await oneDriftedRead(target, fetch);
   assert.not.ok(everything(mock, lines).includes(HEADER_SECRET), 'the target header secret shows somewhere');
 });
 
