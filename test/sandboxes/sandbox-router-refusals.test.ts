@@ -53,13 +53,16 @@ function server(find: (s: Served) => Served | Promise<Served>, inner: (ctx: Cont
 
 const get = (s: ReturnType<typeof server>) => s.http.get('/sandboxes/sb_one/api/v3/x');
 
+/** A lookup failing with `made()` both ways it can: thrown at once, and as a later rejection. */
+const failingBothWays = (made: () => Error) => [
+  () => {
+    throw made();
+  },
+  async () => Promise.reject(made()),
+];
+
 test('a lookup that throws an ApiError is answered with it, in the management envelope', async () => {
-  for (const lookup of [
-    () => {
-      throw new ApiError('sandbox_limit', { message: 'full' });
-    },
-    async () => Promise.reject(new ApiError('sandbox_limit', { message: 'full' })),
-  ]) {
+  for (const lookup of failingBothWays(() => new ApiError('sandbox_limit', { message: 'full' }))) {
     const s = server(lookup);
     const res = await get(s);
     assert.equal([res.status, res.body], [429, { detail: { reason_code: 'sandbox_limit', message: 'full', next_action: 'retry_later' } }]);
@@ -68,12 +71,7 @@ test('a lookup that throws an ApiError is answered with it, in the management en
 });
 
 test('a lookup that finds the sandbox gone (SandboxGone) answers 404 sandbox_not_found, at once or later', async () => {
-  for (const lookup of [
-    () => {
-      throw new SandboxGone('sb_one');
-    },
-    async () => Promise.reject(new SandboxGone('sb_one')),
-  ]) {
+  for (const lookup of failingBothWays(() => new SandboxGone('sb_one'))) {
     const s = server(lookup);
     const res = await get(s);
     assert.equal([res.status, res.body], [404, NOT_FOUND]);
@@ -83,12 +81,7 @@ test('a lookup that finds the sandbox gone (SandboxGone) answers 404 sandbox_not
 });
 
 test('any other lookup failure is 503 storage_unavailable with Retry-After: 1, at once or later', async () => {
-  for (const lookup of [
-    () => {
-      throw new Error('connection refused');
-    },
-    async () => Promise.reject(new Error('connection refused')),
-  ]) {
+  for (const lookup of failingBothWays(() => new Error('connection refused'))) {
     const s = server(lookup);
     const res = await get(s);
     assert.equal([res.status, res.body], [503, UNAVAILABLE]);
