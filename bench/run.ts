@@ -6,7 +6,7 @@ import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { GROUPS } from './groups/index.js';
-import { CONNECTIONS, ROUNDS, SECONDS } from './lib/load.js';
+import { CONNECTIONS, EDGE, ROUNDS, SECONDS } from './lib/load.js';
 import { fmt, printTable, rows, type Row } from './lib/report.js';
 
 /** What a child running one group (`--rows-of NAME`) ends its output with: its rows as JSON on one line. */
@@ -46,7 +46,7 @@ async function main() {
   if (unknown.length) throw new Error(`unknown group(s) ${unknown.join(', ')}; groups: ${GROUPS.map((g) => g.name).join(' ')}`);
   const groups = GROUPS.filter((g) => only.length === 0 || only.includes(g.name));
   process.stderr.write(
-    `bench on ${machine}; ${SECONDS} s x ${ROUNDS} rounds per side, ${CONNECTIONS} connections; groups ${groups.map((g) => g.name).join(' ')}\n`,
+    `bench on ${machine}; ${SECONDS} s x ${ROUNDS} rounds per side (rows at the edge: ${EDGE.seconds} s x ${EDGE.rounds}), ${CONNECTIONS} connections; groups ${groups.map((g) => g.name).join(' ')}\n`,
   );
   for (const [i, group] of groups.entries()) {
     // Progress on a terminal: which group runs and how long the run has taken so far.
@@ -62,7 +62,7 @@ async function main() {
   const file = fileURLToPath(new URL('./results.json', import.meta.url));
   writeFileSync(
     file,
-    `${JSON.stringify({ date: new Date().toISOString(), machine, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, rows }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), machine, seconds: SECONDS, rounds: ROUNDS, edge: EDGE, connections: CONNECTIONS, rows }, null, 2)}\n`,
   );
   const scored = rows.filter((r) => r.met !== null);
   const missed = scored.filter((r) => !r.met).map((r) => r.id);

@@ -4,7 +4,7 @@
 // server in one state land at either of two speeds (about 22k and 29k req/s here, faults or none), so each side gets 6
 // rounds rather than 2: with 2, one side's pair landing slow moved the ratio by a tenth.
 import { RUN } from '../lib/data.js';
-import { AUTH, EDGE_ROUNDS, compare, rps, runPath } from '../lib/load.js';
+import { AUTH, EDGE, compare, rps, runPath } from '../lib/load.js';
 import { bad, reportThroughput } from '../lib/report.js';
 import { mockServer } from '../lib/servers.js';
 
@@ -48,7 +48,7 @@ export async function faultsGroup() {
     await bare(); // a faulted round may follow another: exactly the 50 each time
     for (const f of faults) await send(server.url, 'POST', f);
   };
-  const { base, subject } = await compare({ ...load, before: bare }, { ...load, before: faulted }, EDGE_ROUNDS);
+  const { base, subject } = await compare({ ...load, before: bare }, { ...load, before: faulted }, EDGE);
   reportThroughput(
     { id: 'flt0', what: 'GET run detail, no faults, memory (req/s)', rps: rps(base), bad: bad(base) },
     { id: 'flt', what: 'GET run detail, the same server with 50 faults installed, none matching (req/s)', rps: rps(subject), bad: bad(subject) },

@@ -2,12 +2,12 @@
 // that must be no worse than they were then: cancels in memory, a GET and cancels through one PostgreSQL instance, and
 // loading a 1M-run data file (its wall time follows the machine's speed and load far more than the code's).
 // The rows' own baselines (bare Koa, the memory instance) got faster since, so only an A/B in one run tells drift from noise.
-// The cancel rows get EDGE_ROUNDS a side: their target is 1.0 x, equal code, where 2 rounds land a tenth either way.
+// The cancel rows get the EDGE pace: their target is 1.0 x, equal code, where 2 rounds land a tenth either way.
 import { statSync } from 'node:fs';
 import { RUN, writeFixture } from '../lib/data.js';
 import { dataFile, freshStart, timedStart } from '../lib/data-file.js';
 import { ab, pair } from '../lib/ab.js';
-import { AUTH, EDGE_ROUNDS, POOL, POOL_BATCH, poolCancels, rps, runPath } from '../lib/load.js';
+import { AUTH, EDGE, POOL, POOL_BATCH, poolCancels, rps, runPath } from '../lib/load.js';
 import { pinnedCli } from '../lib/pinned.js';
 import { bad, fmt, report, reportThroughput } from '../lib/report.js';
 import { mockServer, type Server } from '../lib/servers.js';
@@ -23,7 +23,7 @@ async function memoryCancels() {
   say(`cancels in memory, ${PRIOR} against today's build`);
   const [before, now, stop] = await pair(PRIOR, '--memory', '--fixtures', writeFixture('fixture-pool.json', { runs: POOL }));
   try {
-    const r = await ab(before, now, poolCancels(before.url), poolCancels(now.url), EDGE_ROUNDS);
+    const r = await ab(before, now, poolCancels(before.url), poolCancels(now.url), EDGE);
     reportThroughput(
       { id: 'c-p0', what: `cancel of a queued run, memory, on commit ${PRIOR} (req/s)`, rps: rps(r.base), bad: bad(r.base) },
       { id: 'c-p', what: `cancel of a queued run, memory, against commit ${PRIOR} (req/s)`, rps: rps(r.subject), bad: bad(r.subject) },
@@ -56,7 +56,7 @@ async function postgres() {
       r.cpu,
     );
     say(`cancels on one PostgreSQL instance, ${PRIOR} against today's build`);
-    const w = await ab(before, now, cancels([before.url]), cancels([now.url]), EDGE_ROUNDS);
+    const w = await ab(before, now, cancels([before.url]), cancels([now.url]), EDGE);
     reportThroughput(
       { id: 'pgw1-p0', what: `cancel of a queued run, 1 PostgreSQL instance, on commit ${PRIOR} (req/s)`, rps: rps(w.base), bad: bad(w.base) },
       { id: 'pgw1-p', what: `cancel of a queued run, 1 PostgreSQL instance, against commit ${PRIOR} (req/s)`, rps: rps(w.subject), bad: bad(w.subject) },

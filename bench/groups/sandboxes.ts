@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { RUN } from '../lib/data.js';
-import { AUTH, EDGE_ROUNDS, compare, rps, runPath, sandboxRoundRobin } from '../lib/load.js';
+import { AUTH, EDGE, compare, rps, runPath, sandboxRoundRobin } from '../lib/load.js';
 import { bad, fmt, median, report } from '../lib/report.js';
 import { ROOT, mockServer } from '../lib/servers.js';
 import { createApp, demoFixture } from '../../src/index.js';
@@ -60,7 +60,7 @@ export async function sandboxesGroup() {
   const { base, subject } = await compare(
     { url: server.url, path: runPath(RUN), headers: AUTH },
     { url: server.url, path: await sandboxRoundRobin(server.url, 100), headers: AUTH },
-    EDGE_ROUNDS,
+    EDGE,
   );
   const ratio = rps(subject) / rps(base);
   report({

@@ -2,7 +2,7 @@
 // against one that does not. The shadow request is queued after the answer, bounded in rate and concurrency, so the
 // mock's own throughput should barely move.
 import { RUN, TOKEN } from '../lib/data.js';
-import { AUTH, EDGE_ROUNDS, compare, rps, runPath } from '../lib/load.js';
+import { AUTH, EDGE, compare, rps, runPath } from '../lib/load.js';
 import { bad, fmt, report } from '../lib/report.js';
 import { mockServer } from '../lib/servers.js';
 
@@ -16,7 +16,7 @@ export async function shadowGroup() {
   const { base, subject } = await compare(
     { url: plain.url, path: runPath(RUN), headers: AUTH },
     { url: shadowed.url, path: runPath(RUN), headers: AUTH },
-    EDGE_ROUNDS,
+    EDGE,
   );
   const drift = (await (await fetch(`${shadowed.url}/_mock/drift`)).json()) as {
     compared: number;

@@ -1,6 +1,6 @@
 // A/B of today's build against an older commit's, on the same load in one run: both CLIs started with the same flags,
 // the loads interleaved, each server's CPU per answered request beside the throughput (other load distorts it less).
-import { ROUNDS, compare, type Load } from './load.js';
+import { PLAIN, compare, type Load, type Pace } from './load.js';
 import { pinnedCli } from './pinned.js';
 import { fmt } from './report.js';
 import { cpuSeconds, mockServer, type Server } from './servers.js';
@@ -30,10 +30,10 @@ function metered(server: Server, load: Load): { load: Load; spent: () => number 
   return { load: { ...load, batch: { ...load.batch!, before } }, spent: () => spent + cpuSeconds(server) - mark };
 }
 
-/** compare() of the older build's load against today's (`rounds` a side), with each server's CPU per answered request. */
-export async function ab(before: Server, now: Server, loadBefore: Load, loadNow: Load, rounds = ROUNDS) {
+/** compare() of the older build's load against today's (at `pace`), with each server's CPU per answered request. */
+export async function ab(before: Server, now: Server, loadBefore: Load, loadNow: Load, pace: Pace = PLAIN) {
   const [b, n] = [metered(before, loadBefore), metered(now, loadNow)];
-  const r = await compare(b.load, n.load, rounds);
+  const r = await compare(b.load, n.load, pace);
   const [cpuBefore, cpuNow] = [(b.spent() * 1e6) / r.baseAcked, (n.spent() * 1e6) / r.acked];
   return { ...r, cpu: `server CPU per answered request ${us(cpuNow)} against ${us(cpuBefore)} (${fmt(cpuNow / cpuBefore, 2)} x)` };
 }

@@ -5,11 +5,19 @@ import { PROJECT, RUN, TOKEN, runId } from './data.js';
 
 export const SECONDS = 3; // per measured round
 export const ROUNDS = 2; // rounds per side, alternating baseline and subject
+/** How a comparison alternates its sides: rounds per side and seconds per round. */
+export interface Pace {
+  rounds: number;
+  seconds: number;
+}
+export const PLAIN: Pace = { rounds: ROUNDS, seconds: SECONDS };
 /**
- * Rounds per side for rows whose target sits within a tenth of 1 (flt, sb3, sh): one round's ratio ranges over about a
- * third on this machine, so 2 rounds a side could land such a row a tenth either way.
+ * For rows whose target sits within a tenth of their figure (flt, sb3, sh, c-p, pgw1-p): many short rounds a side. This
+ * machine's speed drifts by a fifth over a few seconds, so one round's ratio ranges over about a third; 18 alternating
+ * rounds of 1 s pair each round with a neighbour under nearly the same drift (6 rounds of 3 s ranged 0.76 to 1.06 x on
+ * sb3's load, 30 rounds of 1 s 0.88 to 0.94 x), in the same 36 s a side.
  */
-export const EDGE_ROUNDS = 6;
+export const EDGE: Pace = { rounds: 18, seconds: 1 };
 export const CONNECTIONS = 10;
 export const AUTH = { authorization: `Bearer ${TOKEN}` };
 export const JSON_POST = { 'content-type': 'application/json' };
@@ -96,19 +104,20 @@ async function hit(load: Load, seconds: number, into?: Side): Promise<Side> {
 export const rps = (s: Side) => s.ok / s.seconds;
 export const latency = (s: Side) => s.latencySum / s.rounds;
 
-/** Warm-up (1 s each), then `rounds` rounds per side in alternating order (B S, S B, ...). `acked` counts the subject's 2xx including warm-up. */
-export async function compare(base: Load, subject: Load, rounds = ROUNDS) {
+/** Warm-up (1 s each), then `pace.rounds` rounds per side in alternating order (B S, S B, ...). `acked` counts the subject's 2xx including warm-up. */
+export async function compare(base: Load, subject: Load, pace: Pace = PLAIN) {
+  const { rounds, seconds } = pace;
   const warmBase = await hit(base, 1);
   const warmSubject = await hit(subject, 1);
   const b = emptySide();
   const s = emptySide();
   for (let i = 0; i < rounds; i++) {
     if (i % 2 === 0) {
-      await hit(base, SECONDS, b);
-      await hit(subject, SECONDS, s);
+      await hit(base, seconds, b);
+      await hit(subject, seconds, s);
     } else {
-      await hit(subject, SECONDS, s);
-      await hit(base, SECONDS, b);
+      await hit(subject, seconds, s);
+      await hit(base, seconds, b);
     }
   }
   return { base: b, subject: s, acked: s.ok + warmSubject.ok, baseAcked: b.ok + warmBase.ok };
