@@ -53,6 +53,14 @@ export function countContexts(mock: MockApp): () => number {
   return () => made;
 }
 
+/** The newest entry of `journal` as JSON, without what differs by nature between two requests (its id, its duration). */
+export function newestEntry(journal: MockApp['control']['journal']): unknown {
+  const e = { ...(journal.records().at(-1) as unknown as Record<string, unknown>) };
+  delete e.id;
+  delete e.duration_ms;
+  return JSON.parse(JSON.stringify(e));
+}
+
 /**
  * `listener` with each request's Authorization read through `read`: called with the read's number (1: the client
  * observer's at arrival, 2: authentication's, in both paths) and the response; it answers the header's value.

@@ -9,7 +9,7 @@ import { ApiError } from '../../src/errors.js';
 import { JsonText, Reply } from '../../src/pipeline/index.js';
 import { MemoryAdapter } from '../../src/storage/adapters.js';
 import { DEMO, bearer } from '../helpers/demo.js';
-import { closeAll, countContexts, listen, send, type Raw } from '../helpers/fast-path.js';
+import { closeAll, countContexts, listen, newestEntry, send, type Raw } from '../helpers/fast-path.js';
 
 const RUN = `/api/v3/projects/${DEMO.projects.support}/runs/${DEMO.runs.waitingApproval}`;
 const owner = bearer(DEMO.tokens.owner);
@@ -55,23 +55,15 @@ async function withServers(body: (s: Servers) => Promise<void>): Promise<void> {
   }
 }
 
-/** The newest entry of `journal` without what differs by nature (its id, its duration). */
-function newest(journal: MockApp['control']['journal']): unknown {
-  const e = { ...(journal.records().at(-1) as unknown as Record<string, unknown>) };
-  delete e.id;
-  delete e.duration_ms;
-  return JSON.parse(JSON.stringify(e));
-}
-
 /** GETs `path` through the fast path's server, then the whole chain; asserts the same answer and entry; answers the first and the contexts the fast path's server made. */
 async function both(s: Servers, path: string, journal = s.mock.control.journal): Promise<{ answer: Raw; contexts: number }> {
   const before = s.contexts();
   const answer = await send(s.fast, path, owner);
   const contexts = s.contexts() - before;
-  const entry = newest(journal);
+  const entry = newestEntry(journal);
   const chain = await send(s.chain, path, owner);
   assert.equal(answer, chain, `${path}: the whole chain's answer`);
-  assert.equal(entry, newest(journal), `${path}: the whole chain's journal entry`);
+  assert.equal(entry, newestEntry(journal), `${path}: the whole chain's journal entry`);
   return { answer, contexts };
 }
 
