@@ -112,9 +112,11 @@ export function keptBody(sent: Sent, limit: number): KeptBody | null {
 /**
  * Writes `sent` as Koa's respond() would. An owned response gets the status and headers in one writeHead (the same bytes
  * on the wire as setting them one by one, at less cost); any other gets them set one by one, so it can read them back.
+ * A response someone else's server already ended gets nothing; one whose head it already sent gets the body alone.
  */
 export function write(res: ServerResponse, sent: Sent): void {
-  if (res.writableEnded || res.headersSent) return;
+  if (res.writableEnded) return;
+  if (res.headersSent) return void res.end(sent.text);
   if (res instanceof OwnedResponse) {
     if (!sent.flat) {
       const flat: (string | number)[] = [];
