@@ -99,7 +99,7 @@ type Settle = (err: Error | null, answer?: Answer) => void;
 
 /**
  * The response: Node's ServerResponse (the head, chunked framing, HEAD and empty statuses as on a socket) on a socket
- * that discards, keeping the body's chunks and the headers at the head's time; settles once, on finish or on close.
+ * that discards, keeping the body's chunks and the headers at the head's time; settles once, at its end or on close.
  */
 class ServedResponse extends ServerResponse {
   #chunks: Buffer[] = [];
@@ -151,7 +151,8 @@ class ServedResponse extends ServerResponse {
   override end(data?: unknown, encoding?: unknown, callback?: unknown): this {
     if (data) this.write(data, encoding);
     (super.end as (cb?: unknown) => void)(callback);
-    this.emit('finish');
+    // Settled here; Node emits the response's one 'finish' itself (its discarding socket calls back every write).
+    this.#done(null);
     this.destroy();
     return this;
   }
