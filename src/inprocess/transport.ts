@@ -113,7 +113,6 @@ class ServedResponse extends ServerResponse {
     this.setHeader('foo', 'bar');
     this.removeHeader('foo');
     this.assignSocket(new Writable({ write: discard }) as never);
-    this.once('finish', () => this.#done(null));
     this.once('error', (err: Error) => this.#done(err));
     this.once('close', () => this.#done(resetError()));
   }
