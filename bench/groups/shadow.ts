@@ -15,7 +15,7 @@ export async function shadowGroup() {
   while (((await (await fetch(`${shadowed.url}/_mock/drift`)).json()) as { compared: number }).compared < 1) await new Promise((r) => setTimeout(r, 50));
   const { base, subject } = await compare(
     { url: plain.url, path: runPath(RUN), headers: AUTH },
-    { url: shadowed.url, path: runPath(RUN), headers: AUTH },
+    { url: shadowed.url, path: runPath(RUN), headers: AUTH, before: () => emptyBucket(shadowed.url) },
     EDGE,
   );
   const drift = (await (await fetch(`${shadowed.url}/_mock/drift`)).json()) as {
@@ -45,4 +45,24 @@ export async function shadowGroup() {
     met: ratio >= 0.9,
   });
   await Promise.all([target.stop(), plain.stop(), shadowed.stop()]);
+}
+
+interface DriftCounts {
+  compared: number;
+  dropped: { queue_full: number; rate_limited: number };
+}
+const driftOf = async (url: string) => (await (await fetch(`${url}/_mock/drift`)).json()) as DriftCounts;
+
+/**
+ * Before each of the shadowed side's rounds (untimed): takes the rate's tokens that refilled while the other side ran and
+ * waits for their comparisons. Under steady load the bucket is always empty and comparisons run at the rate (10 a
+ * second); a round of 1 s that began with a full bucket would compare twice that many.
+ */
+async function emptyBucket(url: string) {
+  const before = await driftOf(url);
+  const sent = 12; // more than the bucket holds (10)
+  for (let i = 0; i < sent; i++) await (await fetch(`${url}${runPath(RUN)}`, { headers: AUTH })).arrayBuffer();
+  const after = await driftOf(url);
+  const admitted = sent - (after.dropped.rate_limited - before.dropped.rate_limited) - (after.dropped.queue_full - before.dropped.queue_full);
+  for (let i = 0; i < 250 && (await driftOf(url)).compared < before.compared + admitted; i++) await new Promise((r) => setTimeout(r, 20));
 }
