@@ -97,9 +97,9 @@ function checkBranches(doc: Schema, branches: Schema[], value: unknown, path: st
     if (trial.differences.size === 0) break;
   }
   if (!best) return;
-  // A null where no branch allows one is a nullable-ness difference, named as such.
-  const nullable = branches.some((b) => fits(String(resolve(doc, b).type), null));
-  if (value === null && !nullable) return note(out.differences, path, 'not nullable', null);
+  // A null no branch takes is a nullable-ness difference, named as such (a branch takes it by its type list, `type:
+  // 'null'`, or no type at all).
+  if (value === null && best.differences.size > 0) return note(out.differences, path, 'not nullable', null);
   for (const [k, f] of best.differences) note(out.differences, k, f.mock, f.target);
   for (const [k, f] of best.compatible) note(out.compatible, k, f.mock, f.target);
 }
