@@ -12,17 +12,13 @@ export async function shadowGroup() {
   const shadowed = await mockServer('--memory', '--simulation', 'off', '--shadow', target.url, '--shadow-token', TOKEN);
   // Steady state, as in a long session: the first comparison builds the OpenAPI document it checks shapes against.
   await fetch(`${shadowed.url}${runPath(RUN)}`, { headers: AUTH });
-  while (((await (await fetch(`${shadowed.url}/_mock/drift`)).json()) as { compared: number }).compared < 1) await new Promise((r) => setTimeout(r, 50));
+  while ((await driftOf(shadowed.url)).compared < 1) await new Promise((r) => setTimeout(r, 50));
   const { base, subject } = await compare(
     { url: plain.url, path: runPath(RUN), headers: AUTH },
     { url: shadowed.url, path: runPath(RUN), headers: AUTH, before: () => emptyBucket(shadowed.url) },
     EDGE,
   );
-  const drift = (await (await fetch(`${shadowed.url}/_mock/drift`)).json()) as {
-    compared: number;
-    drifted: number;
-    dropped: { queue_full: number; rate_limited: number; target_down: number };
-  };
+  const drift = await driftOf(shadowed.url);
   if (drift.drifted !== 0) throw new Error(`bench shadow: the target from the same fixture drifted: ${JSON.stringify(drift)}`);
   const ratio = rps(subject) / rps(base);
   report({
@@ -49,7 +45,8 @@ export async function shadowGroup() {
 
 interface DriftCounts {
   compared: number;
-  dropped: { queue_full: number; rate_limited: number };
+  drifted: number;
+  dropped: { queue_full: number; rate_limited: number; target_down: number };
 }
 const driftOf = async (url: string) => (await (await fetch(`${url}/_mock/drift`)).json()) as DriftCounts;
 
