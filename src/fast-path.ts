@@ -7,6 +7,7 @@ import type { ErrorReporter } from './errors.js';
 import type { Call, EndpointMiddleware } from './pipeline/index.js';
 import { endedSent, errorSent, journalHeaders, keptBody, resultSent, write, type Sent } from './fast-path-sent.js';
 import type { RouteTable } from './routes/index.js';
+import { routedTargets, type RoutedTarget } from './fast-path-targets.js';
 import { address, type AddressedMock } from './pipeline/index.js';
 import { journalAnswered, type Answered } from './middleware/index.js';
 import type { Arrival } from './judge/index.js';
@@ -43,6 +44,7 @@ export interface FastPathParts {
 export function fastListener(parts: FastPathParts, full: RequestListener): RequestListener {
   const { app, root, table, sandboxes, report, shadow } = parts;
   const byTarget = pathAddresses();
+  const routeOf = routedTargets(table);
   const take = (req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> => {
     const url = req.url;
     if (req.method !== 'GET' || url === undefined || UNUSUAL.test(url)) return false;
@@ -82,18 +84,14 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
       }
     }
     if (!target.startsWith('/api/v3/')) return false;
-    const q = target.indexOf('?');
-    const path = q < 0 ? target : target.slice(0, q);
-    const querystring = q < 0 ? '' : target.slice(q + 1);
-    const found = table.lookup('GET', path);
-    const fast = 'handler' in found ? (found.handler as EndpointMiddleware).fast : undefined;
+    const routed = routeOf(target);
     // The route's operation is passed to the fault lookup: the request is routed once (the table's rule is operationOf's).
-    if (!fast || mock.control.faultRegistry.candidates('GET', path, fast.operation).length > 0) return false;
+    if (!routed || mock.control.faultRegistry.candidates('GET', routed.path, routed.fast.operation).length > 0) return false;
     if (served) {
       // Readdressed as the selector does: the target without its prefix (a Koa context made for it is marked with it).
       req.url = target;
     }
-    return answer(req, res, mock, served, id, url, prefix, fast, found as { params: Record<string, string> }, path, querystring);
+    return answer(req, res, mock, served, id, url, prefix, routed);
   };
 
   const answer = (
@@ -105,12 +103,10 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
     id: string,
     url: string,
     prefix: string,
-    fast: NonNullable<EndpointMiddleware['fast']>,
-    found: { params: Record<string, string> },
-    path: string,
-    querystring: string,
+    routed: RoutedTarget,
   ): boolean | Promise<boolean> => {
-    const r = new FastRequest(req, res, mock, found.params, fast.operation, path, querystring, prefix, app);
+    const { fast } = routed;
+    const r = new FastRequest(req, res, mock, routed, prefix, app);
     served?.life.enter();
     const finish = (sent: Sent | null): boolean => {
       if (!sent) {
@@ -172,18 +168,6 @@ function run(fast: NonNullable<EndpointMiddleware['fast']>, r: FastRequest, fini
   );
 }
 
-/** As Koa parses `ctx.query`: each key once, a repeated key's values as an array. */
-function searchParams(querystring: string): Record<string, string | string[] | undefined> {
-  const out: Record<string, string | string[]> = {};
-  if (querystring === '') return out;
-  const params = new URLSearchParams(querystring);
-  for (const key of params.keys()) {
-    const values = params.getAll(key);
-    Object.defineProperty(out, key, { value: values.length <= 1 ? values[0] : values, writable: true, enumerable: true, configurable: true });
-  }
-  return out;
-}
-
 /**
  * One request on the fast path: what the pipeline reads of it (a Call, its Koa context made only for a handler or error
  * reporter that reads it) and, once answered, what the journal keeps of it (the Answered record): one object for both,
@@ -192,6 +176,10 @@ function searchParams(querystring: string): Record<string, string | string[] | u
 class FastRequest implements Call, Answered, ShadowCall, ShadowAnswer {
   readonly method = 'GET';
   readonly headers: IncomingHttpHeaders;
+  readonly params: Record<string, string>;
+  readonly operation: string;
+  readonly path: string;
+  readonly querystring: string;
   readonly query: Record<string, string | string[] | undefined>;
   readonly state: Record<string, unknown>;
   readonly atMs: number;
@@ -213,17 +201,19 @@ class FastRequest implements Call, Answered, ShadowCall, ShadowAnswer {
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
     readonly mock: AddressedMock,
-    readonly params: Record<string, string>,
-    readonly operation: string,
-    readonly path: string,
-    readonly querystring: string,
+    routed: RoutedTarget,
     /** The path prefix the request came with ('' without one): marked on the request only when a Koa context is made. */
     private readonly prefix: string,
     private readonly app: () => Koa,
   ) {
     this.headers = req.headers;
-    this.query = searchParams(querystring);
-    this.state = { transitions: [], operation };
+    // Shared by every request with this target (frozen): the pipeline only reads them.
+    this.params = routed.params as Record<string, string>;
+    this.query = routed.query as Record<string, string | string[] | undefined>;
+    this.operation = routed.fast.operation;
+    this.path = routed.path;
+    this.querystring = routed.querystring;
+    this.state = { transitions: [], operation: this.operation };
     this.atMs = mock.deps.clock.nowMs();
     this.arrival = mock.observer.arrive(req.headers.authorization);
   }

@@ -33,15 +33,22 @@ function shareable(output: unknown): output is object {
  */
 export function parseMemo<S extends v.GenericSchema<unknown, unknown>>(schema: S, part: LocPart): (input: Flat) => v.InferOutput<S> {
   const seen = new Map<string, v.InferOutput<S>>();
+  // A frozen input (the fast path hands the same frozen parameters to every request with one target) is also known by
+  // itself: no key is written out. Held weakly, so it lives only as long as whoever holds that input.
+  const byInput = new WeakMap<Flat, v.InferOutput<S>>();
   return (input) => {
+    const same = byInput.get(input);
+    if (same !== undefined) return same;
     const key = keyOf(input);
     if (key === null) return parse(schema, input, part);
-    const known = seen.get(key);
-    if (known !== undefined) return known;
-    const output = parse(schema, input, part);
-    if (!shareable(output)) return output;
-    if (seen.size >= LIMIT) seen.delete(seen.keys().next().value as string);
-    seen.set(key, Object.freeze(output));
-    return output;
+    let known = seen.get(key);
+    if (known === undefined) {
+      const output = parse(schema, input, part);
+      if (!shareable(output)) return output;
+      if (seen.size >= LIMIT) seen.delete(seen.keys().next().value as string);
+      seen.set(key, (known = Object.freeze(output)));
+    }
+    if (Object.isFrozen(input)) byInput.set(input, known);
+    return known;
   };
 }

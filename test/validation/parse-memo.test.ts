@@ -71,4 +71,33 @@ test('the bound: 128 inputs are remembered per schema; the 129th drops the oldes
   assert.is(check(input(1)), check(input(1)), 'the others stay remembered');
 });
 
+test('a frozen input is known by itself: parsed once, the same value after; an input that is not frozen is read anew', () => {
+  let parses = 0;
+  const counted = v.pipe(
+    v.object({ a: v.string() }),
+    v.transform((x) => (parses++, x)),
+  );
+  const check = parseMemo(counted, 'query');
+  const frozen = Object.freeze({ a: 'x' });
+  const first = check(frozen);
+  assert.equal([first, parses], [{ a: 'x' }, 1]);
+  assert.is(check(frozen), first);
+  assert.is(parses, 1);
+  const open: Record<string, string> = { a: 'y' };
+  assert.equal(check(open), { a: 'y' });
+  open.a = 'z';
+  assert.equal(check(open), { a: 'z' }, 'a changed input is parsed for what it holds now');
+  assert.is(parses, 3);
+});
+
+test('a frozen input that is refused is refused every time', () => {
+  const check = parseMemo(RunPath, 'path');
+  const bad = Object.freeze({ project_id: id(1), run_id: 'not-a-uuid' });
+  for (let i = 0; i < 2; i++)
+    assert.throws(
+      () => check(bad),
+      (err: unknown) => err instanceof ValidationError && err.items[0].loc.join('.') === 'path.run_id',
+    );
+});
+
 test.run();
