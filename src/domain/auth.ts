@@ -1,6 +1,7 @@
 // Who is calling and what they may do: bearer tokens, the admin key, roles and scopes (docs/api.md#authentication).
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { ApiError } from '../errors.js';
+import { authorizationOf } from '../bearer.js';
 import type { RecordReader } from '../storage/index.js';
 import type { RecordOf } from '../schemas/index.js';
 
@@ -52,9 +53,8 @@ export function authenticate(store: Pick<RecordReader, 'get'>, input: AuthInput,
     if (config.adminKey && secretEquals(input.adminKey, config.adminKey)) return ALL_POWERFUL('admin');
     throw new ApiError('admin_key_invalid');
   }
-  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(input.authorization ?? '');
-  if (!m) throw new ApiError('authentication_required');
-  const bearer = m[1];
+  const bearer = input.authorization === undefined ? null : authorizationOf(input.authorization).token;
+  if (!bearer) throw new ApiError('authentication_required');
   const token = store.get('access_tokens', bearer);
   if (!token || token.revoked) throw new ApiError('token_invalid');
   const known = actors.get(token);
@@ -83,8 +83,8 @@ const actors = new WeakMap<RecordOf<'access_tokens'>, { principal: RecordOf<'pri
 /** `again` reads the principal and scopes anew (see Actor.reread); without it the actor stands as given. */
 /** The principal id behind an `Authorization: Bearer` token as stored (whatever its expiry), or null: what faults match on. */
 export function principalOf(store: Pick<RecordReader, 'get'>, authorization: string | undefined): string | null {
-  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
-  return (m && store.get('access_tokens', m[1])?.principal_id) || null;
+  const bearer = authorization === undefined ? null : authorizationOf(authorization).token;
+  return (bearer && store.get('access_tokens', bearer)?.principal_id) || null;
 }
 
 function principalActor(

@@ -3,6 +3,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ReadView } from '../storage/index.js';
+import { authorizationOf } from '../bearer.js';
 import type { ClientFacts } from '../control/index.js';
 import { slipsOf } from './slips.js';
 
@@ -72,7 +73,7 @@ export class ClientObserver {
 
   /** At arrival (`auth`: the Authorization header): the bearer token's principal, and one more in flight for it. */
   arrive(auth: string | undefined): Arrival {
-    const token = auth === undefined ? undefined : /^bearer\s+(\S+)$/i.exec(auth)?.[1];
+    const token = auth === undefined ? undefined : authorizationOf(auth).reported;
     if (!token) return NO_ARRIVAL;
     const access = this.fingerprints.of(token);
     const principal = this.view.get('access_tokens', token)?.principal_id ?? null;

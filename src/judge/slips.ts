@@ -1,6 +1,7 @@
 // Slips: one request's mistake the service answers without naming (a JSON body sent as text, a token without `Bearer `).
 // The answer stays the service's; the journal entry and the client report name the cause and the fix. One row per slip.
 import { isJsonContentType } from '../body/index.js';
+import { authorizationOf } from '../bearer.js';
 
 /** What a slip is spotted from, read as the request arrived (the journal keeps no credential to read it later). */
 export interface SlipInput {
@@ -45,7 +46,7 @@ export const SLIPS: readonly Slip[] = [
     description:
       'An Authorization header that is not `Bearer <token>` (the token alone, or another scheme): the service answers 401 "Credentials are required." as if none were sent.',
     fix: 'Send Authorization: Bearer <access token>.',
-    spotted: (r) => r.authorization !== undefined && r.authorization !== '' && !/^bearer\s+\S+$/i.test(r.authorization.trim()),
+    spotted: (r) => r.authorization !== undefined && r.authorization !== '' && !authorizationOf(r.authorization).bearerShaped,
   },
 ];
 
