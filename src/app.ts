@@ -190,6 +190,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     close: async () => {
       await sandboxes.close();
       await root.close();
+      await shadow?.sender.close();
     },
   };
 }

@@ -1,7 +1,8 @@
 // Sends shadow requests to the target off the request's path: a fixed-size queue, a cap on requests in flight, a rate.
 import type { ShadowSettings } from './options.js';
 import { TargetHealth } from './target-health.js';
-import { fetchTransport, httpTransport, type TargetAnswer, type Transport } from './transport.js';
+import { MAX_ANSWER_BYTES, fetchTransport, type TargetAnswer, type Transport } from './transport.js';
+import { workerTransport } from './worker-transport.js';
 import type { Refusal } from '../control/index.js';
 
 export type { TargetAnswer } from './transport.js';
@@ -35,8 +36,13 @@ export class ShadowSender {
   ) {
     this.health = new TargetHealth(shownUrl, log, settings.now, settings.retryMs);
     this.tokens = settings.ratePerSecond;
-    this.transport = settings.fetch ? fetchTransport(settings.fetch) : httpTransport(settings.concurrency);
+    this.transport = settings.fetch ? fetchTransport(settings.fetch) : workerTransport(settings.concurrency, MAX_ANSWER_BYTES);
     this.refilledMs = settings.now();
+  }
+
+  /** Lets go of the transport (its worker and connections); the server is closing. */
+  close(): Promise<void> {
+    return this.transport.close();
   }
 
   /** Requests queued or in flight. */
@@ -102,7 +108,7 @@ export class ShadowSender {
     let answer: TargetAnswer;
     try {
       const url = new URL(job.target, settings.url);
-      answer = await this.transport({ url, method: job.method, headers: job.headers, body: job.body, timeoutMs: settings.timeoutMs });
+      answer = await this.transport.send({ url, method: job.method, headers: job.headers, body: job.body, timeoutMs: settings.timeoutMs });
     } catch (err) {
       this.health.missed(reasonOf(err));
       job.unreachable();

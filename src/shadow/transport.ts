@@ -1,10 +1,8 @@
-// How a shadow request reaches the target: node:http(s) with kept-alive connections (a third of fetch's CPU per request),
-// or a given fetch (a mock's in-process fetch, a test's stand-in). Either reads at most MAX_ANSWER_BYTES of the answer.
-import http from 'node:http';
-import https from 'node:https';
+// How a shadow request reaches the target: node:http(s) from a worker thread (worker-transport.ts; a third of fetch's CPU
+// per request), or a given fetch (a mock's in-process fetch, a test's stand-in). Either reads at most MAX_ANSWER_BYTES.
 
 /** A target answer larger than this is not read (and not compared): shadow traffic holds bounded memory. */
-const MAX_ANSWER_BYTES = 1024 * 1024;
+export const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** What the target answered: its status, headers (lower-case names) and body text (null when over the bound). */
 export interface TargetAnswer {
@@ -13,7 +11,7 @@ export interface TargetAnswer {
   text: string | null;
 }
 
-interface Outgoing {
+export interface Outgoing {
   url: URL;
   method: string;
   headers: Record<string, string>;
@@ -21,48 +19,27 @@ interface Outgoing {
   timeoutMs: number;
 }
 
-export type Transport = (req: Outgoing) => Promise<TargetAnswer>;
+export interface Transport {
+  send(req: Outgoing): Promise<TargetAnswer>;
+  /** Lets go of what it holds (a worker, its connections). */
+  close(): Promise<void>;
+}
 
 /** Sends with a fetch function (WHATWG). */
 export function fetchTransport(fetchFn: (input: string, init: RequestInit) => Promise<Response>): Transport {
-  return async (req) => {
-    const res = await fetchFn(req.url.href, {
-      method: req.method,
-      headers: req.headers,
-      body: req.body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(req.timeoutMs),
-    });
-    return { status: res.status, headers: Object.fromEntries(res.headers), text: await boundedText(res) };
-  };
-}
-
-/** Sends with node:http or node:https, at most `sockets` connections kept alive to the target. */
-export function httpTransport(sockets: number): Transport {
-  const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: sockets }), 'https:': new https.Agent({ keepAlive: true, maxSockets: sockets }) };
-  return (req) =>
-    new Promise((resolve, reject) => {
-      const send = req.url.protocol === 'https:' ? https.request : http.request;
-      const out = send(req.url, { method: req.method, headers: req.headers, agent: agents[req.url.protocol as 'http:'], timeout: req.timeoutMs }, (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        let over = false;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size > MAX_ANSWER_BYTES) over = true;
-          else chunks.push(c);
-        });
-        res.on('end', () => {
-          const headers: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-          resolve({ status: res.statusCode ?? 0, headers, text: over ? null : Buffer.concat(chunks).toString('utf8') });
-        });
-        res.on('error', reject);
+  return {
+    send: async (req) => {
+      const res = await fetchFn(req.url.href, {
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(req.timeoutMs),
       });
-      out.on('timeout', () => out.destroy(Object.assign(new Error('timed out'), { code: 'TimeoutError' })));
-      out.on('error', reject);
-      out.end(req.body);
-    });
+      return { status: res.status, headers: Object.fromEntries(res.headers), text: await boundedText(res) };
+    },
+    close: async () => {},
+  };
 }
 
 /** The body as text, or null past MAX_ANSWER_BYTES (the rest is not read). */
