@@ -49,7 +49,7 @@ const UNITS = [
   ['client', '^src/client/'],
   [
     'leaves',
-    '^src/(reason-codes|bearer|koa-class|json|json-depth|json-length|glob|path-segments|host-name|verification-error|request-waits|shared-identity)\\.ts$',
+    '^src/(reason-codes|bearer|remembered|koa-class|json|json-depth|json-length|glob|path-segments|host-name|verification-error|request-waits|shared-identity)\\.ts$',
   ],
 ];
 

@@ -1,5 +1,6 @@
 // What an Authorization header says, read once per header text: a client sends the same header on every request, so
 // its reading is remembered (bounded), and the token it gives is one string whose hash V8 keeps for each lookup by it.
+import { remembered } from './remembered.js';
 
 /** One Authorization header's readings, each by its reader's own rule. */
 export interface AuthorizationReading {
@@ -29,17 +30,7 @@ function read(header: string): AuthorizationReading {
 
 /** A reader of headers with a memory of its own: the readings of a header, the same object while it is remembered. */
 export function authorizationReader(): (header: string) => AuthorizationReading {
-  const known = new Map<string, AuthorizationReading>();
-  return (header) => {
-    const hit = known.get(header);
-    if (hit !== undefined) return hit;
-    const made = Object.freeze(read(header));
-    if (header.length <= REMEMBERED_LENGTH_MAX) {
-      if (known.size >= REMEMBERED_MAX) known.clear();
-      known.set(header, made);
-    }
-    return made;
-  };
+  return remembered((header) => Object.freeze(read(header)), { keys: REMEMBERED_MAX, keyLength: REMEMBERED_LENGTH_MAX });
 }
 
 /** The process's reader, which every mock shares (held in memory only, never written anywhere). */

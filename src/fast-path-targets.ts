@@ -2,6 +2,7 @@
 // remembered target skips the split, the route table's walk and the query's parse, and hands on the same frozen objects.
 import type { EndpointMiddleware } from './pipeline/index.js';
 import type { RouteTable } from './routes/index.js';
+import { remembered } from './remembered.js';
 
 /** What a v3 GET target routes to: the same for every request with this target, whichever mock it is for. */
 export interface RoutedTarget {
@@ -25,17 +26,7 @@ const REMEMBERED_MAX = 1024;
  * also keeps their strings' hashes: the record lookups by these parameters do not hash fresh slices of the URL.
  */
 export function routedTargets(table: RouteTable): (target: string) => RoutedTarget | null {
-  const known = new Map<string, RoutedTarget | null>();
-  return (target) => {
-    const hit = known.get(target);
-    if (hit !== undefined) return hit;
-    const routed = route(table, target);
-    if (target.length <= REMEMBERED_TARGET_MAX) {
-      if (known.size >= REMEMBERED_MAX) known.clear();
-      known.set(target, routed);
-    }
-    return routed;
-  };
+  return remembered((target) => route(table, target), { keys: REMEMBERED_MAX, keyLength: REMEMBERED_TARGET_MAX });
 }
 
 function route(table: RouteTable, target: string): RoutedTarget | null {

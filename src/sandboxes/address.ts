@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors.js';
 import { hostName } from '../middleware/index.js';
 import { flat } from './ids.js';
+import { remembered } from '../remembered.js';
 
 export const SANDBOX_HEADER = 'x-mock-sandbox';
 const PREFIX = '/sandboxes/';
@@ -68,15 +69,11 @@ const REMEMBERED_MAX = 1024;
  * At the bound the memory starts again empty (a server's targets are few; a scan of many only costs the parse).
  */
 export function pathAddresses(): (url: string) => Addressed {
-  const known = new Map<string, Addressed>();
-  return (url) => {
-    const hit = known.get(url);
-    if (hit) return hit;
-    const parsed = parsePath(url);
-    if (url.length > REMEMBERED_URL_MAX) return parsed;
-    if (known.size >= REMEMBERED_MAX) known.clear();
-    const made = { id: flat(parsed.id), url: flat(parsed.url), prefix: flat(parsed.prefix) };
-    known.set(url, made);
-    return made;
-  };
+  return remembered(
+    (url) => {
+      const parsed = parsePath(url);
+      return { id: flat(parsed.id), url: flat(parsed.url), prefix: flat(parsed.prefix) };
+    },
+    { keys: REMEMBERED_MAX, keyLength: REMEMBERED_URL_MAX },
+  );
 }
