@@ -1,30 +1,34 @@
-// One byte budget for the journals of every mock a server holds (its default mock and each sandbox): many mocks cannot
-// hold many times the memory. Past the budget the oldest entry of all goes, whichever journal holds it.
+// One order and one byte budget for the journals of every mock a server holds (its default mock and each sandbox): many
+// mocks cannot hold many times the memory, and past the budget the oldest entry of all goes, whichever journal holds it.
 import type { Stored } from './journal-types.js';
 
-/** What the budget asks of a journal. */
-export interface BudgetedJournal {
-  /** Whether the entry with this id is still held. */
-  holds(id: number): boolean;
-  /** Drops its oldest entry when that is `id` (the budget's oldest of all); answers whether it did. */
-  dropOldest(id: number): boolean;
+/**
+ * What the order asks of a journal. Its entries live in the shared order, so adding one touches no array of its own;
+ * the journal keeps only its counts and where its entries start.
+ */
+export interface OrderedJournal {
+  /** A position in the order at or before its oldest entry held (the order moves it when it rebuilds). */
+  first: number;
+  /** The budget let its oldest entry go, which was this size. */
+  lostOldest(size: number): void;
 }
 
 export class JournalBudget {
   private total = 0;
+  private held = 0;
   /**
    * The entry added last, by any journal: the one a new entry compares its headers with. Consecutive requests look
    * alike whichever mock they go to, and this entry is still in the processor's cache, unlike the last of a journal
    * that a hundred sandboxes take turns with.
    */
   newest: Stored | undefined;
-  private held = 0;
   /**
-   * Every entry in the order added, oldest first from `head` (each journal's entries are in this order too): its
-   * journal and its id at the same index of two arrays, rather than an object per entry.
+   * Every entry in the order added, oldest first from `head`: the entry, its journal and its size at the same index of
+   * three arrays. A slot let go holds undefined until the order is rebuilt.
    */
-  private journals: BudgetedJournal[] = [];
-  private ids: number[] = [];
+  private stored: (Stored | undefined)[] = [];
+  private owners: (OrderedJournal | undefined)[] = [];
+  private sizes: number[] = [];
   private head = 0;
 
   constructor(readonly bytes: number) {}
@@ -39,67 +43,116 @@ export class JournalBudget {
     return this.total;
   }
 
-  /** A journal stored an entry: past the budget the oldest entries of all go (never the one just added). */
-  added(journal: BudgetedJournal, entry: Stored): void {
+  /** Slots the order holds, let-go ones included: under 1,024 or twice the entries held, after each add. */
+  get slots(): number {
+    return this.stored.length;
+  }
+
+  /** Stores a journal's new entry last in the order and answers its position (settle() then applies the budget). */
+  append(journal: OrderedJournal, entry: Stored): number {
     this.newest = entry;
     this.total += entry.size;
     this.held++;
-    this.journals.push(journal);
-    this.ids.push(entry.id);
-    this.evict();
-    this.compact();
+    this.owners.push(journal);
+    this.sizes.push(entry.size);
+    return this.stored.push(entry) - 1;
   }
 
-  /** An entry held grew (shadow mode added its drift): past the budget the oldest entries of all go. */
-  grew(size: number): void {
+  /** Past the budget the oldest entries of all go (never the newest); then the order drops its let-go slots if many. */
+  settle(): void {
+    this.evict();
+    const slots = this.stored.length;
+    if (slots >= 1024 && slots >= 2 * this.held) this.rebuild();
+  }
+
+  /** An entry held grew by `size` (shadow mode added its drift): past the budget the oldest entries of all go. */
+  grew(position: number, size: number): void {
+    this.sizes[position] += size;
     this.total += size;
     this.evict();
   }
 
-  /** Past the budget, the oldest entries of all go (never the newest). */
   private evict(): void {
-    while (this.total > this.bytes && this.head < this.ids.length - 1) {
-      const journal = this.journals[this.head];
-      this.journals[this.head] = undefined as never;
-      journal.dropOldest(this.ids[this.head++]);
+    const last = this.stored.length - 1;
+    while (this.total > this.bytes && this.head < last) {
+      const at = this.head++;
+      const owner = this.owners[at];
+      if (owner === undefined) continue;
+      const size = this.sizes[at];
+      this.stored[at] = this.owners[at] = undefined;
+      this.total -= size;
+      this.held--;
+      owner.first = this.head;
+      owner.lostOldest(size);
     }
   }
 
-  /** A journal let entries go (its own bounds, a clear, a sandbox that went). */
-  released(size: number, count: number): void {
-    this.total -= size;
-    this.held -= count;
+  /** The position of the journal's oldest entry held (it holds one), moving its `first` there. */
+  oldest(journal: OrderedJournal): number {
+    let at = journal.first;
+    while (this.owners[at] !== journal) at++;
+    return (journal.first = at);
   }
 
-  /** Slots the order holds, let-go ones before `head` included: about four times the entries held at most, or 2,048. */
-  get slots(): number {
-    return this.ids.length;
+  /** Lets the entry at `position` go (its journal's own bounds or a clear); answers it. */
+  remove(position: number): Stored {
+    const entry = this.stored[position] as Stored;
+    this.total -= this.sizes[position];
+    this.held--;
+    this.stored[position] = this.owners[position] = undefined;
+    return entry;
   }
 
-  /**
-   * Entries that left on their own stay in the order until they outnumber the held ones, and then it is rebuilt; the
-   * slots of entries the budget let go are cut off once they outnumber the rest. Both keep add() O(1) amortised and
-   * the order's memory bounded by what is held, not by the requests ever journalled.
-   */
-  private compact(): void {
-    const length = this.ids.length - this.head;
-    if (length >= 1024 && length >= 2 * this.held) return this.rebuild();
-    if (this.head < 1024 || this.head < length) return;
-    this.journals = this.journals.slice(this.head);
-    this.ids = this.ids.slice(this.head);
-    this.head = 0;
+  /** The entry at `position` (one held). */
+  entryAt(position: number): Stored {
+    return this.stored[position] as Stored;
   }
 
+  /** The journal's entries, oldest first: a read costs the order's slots from its first, at most the budget's. */
+  entriesOf(journal: OrderedJournal): Stored[] {
+    const out: Stored[] = [];
+    for (let at = journal.first; at < this.owners.length; at++) if (this.owners[at] === journal) out.push(this.stored[at] as Stored);
+    return out;
+  }
+
+  /** The position of the journal's entry `id` (newest first, so recent ones are found soonest), or -1. */
+  find(journal: OrderedJournal, id: number): number {
+    for (let at = this.owners.length - 1; at >= journal.first; at--) {
+      if (this.owners[at] !== journal) continue;
+      const e = this.stored[at] as Stored;
+      if (e.id === id) return at;
+      if (e.id < id) return -1;
+    }
+    return -1;
+  }
+
+  /** The positions of the journal's entries, oldest first (what a clear lets go). */
+  positions(journal: OrderedJournal): number[] {
+    const out: number[] = [];
+    for (let at = journal.first; at < this.owners.length; at++) if (this.owners[at] === journal) out.push(at);
+    return out;
+  }
+
+  /** Keeps only the held slots, in order, and moves each journal's `first` to its oldest. */
   private rebuild(): void {
-    const journals: BudgetedJournal[] = [];
-    const ids: number[] = [];
-    for (let i = this.head; i < this.ids.length; i++) {
-      if (!this.journals[i].holds(this.ids[i])) continue;
-      journals.push(this.journals[i]);
-      ids.push(this.ids[i]);
+    const stored: Stored[] = [];
+    const owners: OrderedJournal[] = [];
+    const sizes: number[] = [];
+    const seen = new Set<OrderedJournal>();
+    for (let at = this.head; at < this.owners.length; at++) {
+      const owner = this.owners[at];
+      if (owner === undefined) continue;
+      if (!seen.has(owner)) {
+        seen.add(owner);
+        owner.first = owners.length;
+      }
+      stored.push(this.stored[at] as Stored);
+      owners.push(owner);
+      sizes.push(this.sizes[at]);
     }
-    this.journals = journals;
-    this.ids = ids;
+    this.stored = stored;
+    this.owners = owners;
+    this.sizes = sizes;
     this.head = 0;
   }
 }

@@ -3,7 +3,7 @@ import { compileGlob, isGlob } from '../glob.js';
 import { keptText, textPrefix } from './journal-text.js';
 import { shown, summary, testOf } from './journal-view.js';
 import type { SecretIndex } from './redact.js';
-import type { BudgetedJournal, JournalBudget } from './journal-budget.js';
+import { JournalBudget, type OrderedJournal } from './journal-budget.js';
 import type { DriftItem } from '../schemas/index.js';
 import {
   JOURNAL_LIMITS,
@@ -48,14 +48,18 @@ function boundedHeaders(headers: Record<string, unknown>, limit: number): Record
   return out;
 }
 
-export class Journal implements BudgetedJournal {
-  /** Oldest first from `head`; the front is dropped in batches so add() stays O(1) amortised. */
-  private entries: Stored[] = [];
-  private head = 0;
-  private nextId = 1;
+export class Journal implements OrderedJournal {
+  /** Entries held, their bytes (text, header sizes and a fixed overhead each), and the oldest one's id. */
+  private count = 0;
   private total = 0;
+  private firstId = 1;
+  /** Where this journal's entries start in the shared order (the order keeps it up to date). */
+  first = 0;
+  private nextId = 1;
   private dropped = 0;
   readonly limits: Required<JournalLimits>;
+  /** The order this journal's entries live in: shared with the server's other mocks, or its own. */
+  private readonly order: JournalBudget;
 
   /**
    * `secrets` gives, for each read, the credentials the mock holds then: a stored token, code or key shown anywhere in
@@ -65,7 +69,7 @@ export class Journal implements BudgetedJournal {
   constructor(
     limits: JournalLimits | number = {},
     private readonly secrets?: () => SecretIndex,
-    private readonly budget?: JournalBudget,
+    budget?: JournalBudget,
   ) {
     const l = typeof limits === 'number' ? { entries: limits } : limits;
     // Most journals (every sandbox's) keep the defaults: they share the one constant rather than each holding a copy.
@@ -73,6 +77,7 @@ export class Journal implements BudgetedJournal {
       l.entries === undefined && l.bytes === undefined && l.bodyBytes === undefined
         ? JOURNAL_LIMITS
         : { entries: l.entries ?? JOURNAL_LIMITS.entries, bytes: l.bytes ?? JOURNAL_LIMITS.bytes, bodyBytes: l.bodyBytes ?? JOURNAL_LIMITS.bodyBytes };
+    this.order = budget ?? new JournalBudget(Infinity);
   }
 
   /** The limit one body is cut to (the middleware writes bodies with it). */
@@ -92,12 +97,12 @@ export class Journal implements BudgetedJournal {
 
   /** Entries held now. */
   get size(): number {
-    return this.entries.length - this.head;
+    return this.count;
   }
 
   /** Entries that have left the journal (dropped for its bounds, or cleared) since the mock started. */
   get left(): number {
-    return this.nextId - 1 - this.size;
+    return this.nextId - 1 - this.count;
   }
 
   /** The id the next entry gets. */
@@ -128,7 +133,7 @@ export class Journal implements BudgetedJournal {
     const limit = this.limits.bodyBytes;
     const hReq = headerSize(record.requestHeaders);
     const hRes = headerSize(record.responseHeaders);
-    const stored = new StoredEntry(record, id, 0, this.budget?.newest ?? (this.size > 0 ? this.entries[this.entries.length - 1] : undefined));
+    const stored = new StoredEntry(record, id, 0, this.order.newest);
     if (record.path.length > limit) stored.path = textPrefix(record.path, limit);
     if (record.querystring.length > limit) stored.querystring = textPrefix(record.querystring, limit);
     if (hReq > limit) stored.requestHeaders = boundedHeaders(record.requestHeaders, limit);
@@ -141,12 +146,16 @@ export class Journal implements BudgetedJournal {
       Math.min(hRes, limit) +
       (keptText(stored.requestBody)?.length ?? 0) +
       (keptText(stored.responseBody)?.length ?? 0);
-    this.entries.push(stored);
+    const at = this.order.append(this, stored);
+    if (this.count++ === 0) {
+      this.first = at;
+      this.firstId = id;
+    }
     this.total += stored.size;
     // The newest entry always stays, whatever its size (it is bounded by the body limit).
-    while (this.size > 1 && (this.size > this.limits.entries || this.total > this.limits.bytes)) this.shift();
-    this.budget?.added(this, stored);
-    return stored.id;
+    while (this.count > 1 && (this.count > this.limits.entries || this.total > this.limits.bytes)) this.dropOwn();
+    this.order.settle();
+    return id;
   }
 
   /**
@@ -154,40 +163,34 @@ export class Journal implements BudgetedJournal {
    * so older entries may go. Answers whether the entry was there.
    */
   addDrift(id: number, drift: readonly DriftItem[]): boolean {
-    const first = this.entries[this.head]?.id;
-    const e = first === undefined || id < first ? undefined : this.entries[this.head + (id - first)];
-    if (!e || e.id !== id) return false;
+    const at = this.holds(id) ? this.order.find(this, id) : -1;
+    if (at < 0) return false;
+    const e = this.order.entryAt(at);
     const bytes = JSON.stringify(drift).length;
     e.drift = [...drift];
     e.size += bytes;
     this.total += bytes;
-    this.budget?.grew(bytes);
-    while (this.size > 1 && this.total > this.limits.bytes) this.shift();
+    this.order.grew(at, bytes);
+    while (this.count > 1 && this.total > this.limits.bytes) this.dropOwn();
     return true;
   }
 
-  /** Lets the oldest entry go. */
-  private shift(): void {
-    const size = this.entries[this.head].size;
+  /** Lets its oldest entry go for its own bounds. */
+  private dropOwn(): void {
+    const e = this.order.remove(this.order.oldest(this));
+    this.lostOldest(e.size);
+  }
+
+  /** Its oldest entry has gone (its own bounds, or the shared budget). */
+  lostOldest(size: number): void {
+    this.count--;
     this.total -= size;
-    this.entries[this.head++] = undefined as unknown as Stored;
+    this.firstId++;
     this.dropped++;
-    this.budget?.released(size, 1);
-    if (this.head > 1024 && this.head * 2 > this.entries.length) {
-      this.entries = this.entries.slice(this.head);
-      this.head = 0;
-    }
   }
 
   holds(id: number): boolean {
-    const first = this.entries[this.head]?.id;
-    return first !== undefined && id >= first && id < this.nextId;
-  }
-
-  dropOldest(id: number): boolean {
-    if (this.entries[this.head]?.id !== id) return false;
-    this.shift();
-    return true;
+    return this.count > 0 && id >= this.firstId && id < this.nextId;
   }
 
   /** Oldest first, filtered; each entry redacted as it is read. */
@@ -201,8 +204,9 @@ export class Journal implements BudgetedJournal {
     return this.select(filter).map(summary);
   }
 
-  /** The matching stored entries, oldest first: from just after `after`, and scanned from the newest when `limit` is set. */
+  /** The matching stored entries, oldest first: from just after `after`, and the newest `limit` of them when set. */
   private select(filter: JournalFilter): Stored[] {
+    if (this.count === 0) return [];
     const method = filter.method?.toUpperCase();
     const path = filter.path;
     const pathRe = path && isGlob(path) ? compileGlob(path) : null;
@@ -216,35 +220,29 @@ export class Journal implements BudgetedJournal {
       (!method || e.method === method) &&
       (!path || (pathRe ? pathRe.test(e.path) : e.path.includes(path))) &&
       (!status || (statusClass ? String(e.status)[0] === statusClass : String(e.status) === status));
-    let start = this.head;
-    const first = this.entries[this.head]?.id;
+    const entries = this.order.entriesOf(this);
     // Ids are consecutive from the oldest held entry, so `after` is a position.
-    if (filter.after !== undefined && first !== undefined && filter.after >= first)
-      start = Math.min(this.entries.length, this.head + (filter.after - first) + 1);
+    const start = filter.after !== undefined && filter.after >= this.firstId ? Math.min(entries.length, filter.after - this.firstId + 1) : 0;
     const out: Stored[] = [];
     const limit = filter.limit ?? Infinity;
     if (limit === Infinity) {
-      for (let i = start; i < this.entries.length; i++) if (matches(this.entries[i])) out.push(this.entries[i]);
+      for (let i = start; i < entries.length; i++) if (matches(entries[i])) out.push(entries[i]);
       return out;
     }
-    for (let i = this.entries.length - 1; i >= start && out.length < limit; i--) if (matches(this.entries[i])) out.push(this.entries[i]);
+    for (let i = entries.length - 1; i >= start && out.length < limit; i--) if (matches(entries[i])) out.push(entries[i]);
     return out.reverse();
   }
 
   /** One entry by id, redacted; undefined once it has left the journal. */
   get(id: number): JournalEntry | undefined {
-    const first = this.entries[this.head]?.id;
-    if (first === undefined || id < first || id >= this.nextId) return undefined;
-    // Ids are consecutive from the oldest held entry.
-    const e = this.entries[this.head + (id - first)];
-    return e && e.id === id ? shown(e, this.secrets?.()) : undefined;
+    const at = this.holds(id) ? this.order.find(this, id) : -1;
+    return at < 0 ? undefined : shown(this.order.entryAt(at), this.secrets?.());
   }
 
   clear(): number {
-    const n = this.size;
-    this.budget?.released(this.total, n);
-    this.entries = [];
-    this.head = 0;
+    const n = this.count;
+    if (n > 0) for (const at of this.order.positions(this)) this.order.remove(at);
+    this.count = 0;
     this.total = 0;
     this.dropped = 0;
     return n;
