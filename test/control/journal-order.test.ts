@@ -137,4 +137,26 @@ test('journal order: the budget lets the oldest entry of all go in turn across j
   assert.equal(paths(c), ['/c/1', '/c/2']);
 });
 
+test('journal order: an entry grown by drift gives back its grown size when the budget lets it go', () => {
+  // Room for 4 entries of 516 bytes and a little drift.
+  const budget = new JournalBudget(4 * 516 + 100);
+  const a = new Journal({}, undefined, budget);
+  const b = new Journal({}, undefined, budget);
+  a.add(plainGet('/a/1'));
+  b.add(plainGet('/b/1'));
+  const drift = [{ field: 'status', mock: 200, target: 500 }];
+  const grown = JSON.stringify(drift).length;
+  assert.ok(a.addDrift(1, drift));
+  assert.is(budget.used, 2 * 516 + grown);
+  b.add(plainGet('/b/2'));
+  b.add(plainGet('/b/3'));
+  assert.is(budget.used, 4 * 516 + grown);
+  // The fifth entry is over the budget: A's first (with its drift) is the oldest of all and goes, bytes and all.
+  b.add(plainGet('/b/4'));
+  assert.equal([a.size, a.bytes, a.evicted], [0, 0, 1]);
+  assert.is(budget.used, 4 * 516);
+  assert.is(budget.used, b.bytes);
+  assert.is(budget.entries, 4);
+});
+
 test.run();
