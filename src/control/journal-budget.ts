@@ -108,11 +108,20 @@ export class JournalBudget {
     return this.stored[position] as Stored;
   }
 
-  /** The journal's entries, oldest first: a read costs the order's slots from its first, at most the budget's. */
-  entriesOf(journal: OrderedJournal): Stored[] {
+  /**
+   * The journal's entries with an id above `after` (all without it), oldest first. Read from the newest back to the
+   * first at or below `after`, so a poller pays for the order's slots since its last entry; a whole read pays for the
+   * slots from the journal's first, at most the budget's.
+   */
+  entriesOf(journal: OrderedJournal, after = -Infinity): Stored[] {
     const out: Stored[] = [];
-    for (let at = journal.first; at < this.owners.length; at++) if (this.owners[at] === journal) out.push(this.stored[at] as Stored);
-    return out;
+    for (let at = this.owners.length - 1; at >= journal.first; at--) {
+      if (this.owners[at] !== journal) continue;
+      const e = this.stored[at] as Stored;
+      if (e.id <= after) break;
+      out.push(e);
+    }
+    return out.reverse();
   }
 
   /** The position of the journal's entry `id` (newest first, so recent ones are found soonest), or -1. */

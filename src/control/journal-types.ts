@@ -59,7 +59,7 @@ export interface JournalFilter {
   path?: string;
   /** An exact status (404) or a class ('4xx'). */
   status?: number | string;
-  /** Only entries with a greater id (a poller passes the last id it saw): costs what the newer entries cost, not the journal. */
+  /** Only entries with a greater id (a poller passes the last id it saw): costs what entries added since cost, not the journal. */
   after?: number;
   /** At most this many: the newest of the matching entries (still oldest first). */
   limit?: number;

@@ -220,16 +220,14 @@ export class Journal implements OrderedJournal {
       (!method || e.method === method) &&
       (!path || (pathRe ? pathRe.test(e.path) : e.path.includes(path))) &&
       (!status || (statusClass ? String(e.status)[0] === statusClass : String(e.status) === status));
-    const entries = this.order.entriesOf(this);
-    // Ids are consecutive from the oldest held entry, so `after` is a position.
-    const start = filter.after !== undefined && filter.after >= this.firstId ? Math.min(entries.length, filter.after - this.firstId + 1) : 0;
+    const entries = this.order.entriesOf(this, filter.after);
     const out: Stored[] = [];
     const limit = filter.limit ?? Infinity;
     if (limit === Infinity) {
-      for (let i = start; i < entries.length; i++) if (matches(entries[i])) out.push(entries[i]);
+      for (const e of entries) if (matches(e)) out.push(e);
       return out;
     }
-    for (let i = entries.length - 1; i >= start && out.length < limit; i--) if (matches(entries[i])) out.push(entries[i]);
+    for (let i = entries.length - 1; i >= 0 && out.length < limit; i--) if (matches(entries[i])) out.push(entries[i]);
     return out.reverse();
   }
 
