@@ -90,7 +90,9 @@ export class JournalBudget {
   /** The position of the journal's oldest entry held (it holds one), moving its `first` there. */
   oldest(journal: OrderedJournal): number {
     let at = journal.first;
-    while (this.owners[at] !== journal) at++;
+    while (at < this.owners.length && this.owners[at] !== journal) at++;
+    // A position past its oldest entry would be a broken invariant: an error, never a loop past the order's end.
+    if (at === this.owners.length) throw new Error('journal order: no entry of the journal at or after its first position');
     return (journal.first = at);
   }
 
