@@ -111,37 +111,37 @@ export class JournalBudget {
   }
 
   /**
-   * The journal's entries with an id above `after` (all without it), oldest first. Read from the newest back to the
-   * first at or below `after`, so a poller pays for the order's slots since its last entry; a whole read pays for the
-   * slots from the journal's first, at most the budget's.
+   * The positions of the journal's entries with an id above `after` (all without it), newest first: read back from the
+   * newest to the first entry at or below `after`, so a poller pays for the order's slots since its last entry, and a
+   * whole read for the slots from the journal's first, at most the budget's.
    */
-  entriesOf(journal: OrderedJournal, after = -Infinity): Stored[] {
-    const out: Stored[] = [];
-    for (let at = this.owners.length - 1; at >= journal.first; at--) {
-      if (this.owners[at] !== journal) continue;
-      const e = this.stored[at] as Stored;
-      if (e.id <= after) break;
-      out.push(e);
-    }
-    return out.reverse();
-  }
-
-  /** The position of the journal's entry `id` (newest first, so recent ones are found soonest), or -1. */
-  find(journal: OrderedJournal, id: number): number {
-    for (let at = this.owners.length - 1; at >= journal.first; at--) {
-      if (this.owners[at] !== journal) continue;
-      const e = this.stored[at] as Stored;
-      if (e.id === id) return at;
-      if (e.id < id) return -1;
-    }
-    return -1;
-  }
-
-  /** The positions of the journal's entries, oldest first (what a clear lets go). */
-  positions(journal: OrderedJournal): number[] {
+  private since(journal: OrderedJournal, after: number): number[] {
     const out: number[] = [];
-    for (let at = journal.first; at < this.owners.length; at++) if (this.owners[at] === journal) out.push(at);
+    for (let at = this.owners.length - 1; at >= journal.first; at--) {
+      if (this.owners[at] !== journal) continue;
+      if ((this.stored[at] as Stored).id <= after) break;
+      out.push(at);
+    }
     return out;
+  }
+
+  /** The journal's entries with an id above `after` (all without it), oldest first. */
+  entriesOf(journal: OrderedJournal, after = -Infinity): Stored[] {
+    return this.since(journal, after)
+      .reverse()
+      .map((at) => this.stored[at] as Stored);
+  }
+
+  /** The position of the journal's entry `id` (read back from the newest, so recent ones are found soonest), or -1. */
+  find(journal: OrderedJournal, id: number): number {
+    const newer = this.since(journal, id - 1);
+    const at = newer[newer.length - 1];
+    return at !== undefined && (this.stored[at] as Stored).id === id ? at : -1;
+  }
+
+  /** The positions of the journal's entries (what a clear lets go). */
+  positions(journal: OrderedJournal): number[] {
+    return this.since(journal, -Infinity);
   }
 
   /** Keeps only the held slots, in order, and moves each journal's `first` to its oldest. */
