@@ -110,6 +110,13 @@ export class CoverageTracker {
   private simulatedTransitions: Set<string> | undefined;
   private removed: Readonly<Removed> = NONE_REMOVED;
   private scope: WriteScope | undefined;
+  /**
+   * The operation and status recorded last, and their record: a client repeating a request (a poll) adds only a count,
+   * read from this object and that record, not through the map and its status list.
+   */
+  private lastOperation: string | undefined;
+  private lastStatus = 0;
+  private lastSeen: Seen | undefined;
 
   /**
    * The write scope of the simulation's transactions: the store's observer adds their transitions here when they are
@@ -148,6 +155,10 @@ export class CoverageTracker {
   }
 
   record(operation: string, status: number, reasonCode: string | undefined, transitions: string[]): void {
+    if (operation === this.lastOperation && status === this.lastStatus && !reasonCode && transitions.length === 0) {
+      this.lastSeen!.requests++;
+      return;
+    }
     const seen = (this.seen ??= new Map());
     let s = seen.get(operation);
     // Made holding its first status: an array first grown by a push reserves room for 17.
@@ -156,10 +167,15 @@ export class CoverageTracker {
     addNew(s.statuses, status);
     if (reasonCode) addNew(s.reason_codes, reasonCode);
     for (const t of transitions) addNew(s.transitions, t);
+    this.lastOperation = operation;
+    this.lastStatus = status;
+    this.lastSeen = s;
   }
 
   clear(): void {
     this.seen = undefined;
+    this.lastOperation = undefined;
+    this.lastSeen = undefined;
     this.simulatedEvents = 0;
     this.simulatedKinds = undefined;
     this.simulatedTransitions = undefined;
