@@ -16,6 +16,7 @@ import { inProcess, type InProcess } from './inprocess/index.js';
 import { assembleMock, type Mock, type ServerParts } from './mock.js';
 import { checkOptionNames, checkStorage } from './options-check.js';
 import { Fingerprints } from './judge/index.js';
+import { FaultTally } from './control/index.js';
 import { serverApp } from './server.js';
 import type { Compare, ShadowOptions, ShadowServer } from './shadow/index.js';
 import { diffFingerprint, type SemanticChange } from './domain/index.js';
@@ -98,6 +99,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
     journalBudget,
     metrics,
     fingerprints: new Fingerprints(),
+    faultTally: new FaultTally(),
     simulation: {
       defaultMode: options.simulation?.mode ?? 'off',
       maxEvents: options.simulation?.maxEvents,

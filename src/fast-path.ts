@@ -11,7 +11,7 @@ import { routedTargets, type RoutedTarget } from './fast-path-targets.js';
 import { address, type AddressedMock } from './pipeline/index.js';
 import { journalAnswered, type Answered } from './middleware/index.js';
 import type { Arrival } from './judge/index.js';
-import type { KeptBody } from './control/index.js';
+import type { FaultTally, KeptBody } from './control/index.js';
 import { OPERATION_NAMES } from './control/index.js';
 import { SANDBOX_HEADER, addressOf, hostMayName, pathAddresses, type Served } from './sandboxes/index.js';
 import { markPathPrefix } from './pipeline/index.js';
@@ -30,6 +30,8 @@ export interface FastPathParts {
   /** In-process sandboxes (absent: none, or kept in shared storage). */
   sandboxes?: { touch(id: string): Served | undefined; answered(s: Served): void };
   report: ErrorReporter;
+  /** The faults held by every mock of the server (while none, no request looks one up). */
+  faults: FaultTally;
   /** Shadow mode: given each answer once it is written, to queue for the target (absent: no shadow target). */
   shadow?: (mock: AddressedMock, call: ShadowCall & ShadowAnswer) => void;
 }
@@ -42,7 +44,7 @@ export interface FastPathParts {
  * catch-up as the whole chain's (Store.sync), so it sees every write acknowledged, by any instance, before it arrived.
  */
 export function fastListener(parts: FastPathParts, full: RequestListener): RequestListener {
-  const { app, root, table, sandboxes, report, shadow } = parts;
+  const { app, root, table, sandboxes, report, shadow, faults } = parts;
   const byTarget = pathAddresses();
   const routeOf = routedTargets(table);
   const take = (req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> => {
@@ -85,8 +87,10 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
     }
     if (!target.startsWith('/api/v3/')) return false;
     const routed = routeOf(target);
-    // The route's operation is passed to the fault lookup: the request is routed once (the table's rule is operationOf's).
-    if (!routed || mock.control.faultRegistry.candidates('GET', routed.path, routed.fast.operation).length > 0) return false;
+    if (!routed) return false;
+    // Looked up only while some mock holds a fault, with the route's operation: the request is routed once (the table's
+    // rule is operationOf's).
+    if (faults.held > 0 && mock.control.faultRegistry.candidates('GET', routed.path, routed.fast.operation).length > 0) return false;
     if (served) {
       // Readdressed as the selector does: the target without its prefix (a Koa context made for it is marked with it).
       req.url = target;

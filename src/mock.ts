@@ -10,7 +10,7 @@ import type { ReadBody } from './pipeline/index.js';
 import { MockControl, controlParts, mockJournal } from './mock-control/index.js';
 import { SimulationWatch } from './control/index.js';
 import { CoverageTracker } from './control/index.js';
-import { FaultRegistry } from './control/index.js';
+import { FaultRegistry, type FaultTally } from './control/index.js';
 import type { JournalBudget } from './control/index.js';
 import type { NamedSnapshots } from './control/index.js';
 import type { AddressedMock } from './pipeline/index.js';
@@ -41,6 +41,8 @@ export interface ServerParts {
   heldKeys: readonly (string | undefined)[];
   /** What the server counts for GET /_mock/metrics. */
   metrics: ServerMetrics;
+  /** The faults every mock of the server holds, counted together (none: no request looks one up). */
+  faultTally: FaultTally;
 }
 
 /** One mock's settings for the domain: the server's options, and the keys its stored settings hold unless the options name them. */
@@ -130,7 +132,7 @@ export async function assembleMock(own: OwnParts, server: ServerParts): Promise<
   const deps = simulation.deps;
   const sealKey = await own.sealKey(store);
   // Fault draws (probability, delay distributions) follow the seed, so a seeded mock fails the same requests every run.
-  const faults = new FaultRegistry(own.seed !== undefined ? `faults:${own.seed}` : undefined, deps.clock);
+  const faults = new FaultRegistry(own.seed !== undefined ? `faults:${own.seed}` : undefined, deps.clock, undefined, server.faultTally);
   // Without a shadow target the record stays empty and disabled (shadow mode's code is never loaded).
   const drift = server.shadow?.driftLog() ?? new DriftLog(null, null);
   const parts = controlParts(journal, faults, { snapshots: own.snapshots, sandboxes: own.sandboxes, drift }, coverage);
@@ -163,6 +165,8 @@ class AssembledMock implements Mock {
     await this.store.close();
     // Its shares of the server's byte budgets (the journal's, the drift records') are free again.
     this.control.journal.clear();
+    // And its faults leave the server's count of faults held.
+    this.control.faultRegistry.clear();
     this.shadow?.drift.clear();
     this.meter.closed++;
   }

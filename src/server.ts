@@ -65,7 +65,7 @@ export function serverApp(root: Mock, sandboxes: Sandboxes | null, server: Serve
       const record = shadowOf(mock);
       if (record) compare(record, call);
     });
-  const listener = fastListener({ app, root, table, sandboxes: sandboxes?.local, report: server.report, shadow }, full);
+  const listener = fastListener({ app, root, table, sandboxes: sandboxes?.local, report: server.report, shadow, faults: server.faultTally }, full);
   return { app, listener };
 }
 

@@ -21,6 +21,7 @@ export { OPERATION_NAMES, type OperationSpec } from './operations.js';
 export {
   applyTransport,
   FaultRegistry,
+  FaultTally,
   operationOf,
   validFault,
   faultBoundText,

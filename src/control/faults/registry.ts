@@ -62,6 +62,14 @@ interface Entry {
 
 const NO_FAULTS: FaultState = Object.freeze({ next_id: 1, faults: Object.freeze([]) as unknown as FaultState['faults'] });
 
+/**
+ * The faults held by every mock of one server, counted together: while it is 0 a request needs no fault lookup, so
+ * the server reads this one shared count rather than its mock's registry (each sandbox has its own).
+ */
+export class FaultTally {
+  held = 0;
+}
+
 export class FaultRegistry {
   private entries: Entry[] = [];
   private readonly index = new FaultIndex<Entry>();
@@ -70,6 +78,8 @@ export class FaultRegistry {
   private made: FaultDraws | undefined;
   /** The bytes of the faults held, as limits.ts counts them. */
   private bytes = 0;
+  /** How many of them the tally counts (those indexed). */
+  private tallied = 0;
 
   constructor(
     /** Seeds the draws of `probability` and delay distributions (from createApp's seed; undefined: a random one). */
@@ -78,7 +88,16 @@ export class FaultRegistry {
     private readonly clock: { nowMs(): number },
     /** Its count and byte bound (limits.ts). */
     readonly limits: FaultLimits = FAULT_LIMITS,
+    /** The server's count of faults held by all its mocks (its own, when the registry stands alone). */
+    private readonly tally: FaultTally = new FaultTally(),
   ) {}
+
+  /** Indexes the faults held, and counts them in the tally: every change to the faults ends here. */
+  private reindex(): void {
+    this.tally.held += this.entries.length - this.tallied;
+    this.tallied = this.entries.length;
+    this.index.rebuild(this.entries);
+  }
 
   /**
    * Made at the first draw: most mocks (sandboxes) never draw. A random seed drawn then is as random as one drawn at
@@ -98,7 +117,7 @@ export class FaultRegistry {
     checkFaultRoom(this.limits, this.entries.length + 1, this.bytes + entry.bytes);
     this.counter++;
     this.hold(entry);
-    this.index.rebuild(this.entries);
+    this.reindex();
     return { ...fault };
   }
 
@@ -156,7 +175,7 @@ export class FaultRegistry {
     this.clear();
     for (const e of entries) this.hold(e);
     this.counter = state.next_id - 1;
-    this.index.rebuild(this.entries);
+    this.reindex();
   }
 
   clear(): number {
@@ -164,7 +183,7 @@ export class FaultRegistry {
     for (const e of this.entries) e.removed = true;
     this.entries = [];
     this.bytes = 0;
-    this.index.rebuild(this.entries);
+    this.reindex();
     return n;
   }
 
@@ -213,6 +232,6 @@ export class FaultRegistry {
     e.removed = true;
     this.bytes -= e.bytes;
     this.entries = this.entries.filter((x) => x !== e);
-    this.index.rebuild(this.entries);
+    this.reindex();
   }
 }
