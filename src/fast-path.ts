@@ -13,7 +13,7 @@ import { journalAnswered, type Answered } from './middleware/index.js';
 import type { Arrival } from './judge/index.js';
 import type { FaultTally, KeptBody } from './control/index.js';
 import { OPERATION_NAMES } from './control/index.js';
-import { SANDBOX_HEADER, addressOf, hostMayName, pathAddresses, type Served } from './sandboxes/index.js';
+import { SANDBOX_HEADER, addressOf, hostMayName, pathAddresses, type LocalSandboxes, type Served } from './sandboxes/index.js';
 import { markPathPrefix } from './pipeline/index.js';
 import type { ShadowAnswer, ShadowCall } from './shadow/index.js';
 
@@ -28,7 +28,7 @@ export interface FastPathParts {
   root: AddressedMock;
   table: RouteTable;
   /** In-process sandboxes (absent: none, or kept in shared storage). */
-  sandboxes?: { touch(id: string): Served | undefined; answered(s: Served): void };
+  sandboxes?: LocalSandboxes;
   report: ErrorReporter;
   /** The faults held by every mock of the server (while none, no request looks one up). */
   faults: FaultTally;
@@ -112,11 +112,13 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
     const { fast } = routed;
     const r = new FastRequest(req, res, mock, routed, prefix, app);
     served?.life.enter();
+    // Still in the turn the request arrived in (its sandbox's touch read the time then).
+    let sameTurn = true;
     const finish = (sent: Sent | null): boolean => {
       if (!sent) {
         // A result only Koa renders: the read runs again on the whole chain (a read changes nothing).
         mock.observer.leave(r.arrival);
-        if (served) sandboxes!.answered(served);
+        if (served) sandboxes!.answered(served, sameTurn);
         req.url = url;
         full(req, res);
         return true;
@@ -124,7 +126,7 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
       r.answered(sent);
       let out = sent;
       if (served) {
-        sandboxes!.answered(served);
+        sandboxes!.answered(served, sameTurn);
         // Refused by the end of its sandbox while in flight: answered as one sent after the end (the journal keeps what it got).
         if (served.life.ended && sent.status >= 400) out = endedSent(sent, id);
       }
@@ -143,11 +145,14 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
     // a catch-up begun after the request arrived, shared with the requests around it. A catch-up that failed leaves the
     // request to the whole chain, which catches up again and answers a storage still down as it answers any request.
     const { store } = mock.deps;
-    if (!store.shared) return run(fast, r, finish, report);
-    return store.sync().then(
-      () => run(fast, r, finish, report),
-      () => finish(null),
-    );
+    const taken = store.shared
+      ? store.sync().then(
+          () => run(fast, r, finish, report),
+          () => finish(null),
+        )
+      : run(fast, r, finish, report);
+    sameTurn = false;
+    return taken;
   };
 
   return (req, res) => {

@@ -69,11 +69,12 @@ const REMEMBERED_MAX = 1024;
  * At the bound the memory starts again empty (a server's targets are few; a scan of many only costs the parse).
  */
 export function pathAddresses(): (url: string) => Addressed {
-  return remembered(
-    (url) => {
-      const parsed = parsePath(url);
-      return { id: flat(parsed.id), url: flat(parsed.url), prefix: flat(parsed.prefix) };
-    },
-    { keys: REMEMBERED_MAX, keyLength: REMEMBERED_URL_MAX },
-  );
+  const limits = { keys: REMEMBERED_MAX, keyLength: REMEMBERED_URL_MAX };
+  // One string for one target, whichever sandbox it follows: the route's lookup by it, made for every sandbox in turn,
+  // then compares a string it has already read rather than each sandbox's own copy of the same characters.
+  const target = remembered(flat, limits);
+  return remembered((url) => {
+    const parsed = parsePath(url);
+    return { id: flat(parsed.id), url: target(parsed.url), prefix: flat(parsed.prefix) };
+  }, limits);
 }

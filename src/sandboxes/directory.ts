@@ -88,7 +88,7 @@ export function createSandboxes(options: SandboxesOptions): Sandboxes {
     delete: (id) => registry.delete(id),
     control: (id) => registry.get(id).core.control,
     close: () => registry.close(),
-    local: { touch: (id) => registry.touch(id), answered: (s) => registry.answered(s as SandboxEntry<SandboxMock>) },
+    local: { touch: (id) => registry.touch(id), answered: (s, sameTurn) => registry.answered(s as SandboxEntry<SandboxMock>, sameTurn) },
     select: (ctx, next) =>
       handOver(
         ctx,

@@ -2,3 +2,4 @@
 export { createSandboxes, SANDBOX_TTL_MS, MAX_SANDBOXES, type Sandboxes } from './directory.js';
 export { SANDBOX_HEADER, addressOf, hostMayName, pathAddresses } from './address.js';
 export type { Served } from './request-router.js';
+export type { LocalSandboxes } from './kinds.js';

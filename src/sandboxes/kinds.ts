@@ -9,6 +9,12 @@ import type { CreateSandboxInput } from '../schemas/index.js';
 import type { SandboxCore } from './registry.js';
 import type { Served } from './request-router.js';
 
+/** Sandboxes found at once: a request touches its sandbox on arrival and hands it back once answered. */
+export interface LocalSandboxes {
+  touch(id: string): Served | undefined;
+  answered(s: Served, sameTurn?: boolean): void;
+}
+
 /** A sandbox's mock: what the registry needs, and what its requests are answered from. */
 export interface SandboxMock extends SandboxCore, AddressedMock {}
 
@@ -41,9 +47,10 @@ export interface Sandboxes extends SandboxDirectory {
   select: Middleware;
   /**
    * Sandboxes kept in this process, found at once (absent on shared storage, where a lookup may wait): the fast path
-   * serves their reads as `select` would, touching the sandbox on arrival and calling `answered` once it is answered.
+   * serves their reads as `select` would, touching the sandbox on arrival and calling `answered` once it is answered
+   * (`sameTurn`: in the turn of its touch, whose reading of the time stands).
    */
-  local?: { touch(id: string): Served | undefined; answered(s: Served): void };
+  local?: LocalSandboxes;
   close(): Promise<void>;
 }
 

@@ -97,9 +97,12 @@ export class SandboxRegistry<Core extends SandboxCore> {
     return e;
   }
 
-  /** A request to `e` was answered: its time to live starts again from the answer (it did not run while in flight). */
-  answered(e: SandboxEntry<Core>): void {
-    e.lastMs = this.options.now();
+  /**
+   * A request to `e` was answered: its time to live starts again from the answer (it did not run while in flight).
+   * `sameTurn`: answered in the turn its touch ran, whose reading stands (no time passes within one turn): not read again.
+   */
+  answered(e: SandboxEntry<Core>, sameTurn = false): void {
+    if (!sameTurn) e.lastMs = this.options.now();
     e.life.leave();
   }
 
