@@ -62,7 +62,13 @@ export interface Departure {
 const NO_ARRIVAL: Arrival = Object.freeze({ principal: null, inFlight: 0, key: null });
 
 export class ClientObserver {
-  /** Requests in flight by principal; made at the first credential seen (a sandbox no client called with one holds none). */
+  /**
+   * The first principal (or token) seen and its requests in flight, held in the observer itself: most clients of a
+   * mock send one token, whose count is then found with the observer, without a map to reach. Never in `inFlight`.
+   */
+  private firstKey: string | null = null;
+  private firstInFlight = 0;
+  /** Requests in flight by every other principal; made at the second one seen (most mocks never make it). */
   private inFlight: Map<string, number> | undefined;
 
   constructor(
@@ -78,9 +84,14 @@ export class ClientObserver {
     const access = this.fingerprints.of(token);
     const principal = this.view.get('access_tokens', token)?.principal_id ?? null;
     const key = principal ?? `token:${access}`;
-    const inFlight = (this.inFlight ??= new Map());
-    const n = (inFlight.get(key) ?? 0) + 1;
-    inFlight.set(key, n);
+    if (this.firstKey === null) this.firstKey = key;
+    let n: number;
+    if (key === this.firstKey) n = ++this.firstInFlight;
+    else {
+      const inFlight = (this.inFlight ??= new Map());
+      n = (inFlight.get(key) ?? 0) + 1;
+      inFlight.set(key, n);
+    }
     return { principal, access, inFlight: n, key };
   }
 
@@ -106,7 +117,10 @@ export class ClientObserver {
 
   /** The request is no longer in flight (depart does this; a request handed on to be answered elsewhere calls it alone). */
   leave(a: Arrival): void {
-    if (a.key !== null && this.inFlight) {
+    if (a.key === null) return;
+    if (a.key === this.firstKey) {
+      if (this.firstInFlight > 0) this.firstInFlight--;
+    } else if (this.inFlight) {
       // Kept at zero rather than deleted: a client's next request finds its slot (a Map that deletes and adds a key
       // per request keeps rehashing). Bounded: past RECENT keys the idle ones go.
       const n = (this.inFlight.get(a.key) ?? 1) - 1;
