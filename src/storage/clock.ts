@@ -36,6 +36,13 @@ export class TimeMemo {
  * write run again after others moved the clock reads the moved clock).
  */
 export class ClockReading {
+  /**
+   * The last frozen point and its instant, kept in the reading itself: every request reads its mock's clock, and a
+   * sandbox's reading is found with the sandbox, where the memo is one object and its pair another to reach.
+   */
+  private frozenIso = '';
+  private frozenMs = NaN;
+
   constructor(
     readonly source: TimeSource,
     private readonly holder: { readonly clock: ClockState },
@@ -59,7 +66,11 @@ export class ClockReading {
       // A running clock keeps moving: it stops at the end of the range instead of leaving it.
       return Math.max(MIN_TIMESTAMP_MS, Math.min(MAX_CLOCK_MS, ms));
     }
-    return this.memo.msOf(s.frozen_at);
+    if (s.frozen_at !== this.frozenIso) {
+      this.frozenMs = this.memo.msOf(s.frozen_at);
+      this.frozenIso = s.frozen_at;
+    }
+    return this.frozenMs;
   }
 
   nowIso(): string {
