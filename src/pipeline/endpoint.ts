@@ -133,17 +133,15 @@ export function endpoint<P extends AnySchema | undefined, Q extends AnySchema | 
   const parseQuery = spec.query && remembered(spec.query, 'query');
   const prepared = (call: Call): { actor: Actor; path: unknown; query: unknown; project: RecordOf<'projects'> } => {
     const { deps } = call.mock;
+    const adminKey = call.headers['x-admin-key'] as string | undefined;
     const actor =
       spec.level === 'public'
         ? (undefined as unknown as Actor)
         : authenticate(
             deps.view,
-            {
-              authorization: (call.headers.authorization as string | undefined) || undefined,
-              adminKey: call.headers['x-admin-key'] as string | undefined,
-              adminKeyAccepted: !!spec.adminKey,
-            },
-            { mode: deps.config.auth, adminKey: deps.config.adminKey(), nowMs: deps.clock.nowMs() },
+            { authorization: (call.headers.authorization as string | undefined) || undefined, adminKey, adminKeyAccepted: !!spec.adminKey },
+            // The mock's admin key is read only for a request that presents one where it is accepted (the only use).
+            { mode: deps.config.auth, adminKey: adminKey !== undefined && spec.adminKey ? deps.config.adminKey() : null, nowMs: deps.clock.nowMs() },
           );
     // Path and query problems come in one 422, path first, as FastAPI reports them.
     let problems: ValidationItem[] | undefined;
