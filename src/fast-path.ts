@@ -13,7 +13,16 @@ import { journalAnswered, type Answered } from './middleware/index.js';
 import type { Arrival } from './judge/index.js';
 import type { FaultTally, KeptBody } from './control/index.js';
 import { OPERATION_NAMES } from './control/index.js';
-import { SANDBOX_HEADER, addressOf, hostMayName, pathAddresses, type LocalSandboxes, type Served } from './sandboxes/index.js';
+import {
+  SANDBOX_HEADER,
+  addressOf,
+  hostMayName,
+  pathAddresses,
+  type Addressed,
+  type LocalSandboxes,
+  type RememberedAddress,
+  type Served,
+} from './sandboxes/index.js';
 import { markPathPrefix } from './pipeline/index.js';
 import type { ShadowAnswer, ShadowCall } from './shadow/index.js';
 
@@ -45,7 +54,9 @@ export interface FastPathParts {
  */
 export function fastListener(parts: FastPathParts, full: RequestListener): RequestListener {
   const { app, root, table, sandboxes, report, shadow, faults } = parts;
-  const byTarget = pathAddresses();
+  let byTarget = pathAddresses<Served>();
+  // At any sandbox's end every remembered address goes, with the sandbox each found: none is held past its end.
+  sandboxes?.onEnd(() => void (byTarget = pathAddresses<Served>()));
   const routeOf = routedTargets(table);
   const take = (req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> => {
     const url = req.url;
@@ -69,16 +80,18 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
     // A path that names a sandbox with none served in this process (shared storage): the whole chain finds it.
     if (byPath && !sandboxes) return false;
     if (byPath || byOther) {
-      let to: ReturnType<typeof addressOf>;
+      let to: Addressed | null;
+      let kept: RememberedAddress<Served> | undefined;
       try {
-        // Named by its path alone, the address depends on the target alone: remembered by it.
-        to = byOther ? addressOf(req) : byTarget(url);
+        // Named by its path alone, the address depends on the target alone: remembered by it, with the sandbox found.
+        to = byOther ? addressOf(req) : (kept = byTarget(url));
       } catch {
         return false; // a conflict: the selector refuses it
       }
       if (to) {
-        served = sandboxes?.touch(to.id);
+        served = kept?.found ? sandboxes?.touchAgain(kept.found) : sandboxes?.touch(to.id);
         if (!served || served.life.ended) return false;
+        if (kept && !kept.found) kept.found = served;
         mock = served.core;
         target = to.url;
         prefix = to.prefix;

@@ -88,7 +88,12 @@ export function createSandboxes(options: SandboxesOptions): Sandboxes {
     delete: (id) => registry.delete(id),
     control: (id) => registry.get(id).core.control,
     close: () => registry.close(),
-    local: { touch: (id) => registry.touch(id), answered: (s, sameTurn) => registry.answered(s as SandboxEntry<SandboxMock>, sameTurn) },
+    local: {
+      touch: (id) => registry.touch(id),
+      touchAgain: (s) => registry.touchEntry(s as SandboxEntry<SandboxMock>),
+      onEnd: (listener) => registry.onEnd(listener),
+      answered: (s, sameTurn) => registry.answered(s as SandboxEntry<SandboxMock>, sameTurn),
+    },
     select: (ctx, next) =>
       handOver(
         ctx,

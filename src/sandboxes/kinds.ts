@@ -12,6 +12,10 @@ import type { Served } from './request-router.js';
 /** Sandboxes found at once: a request touches its sandbox on arrival and hands it back once answered. */
 export interface LocalSandboxes {
   touch(id: string): Served | undefined;
+  /** As `touch`, for a sandbox an earlier touch found (undefined once it ended or its time ran out). */
+  touchAgain(s: Served): Served | undefined;
+  /** Calls `listener` at each sandbox's end: what remembers a sandbox lets it go then. */
+  onEnd(listener: () => void): void;
   answered(s: Served, sameTurn?: boolean): void;
 }
 

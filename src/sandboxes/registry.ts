@@ -42,6 +42,8 @@ export class SandboxRegistry<Core extends SandboxCore> {
   private building = 0;
   private seq = 0;
   private readonly timer: NodeJS.Timeout;
+  /** Told at each sandbox's end, at its instant: whoever remembers entries lets them go (none outlives its sandbox). */
+  private readonly ending: (() => void)[] = [];
 
   constructor(private readonly options: SandboxRegistryOptions) {
     // Expired sandboxes are also dropped as they are looked up; the sweep returns the memory of ones nobody asks for.
@@ -95,6 +97,23 @@ export class SandboxRegistry<Core extends SandboxCore> {
     const e = this.find(id, now);
     if (e) e.lastMs = now;
     return e;
+  }
+
+  /** As `touch`, for an entry remembered from an earlier touch: it is let go at its sandbox's end (see `onEnd`). */
+  touchEntry(e: SandboxEntry<Core>): SandboxEntry<Core> | undefined {
+    if (e.life.ended) return undefined;
+    const now = this.options.now();
+    if (this.expired(e, now)) {
+      void this.drop(e, true);
+      return undefined;
+    }
+    e.lastMs = now;
+    return e;
+  }
+
+  /** `listener` is called at the instant each sandbox ends (before its requests in flight are answered). */
+  onEnd(listener: () => void): void {
+    this.ending.push(listener);
   }
 
   /**
@@ -162,6 +181,7 @@ export class SandboxRegistry<Core extends SandboxCore> {
   private async drop(e: SandboxEntry<Core>, expired = false): Promise<void> {
     if (this.live.get(e.id) !== e) return;
     this.live.delete(e.id);
+    for (const listener of this.ending) listener();
     if (expired) this.options.expired?.();
     await e.life.end();
     await e.core.close();
