@@ -93,20 +93,14 @@ export class SandboxRegistry<Core extends SandboxCore> {
 
   /** The live sandbox with this id, its time to live restarted (a request to it); undefined when unknown or expired. */
   touch(id: string): SandboxEntry<Core> | undefined {
-    const now = this.options.now();
-    const e = this.find(id, now);
-    if (e) e.lastMs = now;
-    return e;
+    const e = this.live.get(id);
+    return e && this.touchEntry(e);
   }
 
   /** As `touch`, for an entry remembered from an earlier touch: it is let go at its sandbox's end (see `onEnd`). */
   touchEntry(e: SandboxEntry<Core>): SandboxEntry<Core> | undefined {
-    if (e.life.ended) return undefined;
     const now = this.options.now();
-    if (this.expired(e, now)) {
-      void this.drop(e, true);
-      return undefined;
-    }
+    if (e.life.ended || !this.alive(e, now)) return undefined;
     e.lastMs = now;
     return e;
   }
@@ -163,13 +157,16 @@ export class SandboxRegistry<Core extends SandboxCore> {
     await Promise.all(gone.map((e) => this.drop(e, true)));
   }
 
-  /** `now`: the real time already read (a request reads it once). */
-  private find(id: string, now = this.options.now()): SandboxEntry<Core> | undefined {
+  private find(id: string): SandboxEntry<Core> | undefined {
     const e = this.live.get(id);
-    if (!e) return undefined;
-    if (!this.expired(e, now)) return e;
+    return e && this.alive(e, this.options.now()) ? e : undefined;
+  }
+
+  /** Whether `e` is still within its time at `now`; one past it is dropped here (it is found no more). */
+  private alive(e: SandboxEntry<Core>, now: number): boolean {
+    if (!this.expired(e, now)) return true;
     void this.drop(e, true);
-    return undefined;
+    return false;
   }
 
   /** Its time to live ran out since its last answer, and no request is in flight (one in flight keeps it alive). */
