@@ -19,7 +19,7 @@ export interface CreateAppOptions {
   fixtures?: unknown;
   /** Reseed from the fixtures even when the storage already holds state. */
   reset?: boolean;
-  /** Base time source in ms (default Date.now); the mock clock freezes or offsets it. */
+  /** Base time source in ms (default Date.now; sandboxes in process time their lives on the monotonic clock); the mock clock freezes or offsets it. */
   clock?: TimeSource;
   /** Id generator (default crypto.randomUUID). */
   ids?: IdGenerator;

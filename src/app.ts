@@ -112,7 +112,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<MockApp
   };
   const snapshots = new NamedSnapshots();
   const sandboxes = createSandboxes({
-    now: options.clock ?? Date.now,
+    now: options.clock,
     ttlMs: options.sandboxes?.ttlMs ?? SANDBOX_TTL_MS,
     max: options.sandboxes?.max ?? MAX_SANDBOXES,
     expired: () => void metrics.server.sandboxesExpired++,

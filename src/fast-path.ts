@@ -74,6 +74,7 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
     let target = url;
     let prefix = '';
     let id = '';
+    let arrived: number | undefined;
     const host = req.headers.host;
     const byPath = url.startsWith('/sandboxes/');
     const byOther = req.headers[SANDBOX_HEADER] !== undefined || hostMayName(host);
@@ -89,7 +90,9 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
         return false; // a conflict: the selector refuses it
       }
       if (to) {
-        served = kept?.found ? sandboxes?.touchAgain(kept.found) : sandboxes?.touch(to.id);
+        // One reading of the clock times the request and restarts its sandbox's time to live.
+        arrived = performance.now();
+        served = kept?.found ? sandboxes?.touchAgain(kept.found, arrived) : sandboxes?.touch(to.id, arrived);
         if (!served || served.life.ended) return false;
         if (kept && !kept.found) kept.found = served;
         mock = served.core;
@@ -108,7 +111,7 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
       // Readdressed as the selector does: the target without its prefix (a Koa context made for it is marked with it).
       req.url = target;
     }
-    return answer(req, res, mock, served, id, url, prefix, routed);
+    return answer(req, res, mock, served, id, url, prefix, routed, arrived);
   };
 
   const answer = (
@@ -121,9 +124,11 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
     url: string,
     prefix: string,
     routed: RoutedTarget,
+    /** `performance.now()` when it arrived, if already read (a sandbox's touch read it). */
+    arrived: number | undefined,
   ): boolean | Promise<boolean> => {
     const { fast } = routed;
-    const r = new FastRequest(req, res, mock, routed, prefix, app);
+    const r = new FastRequest(req, res, mock, routed, prefix, app, arrived ?? performance.now());
     served?.life.enter();
     // Still in the turn the request arrived in (its sandbox's touch read the time then).
     let sameTurn = true;
@@ -205,7 +210,6 @@ class FastRequest implements Call, Answered, ShadowCall, ShadowAnswer {
   readonly query: Record<string, string | string[] | undefined>;
   readonly state: Record<string, unknown>;
   readonly atMs: number;
-  readonly started = performance.now();
   readonly arrival: Arrival;
   status = 0;
   answer: unknown = undefined;
@@ -227,6 +231,8 @@ class FastRequest implements Call, Answered, ShadowCall, ShadowAnswer {
     /** The path prefix the request came with ('' without one): marked on the request only when a Koa context is made. */
     private readonly prefix: string,
     private readonly app: () => Koa,
+    /** `performance.now()` at its arrival: its duration is counted from it. */
+    readonly started: number,
   ) {
     this.headers = req.headers;
     // Shared by every request with this target (frozen): the pipeline only reads them.

@@ -52,8 +52,10 @@ export function createSandboxes(options: SandboxesOptions): Sandboxes {
     return { body, state: body.clock ? { ...state, clock: { frozen_at: new Date(body.clock.now).toISOString(), offset_ms: 0 } } : state };
   };
   if (options.shared) return sharedSandboxes(options, options.shared, prepare);
+  // Real time unless a clock is given: the monotonic clock's, so a request's arrival reading is its touch's time.
+  const arrival = options.now ? () => undefined : (arrived: number | undefined) => (arrived === undefined ? undefined : performance.timeOrigin + arrived);
   const registry = new SandboxRegistry<SandboxMock>({
-    now: options.now,
+    now: options.now ?? (() => performance.timeOrigin + performance.now()),
     ttlMs: options.ttlMs,
     max: options.max,
     ids: sandboxIds(options.seed),
@@ -89,8 +91,8 @@ export function createSandboxes(options: SandboxesOptions): Sandboxes {
     control: (id) => registry.get(id).core.control,
     close: () => registry.close(),
     local: {
-      touch: (id) => registry.touch(id),
-      touchAgain: (s) => registry.touchEntry(s as SandboxEntry<SandboxMock>),
+      touch: (id, arrived) => registry.touch(id, arrival(arrived)),
+      touchAgain: (s, arrived) => registry.touchEntry(s as SandboxEntry<SandboxMock>, arrival(arrived)),
       onEnd: (listener) => registry.onEnd(listener),
       answered: (s, sameTurn) => registry.answered(s as SandboxEntry<SandboxMock>, sameTurn),
     },

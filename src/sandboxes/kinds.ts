@@ -11,9 +11,13 @@ import type { Served } from './request-router.js';
 
 /** Sandboxes found at once: a request touches its sandbox on arrival and hands it back once answered. */
 export interface LocalSandboxes {
-  touch(id: string): Served | undefined;
+  /**
+   * The live sandbox `id`, its time to live restarted. `arrived`: the request's `performance.now()` at arrival, which
+   * is the time of the touch when the sandboxes keep real time (no clock was given): the touch reads no clock then.
+   */
+  touch(id: string, arrived?: number): Served | undefined;
   /** As `touch`, for a sandbox an earlier touch found (undefined once it ended or its time ran out). */
-  touchAgain(s: Served): Served | undefined;
+  touchAgain(s: Served, arrived?: number): Served | undefined;
   /** Calls `listener` at each sandbox's end: what remembers a sandbox lets it go then. */
   onEnd(listener: () => void): void;
   answered(s: Served, sameTurn?: boolean): void;
@@ -23,7 +27,11 @@ export interface LocalSandboxes {
 export interface SandboxMock extends SandboxCore, AddressedMock {}
 
 export interface SandboxesOptions {
-  now(): number;
+  /**
+   * The time in ms that times to live run on (createApp's `clock`). Absent: real time, read in process from the
+   * monotonic clock that also times each request (one reading serves both), and on shared storage from Date.now.
+   */
+  now?(): number;
   ttlMs: number;
   max: number;
   /** Called for each sandbox dropped because its time to live ran out (the server's metrics). */

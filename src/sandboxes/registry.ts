@@ -11,7 +11,7 @@ export interface SandboxCore {
 }
 
 export interface SandboxRegistryOptions {
-  /** Real time in ms (createApp's `clock`, else Date.now): time to live is real time, whatever a sandbox's mock clock says. */
+  /** Real time in ms (createApp's `clock`, else the process's real time): time to live is real time, whatever a sandbox's mock clock says. */
   now(): number;
   /** Time to live after the last request, when a create gives none. */
   ttlMs: number;
@@ -91,15 +91,17 @@ export class SandboxRegistry<Core extends SandboxCore> {
     return entry;
   }
 
-  /** The live sandbox with this id, its time to live restarted (a request to it); undefined when unknown or expired. */
-  touch(id: string): SandboxEntry<Core> | undefined {
+  /** The live sandbox with this id, its time to live restarted (a request to it, at `now`); undefined when unknown or expired. */
+  touch(id: string, now?: number): SandboxEntry<Core> | undefined {
     const e = this.live.get(id);
-    return e && this.touchEntry(e);
+    return e && this.touchEntry(e, now);
   }
 
-  /** As `touch`, for an entry remembered from an earlier touch: it is let go at its sandbox's end (see `onEnd`). */
-  touchEntry(e: SandboxEntry<Core>): SandboxEntry<Core> | undefined {
-    const now = this.options.now();
+  /**
+   * As `touch`, for an entry remembered from an earlier touch: it is let go at its sandbox's end (see `onEnd`). `now`:
+   * the time of the touch when the caller has read it (by this registry's clock), else read here.
+   */
+  touchEntry(e: SandboxEntry<Core>, now = this.options.now()): SandboxEntry<Core> | undefined {
     if (e.life.ended || !this.alive(e, now)) return undefined;
     e.lastMs = now;
     return e;

@@ -30,7 +30,7 @@ export function sharedSandboxes(options: SandboxesOptions, storage: SharedSandbo
   const held = new Map<string, Held>();
   const opening = new Map<string, Promise<Held>>();
   const ids = sandboxIds(options.seed);
-  const now = () => options.now();
+  const now = options.now ?? Date.now;
 
   const going = new Map<string, Promise<void>>();
   /**
