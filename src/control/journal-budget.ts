@@ -23,13 +23,16 @@ export class JournalBudget {
    */
   newest: Stored | undefined;
   /**
-   * Every entry in the order added, oldest first from `head`: the entry, its journal and its size at the same index of
-   * three arrays. A slot let go holds undefined until the order is rebuilt.
+   * Every entry in the order added, oldest first from `head` to before `end`: the entry, its journal and its size at the
+   * same index of three arrays. A slot let go holds undefined until the order is rebuilt. The arrays are kept and
+   * reused (rebuilt in place, grown only when full): entries outlive many requests, and arrays made anew at every
+   * rebuild or growth would be copied and promoted by the collector as they are.
    */
   private stored: (Stored | undefined)[] = [];
   private owners: (OrderedJournal | undefined)[] = [];
   private sizes: number[] = [];
   private head = 0;
+  private end = 0;
 
   constructor(readonly bytes: number) {}
 
@@ -45,6 +48,11 @@ export class JournalBudget {
 
   /** Slots the order holds, let-go ones included: under 1,024 or twice the entries held, after each add. */
   get slots(): number {
+    return this.end;
+  }
+
+  /** Room for this many slots before the arrays grow (they never shrink). */
+  get capacity(): number {
     return this.stored.length;
   }
 
@@ -53,15 +61,31 @@ export class JournalBudget {
     this.newest = entry;
     this.total += entry.size;
     this.held++;
-    this.owners.push(journal);
-    this.sizes.push(entry.size);
-    return this.stored.push(entry) - 1;
+    if (this.end === this.stored.length) this.grow();
+    const at = this.end++;
+    this.stored[at] = entry;
+    this.owners[at] = journal;
+    this.sizes[at] = entry.size;
+    return at;
+  }
+
+  /** Doubles the arrays (1,024 slots at first), filled so that they stay packed. */
+  private grow(): void {
+    const size = Math.max(1024, 2 * this.stored.length);
+    const larger = <T>(from: T[], fill: T): T[] => {
+      const to = new Array<T>(size).fill(fill);
+      for (let i = 0; i < this.end; i++) to[i] = from[i];
+      return to;
+    };
+    this.stored = larger(this.stored, undefined);
+    this.owners = larger(this.owners, undefined);
+    this.sizes = larger(this.sizes, 0);
   }
 
   /** Past the budget the oldest entries of all go (never the newest); then the order drops its let-go slots if many. */
   settle(): void {
     this.evict();
-    const slots = this.stored.length;
+    const slots = this.end;
     if (slots >= 1024 && slots >= 2 * this.held) this.rebuild();
   }
 
@@ -73,7 +97,7 @@ export class JournalBudget {
   }
 
   private evict(): void {
-    const last = this.stored.length - 1;
+    const last = this.end - 1;
     while (this.total > this.bytes && this.head < last) {
       const at = this.head++;
       const owner = this.owners[at];
@@ -90,9 +114,9 @@ export class JournalBudget {
   /** The position of the journal's oldest entry held (it holds one), moving its `first` there. */
   oldest(journal: OrderedJournal): number {
     let at = journal.first;
-    while (at < this.owners.length && this.owners[at] !== journal) at++;
+    while (at < this.end && this.owners[at] !== journal) at++;
     // A position past its oldest entry would be a broken invariant: an error, never a loop past the order's end.
-    if (at === this.owners.length) throw new Error('journal order: no entry of the journal at or after its first position');
+    if (at >= this.end) throw new Error('journal order: no entry of the journal at or after its first position');
     return (journal.first = at);
   }
 
@@ -117,7 +141,7 @@ export class JournalBudget {
    */
   private since(journal: OrderedJournal, after: number): number[] {
     const out: number[] = [];
-    for (let at = this.owners.length - 1; at >= journal.first; at--) {
+    for (let at = this.end - 1; at >= journal.first; at--) {
       if (this.owners[at] !== journal) continue;
       if ((this.stored[at] as Stored).id <= after) break;
       out.push(at);
@@ -144,26 +168,28 @@ export class JournalBudget {
     return this.since(journal, -Infinity);
   }
 
-  /** Keeps only the held slots, in order, and moves each journal's `first` to its oldest. */
+  /**
+   * Keeps only the held slots, in order, moved down in place to the arrays' start, and moves each journal's `first` to
+   * its oldest; the slots after them are emptied, so they hold no entry or journal.
+   */
   private rebuild(): void {
-    const stored: Stored[] = [];
-    const owners: OrderedJournal[] = [];
-    const sizes: number[] = [];
+    const { stored, owners, sizes } = this;
     const seen = new Set<OrderedJournal>();
-    for (let at = this.head; at < this.owners.length; at++) {
-      const owner = this.owners[at];
+    let to = 0;
+    for (let at = this.head; at < this.end; at++) {
+      const owner = owners[at];
       if (owner === undefined) continue;
       if (!seen.has(owner)) {
         seen.add(owner);
-        owner.first = owners.length;
+        owner.first = to;
       }
-      stored.push(this.stored[at] as Stored);
-      owners.push(owner);
-      sizes.push(this.sizes[at]);
+      stored[to] = stored[at];
+      owners[to] = owner;
+      sizes[to] = sizes[at];
+      to++;
     }
-    this.stored = stored;
-    this.owners = owners;
-    this.sizes = sizes;
+    for (let at = to; at < this.end; at++) stored[at] = owners[at] = undefined;
+    this.end = to;
     this.head = 0;
   }
 }
