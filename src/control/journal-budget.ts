@@ -1,6 +1,7 @@
 // One order and one byte budget for the journals of every mock a server holds (its default mock and each sandbox): many
 // mocks cannot hold many times the memory, and past the budget the oldest entry of all goes, whichever journal holds it.
 import type { Stored } from './journal-types.js';
+import type { StoredEntry } from './journal-entry.js';
 
 /**
  * What the order asks of a journal. Its entries live in the shared order, so adding one touches no array of its own;
@@ -21,7 +22,7 @@ export class JournalBudget {
    * alike whichever mock they go to, and this entry is still in the processor's cache, unlike the last of a journal
    * that a hundred sandboxes take turns with.
    */
-  newest: Stored | undefined;
+  newest: StoredEntry | undefined;
   /**
    * Every entry in the order added, oldest first from `head` to before `end`: the entry, its journal and its size at the
    * same index of three arrays. A slot let go holds undefined until the order is rebuilt. The arrays are kept and
@@ -57,7 +58,7 @@ export class JournalBudget {
   }
 
   /** Stores a journal's new entry last in the order and answers its position (settle() then applies the budget). */
-  append(journal: OrderedJournal, entry: Stored): number {
+  append(journal: OrderedJournal, entry: StoredEntry): number {
     this.newest = entry;
     this.total += entry.size;
     this.held++;

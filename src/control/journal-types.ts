@@ -1,7 +1,6 @@
 // The journal's record shapes: what an entry holds, how it is filtered, and its limits.
 import type { KeptBody } from './journal-text.js';
 import type { DriftItem } from '../schemas/index.js';
-import { shared } from './journal-share.js';
 
 export interface FaultMarker {
   id: string;
@@ -138,51 +137,4 @@ export interface JournalRecord {
 export interface Stored extends JournalRecord {
   id: number;
   size: number;
-}
-
-/**
- * A record as the journal holds it: every field is set in the constructor, so each entry is one object with its fields
- * inside it (fields added to an object later live in a second, separately allocated array). Its path, request headers
- * and client facts are those of `prev` (the entry added just before it: in its journal, or in any journal under a shared
- * budget) when they are equal.
- */
-export class StoredEntry implements Stored {
-  readonly atMs: number;
-  readonly method: string;
-  path: string;
-  querystring: string;
-  readonly status: number;
-  readonly duration_ms: number;
-  readonly operation: string | null;
-  requestHeaders: Record<string, unknown>;
-  readonly requestBody: KeptBody | null;
-  responseHeaders: Record<string, unknown>;
-  readonly responseBody: KeptBody | null;
-  readonly fault: FaultMarker | undefined;
-  drift: DriftItem[] | undefined;
-  readonly client: ClientFacts | undefined;
-  readonly simulated: true | undefined;
-
-  constructor(
-    r: JournalRecord,
-    readonly id: number,
-    public size: number,
-    prev?: Stored,
-  ) {
-    this.atMs = r.atMs;
-    this.method = r.method;
-    this.path = prev !== undefined && prev.path === r.path ? prev.path : r.path;
-    this.querystring = r.querystring;
-    this.status = r.status;
-    this.duration_ms = r.duration_ms;
-    this.operation = r.operation;
-    this.requestHeaders = shared(prev?.requestHeaders, r.requestHeaders);
-    this.requestBody = r.requestBody;
-    this.responseHeaders = r.responseHeaders;
-    this.responseBody = r.responseBody;
-    this.fault = r.fault;
-    this.drift = r.drift;
-    this.client = shared(prev?.client, r.client);
-    this.simulated = r.simulated;
-  }
 }

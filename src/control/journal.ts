@@ -13,8 +13,8 @@ import {
   type JournalLimits,
   type JournalRecord,
   type Stored,
-  StoredEntry,
 } from './journal-types.js';
+import { StoredEntry } from './journal-entry.js';
 export {
   JOURNAL_LIMITS,
   type FaultMarker,
@@ -133,11 +133,18 @@ export class Journal implements OrderedJournal {
     const limit = this.limits.bodyBytes;
     const hReq = headerSize(record.requestHeaders);
     const hRes = headerSize(record.responseHeaders);
-    const stored = new StoredEntry(record, id, 0, this.order.newest);
-    if (record.path.length > limit) stored.path = textPrefix(record.path, limit);
-    if (record.querystring.length > limit) stored.querystring = textPrefix(record.querystring, limit);
-    if (hReq > limit) stored.requestHeaders = boundedHeaders(record.requestHeaders, limit);
-    if (hRes > limit) stored.responseHeaders = boundedHeaders(record.responseHeaders, limit);
+    // Past the body limit a path, query or header set is cut to it (only possible in process: Node refuses them over HTTP).
+    const over = record.path.length > limit || record.querystring.length > limit || hReq > limit || hRes > limit;
+    const kept: JournalRecord = over
+      ? {
+          ...record,
+          path: record.path.length > limit ? textPrefix(record.path, limit) : record.path,
+          querystring: record.querystring.length > limit ? textPrefix(record.querystring, limit) : record.querystring,
+          requestHeaders: hReq > limit ? boundedHeaders(record.requestHeaders, limit) : record.requestHeaders,
+          responseHeaders: hRes > limit ? boundedHeaders(record.responseHeaders, limit) : record.responseHeaders,
+        }
+      : record;
+    const stored = new StoredEntry(kept, id, 0, this.order.newest);
     stored.size =
       ENTRY_OVERHEAD +
       stored.path.length +
