@@ -88,6 +88,31 @@ export class StoredEntry implements Stored {
     this.alike = alikeOf(r, prev?.alike);
   }
 
+  /** As JSON, the whole record with its id and size (the shared part's fields read into it). */
+  toJSON(): Stored {
+    const { id, size, atMs, method, path, querystring, status, duration_ms, operation, requestHeaders, requestBody } = this;
+    const { responseHeaders, responseBody, fault, drift, client, simulated } = this;
+    return {
+      id,
+      size,
+      atMs,
+      method,
+      path,
+      querystring,
+      status,
+      duration_ms,
+      operation,
+      requestHeaders,
+      requestBody,
+      responseHeaders,
+      responseBody,
+      fault,
+      drift,
+      client,
+      simulated,
+    };
+  }
+
   get method(): string {
     return this.alike.method;
   }

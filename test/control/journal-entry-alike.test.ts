@@ -82,6 +82,12 @@ for (const [name, over] of CHANGED) {
   });
 }
 
+test('entry alike: as JSON an entry is its whole record with its id and size', () => {
+  const a = new StoredEntry(record(), 1, 600);
+  const b = new StoredEntry(record({ status: 404 }), 2, 610, a);
+  assert.equal(JSON.parse(JSON.stringify(b)), { id: 2, size: 610, ...fields(record({ status: 404 })) });
+});
+
 test('entry alike: drift is an entry own (shadow mode adds it later to that entry alone)', () => {
   const j = new Journal();
   j.add(record());
