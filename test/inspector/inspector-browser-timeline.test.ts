@@ -180,6 +180,8 @@ test('the session waterfall: one test’s requests in order, the fault and the b
   await page.getByLabel('Session', { exact: true }).selectOption('test:retries a final error');
   const rows = page.locator('#waterfall-svg g[data-id]');
   await page.waitForFunction(() => document.querySelectorAll('#waterfall-svg g[data-id]').length === 4);
+  // The findings load apart from the rows (the client report): their marks may come a moment later.
+  await page.waitForFunction(() => document.querySelectorAll('#waterfall-svg g[data-rules]').length === 2);
   assert.equal(await rows.evaluateAll((gs) => gs.map((g) => [Number(g.getAttribute('data-id')), g.getAttribute('data-fault'), g.getAttribute('data-rules')])), [
     [entries[0].id, 'true', null],
     [entries[1].id, null, 'retried_final_error'],
