@@ -54,9 +54,9 @@ export interface FastPathParts {
  */
 export function fastListener(parts: FastPathParts, full: RequestListener): RequestListener {
   const { app, root, table, sandboxes, report, shadow, faults } = parts;
-  let byTarget = pathAddresses<Served>();
+  let byTarget = pathAddresses<Served, RoutedTarget>();
   // At any sandbox's end every remembered address goes, with the sandbox each found: none is held past its end.
-  sandboxes?.onEnd(() => void (byTarget = pathAddresses<Served>()));
+  sandboxes?.onEnd(() => void (byTarget = pathAddresses<Served, RoutedTarget>()));
   const routeOf = routedTargets(table);
   const take = (req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> => {
     const url = req.url;
@@ -75,6 +75,7 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
     let prefix = '';
     let id = '';
     let arrived: number | undefined;
+    let kept: RememberedAddress<Served, RoutedTarget> | undefined;
     const host = req.headers.host;
     const byPath = url.startsWith('/sandboxes/');
     const byOther = req.headers[SANDBOX_HEADER] !== undefined || hostMayName(host);
@@ -82,7 +83,6 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
     if (byPath && !sandboxes) return false;
     if (byPath || byOther) {
       let to: Addressed | null;
-      let kept: RememberedAddress<Served> | undefined;
       try {
         // Named by its path alone, the address depends on the target alone: remembered by it, with the sandbox found.
         to = byOther ? addressOf(req) : (kept = byTarget(url));
@@ -102,7 +102,8 @@ export function fastListener(parts: FastPathParts, full: RequestListener): Reque
       }
     }
     if (!target.startsWith('/api/v3/')) return false;
-    const routed = routeOf(target);
+    // A remembered address keeps its target's route: one lookup by the URL finds the sandbox and the route.
+    const routed = kept === undefined ? routeOf(target) : kept.routed !== undefined ? kept.routed : (kept.routed = routeOf(target));
     if (!routed) return false;
     // Looked up only while some mock holds a fault, with the route's operation: the request is routed once (the table's
     // rule is operationOf's).

@@ -58,8 +58,10 @@ export function addressOf(req: IncomingMessage): Addressed | null {
 }
 
 /** A remembered address, and the sandbox a request to it found (whoever remembers lets it go at the sandbox's end). */
-export interface RememberedAddress<S> extends Addressed {
+export interface RememberedAddress<S, R = never> extends Addressed {
   found?: S;
+  /** What the caller routed `url` to (null: no route), made once: a target routes alike whichever request sends it. */
+  routed?: R | null;
 }
 
 /** Targets longer than this are parsed each time: a remembered one is at most this many characters. */
@@ -73,13 +75,13 @@ const REMEMBERED_MAX = 1024;
  * V8 keeps, so finding the sandbox and routing the rest do not hash and compare fresh slices of the URL each time.
  * At the bound the memory starts again empty (a server's targets are few; a scan of many only costs the parse).
  */
-export function pathAddresses<S = never>(): (url: string) => RememberedAddress<S> {
+export function pathAddresses<S = never, R = never>(): (url: string) => RememberedAddress<S, R> {
   const limits = { keys: REMEMBERED_MAX, keyLength: REMEMBERED_URL_MAX };
   // One string for one target, whichever sandbox it follows: the route's lookup by it, made for every sandbox in turn,
   // then compares a string it has already read rather than each sandbox's own copy of the same characters.
   const target = remembered(flat, limits);
-  return remembered((url): RememberedAddress<S> => {
+  return remembered((url): RememberedAddress<S, R> => {
     const parsed = parsePath(url);
-    return { id: flat(parsed.id), url: target(parsed.url), prefix: flat(parsed.prefix), found: undefined };
+    return { id: flat(parsed.id), url: target(parsed.url), prefix: flat(parsed.prefix), found: undefined, routed: undefined };
   }, limits);
 }

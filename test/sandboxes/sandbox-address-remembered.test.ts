@@ -1,5 +1,6 @@
 // Addresses remembered by target: the same answer as the parse for every path form, one object per target while it is
-// remembered, targets of up to 256 characters only, and at 1,024 targets the memory starts again empty.
+// remembered (with its caller's sandbox and route), targets of up to 256 characters only, and at 1,024 targets the
+// memory starts again empty.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IncomingMessage } from 'node:http';
@@ -21,16 +22,20 @@ const URLS = [
 test('remembered address: the same as the parse, the first time and when remembered', () => {
   const at = pathAddresses();
   for (const url of URLS) {
-    assert.equal(at(url), { ...addressOf(req(url)), found: undefined }, url);
-    assert.equal(at(url), { ...addressOf(req(url)), found: undefined }, `${url} (remembered)`);
+    assert.equal(at(url), { ...addressOf(req(url)), found: undefined, routed: undefined }, url);
+    assert.equal(at(url), { ...addressOf(req(url)), found: undefined, routed: undefined }, `${url} (remembered)`);
   }
 });
 
-test('remembered address: a target is one object while remembered', () => {
-  const at = pathAddresses();
+test('remembered address: a target is one object while remembered, with what its caller found and routed', () => {
+  const at = pathAddresses<string, string>();
   const first = at(URLS[0]);
   assert.is(at(URLS[0]), first);
   assert.is.not(at(URLS[1]), first);
+  first.found = 'sandbox';
+  first.routed = 'route';
+  assert.equal([at(URLS[0]).found, at(URLS[0]).routed], ['sandbox', 'route']);
+  assert.equal([at(URLS[1]).found, at(URLS[1]).routed], [undefined, undefined]);
 });
 
 /** A target of exactly `n` characters naming sandbox `id`. */
@@ -46,7 +51,7 @@ test('remembered address: 256 characters are remembered, 257 parsed each time', 
   assert.is(at256.length, 256);
   assert.is(at(at256), at(at256));
   assert.is.not(at(at257), at(at257));
-  assert.equal(at(at257), { id: 'abc', url: at257.slice('/sandboxes/abc'.length), prefix: '/sandboxes/abc', found: undefined });
+  assert.equal(at(at257), { id: 'abc', url: at257.slice('/sandboxes/abc'.length), prefix: '/sandboxes/abc', found: undefined, routed: undefined });
 });
 
 test('remembered address: 1,024 targets are kept, the 1,025th starts the memory again', () => {
