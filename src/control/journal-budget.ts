@@ -1,7 +1,9 @@
 // One order and one byte budget for the journals of every mock a server holds (its default mock and each sandbox): many
 // mocks cannot hold many times the memory, and past the budget the oldest entry of all goes, whichever journal holds it.
-import type { Stored } from './journal-types.js';
 import type { StoredEntry } from './journal-entry.js';
+
+/** Entries let go kept for reuse, at most: a drop of many at once makes no more than this many wait. */
+const SPARE_MAX = 16;
 
 /**
  * What the order asks of a journal. Its entries live in the shared order, so adding one touches no array of its own;
@@ -29,7 +31,9 @@ export class JournalBudget {
    * reused (rebuilt in place, grown only when full): entries outlive many requests, and arrays made anew at every
    * rebuild or growth would be copied and promoted by the collector as they are.
    */
-  private stored: (Stored | undefined)[] = [];
+  private stored: (StoredEntry | undefined)[] = [];
+  /** Entries let go, emptied, for new entries to fill (never the newest: a new entry compares itself with it). */
+  private readonly spare: StoredEntry[] = [];
   private owners: (OrderedJournal | undefined)[] = [];
   private sizes: number[] = [];
   private head = 0;
@@ -55,6 +59,22 @@ export class JournalBudget {
   /** Room for this many slots before the arrays grow (they never shrink). */
   get capacity(): number {
     return this.stored.length;
+  }
+
+  /** An entry let go, emptied, to fill with a new record; undefined when none waits. */
+  reuse(): StoredEntry | undefined {
+    return this.spare.pop();
+  }
+
+  /** Entries let go and waiting to be filled again (at most 16). */
+  get spares(): number {
+    return this.spare.length;
+  }
+
+  private letGo(entry: StoredEntry): void {
+    if (entry === this.newest || this.spare.length >= SPARE_MAX) return;
+    entry.empty();
+    this.spare.push(entry);
   }
 
   /** Stores a journal's new entry last in the order and answers its position (settle() then applies the budget). */
@@ -104,6 +124,7 @@ export class JournalBudget {
       const owner = this.owners[at];
       if (owner === undefined) continue;
       const size = this.sizes[at];
+      this.letGo(this.stored[at] as StoredEntry);
       this.stored[at] = this.owners[at] = undefined;
       this.total -= size;
       this.held--;
@@ -121,18 +142,19 @@ export class JournalBudget {
     return (journal.first = at);
   }
 
-  /** Lets the entry at `position` go (its journal's own bounds or a clear); answers it. */
-  remove(position: number): Stored {
-    const entry = this.stored[position] as Stored;
-    this.total -= this.sizes[position];
+  /** Lets the entry at `position` go (its journal's own bounds or a clear); answers its size. */
+  remove(position: number): number {
+    const size = this.sizes[position];
+    this.total -= size;
     this.held--;
+    this.letGo(this.stored[position] as StoredEntry);
     this.stored[position] = this.owners[position] = undefined;
-    return entry;
+    return size;
   }
 
-  /** The entry at `position` (one held). */
-  entryAt(position: number): Stored {
-    return this.stored[position] as Stored;
+  /** The entry at `position` (one held), for a reader that is done with it before the next entry is added. */
+  entryAt(position: number): StoredEntry {
+    return this.stored[position] as StoredEntry;
   }
 
   /**
@@ -144,24 +166,24 @@ export class JournalBudget {
     const out: number[] = [];
     for (let at = this.end - 1; at >= journal.first; at--) {
       if (this.owners[at] !== journal) continue;
-      if ((this.stored[at] as Stored).id <= after) break;
+      if ((this.stored[at] as StoredEntry).id <= after) break;
       out.push(at);
     }
     return out;
   }
 
   /** The journal's entries with an id above `after` (all without it), oldest first. */
-  entriesOf(journal: OrderedJournal, after = -Infinity): Stored[] {
+  entriesOf(journal: OrderedJournal, after = -Infinity): StoredEntry[] {
     return this.since(journal, after)
       .reverse()
-      .map((at) => this.stored[at] as Stored);
+      .map((at) => this.stored[at] as StoredEntry);
   }
 
   /** The position of the journal's entry `id` (read back from the newest, so recent ones are found soonest), or -1. */
   find(journal: OrderedJournal, id: number): number {
     const newer = this.since(journal, id - 1);
     const at = newer[newer.length - 1];
-    return at !== undefined && (this.stored[at] as Stored).id === id ? at : -1;
+    return at !== undefined && (this.stored[at] as StoredEntry).id === id ? at : -1;
   }
 
   /** The positions of the journal's entries (what a clear lets go). */

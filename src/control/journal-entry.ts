@@ -65,27 +65,43 @@ function alikeOf(r: JournalRecord, prev: Alike | undefined): Alike {
   );
 }
 
+/** What an entry let go holds until it is filled again: nothing of any request, so it keeps no body alive. */
+const NOTHING = new Alike('', '', '', 0, null, {}, null, {}, null, undefined, undefined, undefined);
+
 /**
  * A record as the journal holds it: its id, arrival, duration, size and drift, and the facts it shares with the entry
- * added before it (in its journal, or in any journal under a shared budget) when they are alike. Read only: shadow
- * mode's drift and its size are the only fields set after it is made.
+ * added before it (in its journal, or in any journal under a shared budget) when they are alike. An entry the order
+ * lets go is filled again with a later request's record (see JournalBudget): the journals keep thousands of entries for
+ * thousands of requests, and an object made per request and kept that long is copied and promoted by the collector.
+ * So no reader outside the journal holds one: readers get copies (toJSON) or views made from it at once.
  */
 export class StoredEntry implements Stored {
-  readonly atMs: number;
-  readonly duration_ms: number;
-  drift: DriftItem[] | undefined;
-  private readonly alike: Alike;
+  atMs = 0;
+  duration_ms = 0;
+  drift: DriftItem[] | undefined = undefined;
+  id = 0;
+  size = 0;
+  private alike = NOTHING;
 
-  constructor(
-    r: JournalRecord,
-    readonly id: number,
-    public size: number,
-    prev?: StoredEntry,
-  ) {
+  constructor(r: JournalRecord, id: number, size: number, prev?: StoredEntry) {
+    this.fill(r, id, size, prev);
+  }
+
+  /** Holds `r` from now on, with its id and size (an entry let go, filled again, or a new one). */
+  fill(r: JournalRecord, id: number, size: number, prev?: StoredEntry): this {
     this.atMs = r.atMs;
     this.duration_ms = r.duration_ms;
     this.drift = r.drift;
+    this.id = id;
+    this.size = size;
     this.alike = alikeOf(r, prev?.alike);
+    return this;
+  }
+
+  /** Lets go of what it holds (its record's parts), kept only to be filled again. */
+  empty(): void {
+    this.alike = NOTHING;
+    this.drift = undefined;
   }
 
   /** As JSON, the whole record with its id and size (the shared part's fields read into it). */

@@ -124,9 +124,10 @@ export class Journal implements OrderedJournal {
     this.nextId = nextId;
   }
 
-  /** The matching entries as stored, unredacted: for readers inside the mock (the client report) that show no secret. */
+  /** Copies of the matching entries as stored, unredacted: for readers inside the mock (the client report) that show no secret. */
   records(filter: JournalFilter = {}): readonly Stored[] {
-    return this.select(filter);
+    // Copies: the journal fills entries it lets go with later requests, so none of its own leaves it.
+    return this.select(filter).map((e) => e.toJSON());
   }
 
   private push(record: JournalRecord, id: number): number {
@@ -144,7 +145,8 @@ export class Journal implements OrderedJournal {
           responseHeaders: hRes > limit ? boundedHeaders(record.responseHeaders, limit) : record.responseHeaders,
         }
       : record;
-    const stored = new StoredEntry(kept, id, 0, this.order.newest);
+    const newest = this.order.newest;
+    const stored = this.order.reuse()?.fill(kept, id, 0, newest) ?? new StoredEntry(kept, id, 0, newest);
     stored.size =
       ENTRY_OVERHEAD +
       stored.path.length +
@@ -184,8 +186,7 @@ export class Journal implements OrderedJournal {
 
   /** Lets its oldest entry go for its own bounds. */
   private dropOwn(): void {
-    const e = this.order.remove(this.order.oldest(this));
-    this.lostOldest(e.size);
+    this.lostOldest(this.order.remove(this.order.oldest(this)));
   }
 
   /** Its oldest entry has gone (its own bounds, or the shared budget). */
@@ -212,7 +213,7 @@ export class Journal implements OrderedJournal {
   }
 
   /** The matching stored entries, oldest first: from just after `after`, and the newest `limit` of them when set. */
-  private select(filter: JournalFilter): Stored[] {
+  private select(filter: JournalFilter): StoredEntry[] {
     if (this.count === 0) return [];
     const method = filter.method?.toUpperCase();
     const path = filter.path;
@@ -228,7 +229,7 @@ export class Journal implements OrderedJournal {
       (!path || (pathRe ? pathRe.test(e.path) : e.path.includes(path))) &&
       (!status || (statusClass ? String(e.status)[0] === statusClass : String(e.status) === status));
     const entries = this.order.entriesOf(this, filter.after);
-    const out: Stored[] = [];
+    const out: StoredEntry[] = [];
     const limit = filter.limit ?? Infinity;
     if (limit === Infinity) {
       for (const e of entries) if (matches(e)) out.push(e);

@@ -57,7 +57,21 @@ test('order reuse: steady traffic over 100 journals at the budget keeps one capa
   );
 });
 
-test('order reuse: a rebuild empties the slots past the order end, so their entries can be collected (child with --expose-gc)', () => {
+test('order reuse: after each rebuild every slot past the order end is empty', () => {
+  const budget = new JournalBudget(100 * SIZE);
+  const journals = Array.from({ length: 10 }, () => new Journal({}, undefined, budget));
+  let rebuilds = 0;
+  for (let i = 0; i < 5000; i++) {
+    const before = budget.slots;
+    journals[i % 10].add(record());
+    if (budget.slots >= before) continue;
+    rebuilds++;
+    for (let at = budget.slots; at < budget.capacity; at++) assert.is(budget.entryAt(at), undefined, `slot ${at} of ${budget.capacity}`);
+  }
+  assert.ok(rebuilds >= 3, `${rebuilds} rebuilds`);
+});
+
+test('order reuse: once the budget lets an entry go, its request parts can be collected (child with --expose-gc)', () => {
   const out = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(new URL('../helpers/journal-let-go.ts', import.meta.url))], {
     encoding: 'utf8',
     timeout: 60_000,

@@ -1,5 +1,6 @@
-// A child run with --expose-gc: an entry that a rebuild of the shared order moved down, once the budget lets it go, is
-// collectable at once (the slot it was moved from, past the order's end, holds it no more); prints JSON on stdout.
+// A child run with --expose-gc: once the budget lets go an entry that a rebuild of the shared order moved down, what its
+// request left (its headers here) is collectable at once, whether the entry waits to be filled again or is dropped;
+// prints JSON on stdout.
 import { Journal } from '../../src/control/journal.js';
 import { JournalBudget } from '../../src/control/journal-budget.js';
 import { plainGet } from './journal-records.js';
@@ -9,9 +10,10 @@ const gc = (globalThis as { gc?: () => void }).gc!;
 const budget = new JournalBudget(100_000);
 const journals = Array.from({ length: 10 }, () => new Journal({}, undefined, budget));
 let i = 0;
+// Headers of their own per request: no two entries share them, so the watched headers are one entry's alone.
 const add = () => {
   const j = i++ % journals.length;
-  return { j, id: journals[j].add(plainGet('/x', 'r'.repeat(488))) };
+  return { j, id: journals[j].add({ ...plainGet('/x', 'r'.repeat(488)), requestHeaders: { n: String(i) } }) };
 };
 for (let n = 0; n < 3000; n++) add();
 /**
@@ -22,10 +24,10 @@ function watch() {
   let watched: WeakRef<object> | undefined;
   let last = add();
   for (let n = 0; n < 5000 && !watched; n++) {
-    const entry = budget.entryAt(budget.slots - 1);
+    const headers = budget.entryAt(budget.slots - 1).requestHeaders;
     const before = budget.slots;
     const next = add();
-    if (budget.slots < before) watched = new WeakRef(entry as object);
+    if (budget.slots < before) watched = new WeakRef(headers);
     else last = next;
   }
   let adds = 0;
