@@ -16,6 +16,7 @@ import { sharedStorage } from './middleware/index.js';
 import type { Sandboxes } from './sandboxes/index.js';
 import type { Mock, ServerParts } from './mock.js';
 import { fastListener } from './fast-path.js';
+import { holdTickShape } from './tick-shape.js';
 
 /** The mock's shadow record with what the middleware needs of the mock itself (its journal, clock and auth mode), built once per mock. */
 const records = new WeakMap<AddressedMock, ShadowRecord | null>();
@@ -40,6 +41,8 @@ export interface ServerApp {
 
 export function serverApp(root: Mock, sandboxes: Sandboxes | null, server: ServerParts): ServerApp {
   const { options } = server;
+  // A server between bursts of load must not lose the shape of Node's ticks (see tick-shape.ts).
+  holdTickShape();
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   const control = options.control ?? true;
   // Every module's routes in one flat table (looked up by segments, not by walking each router's layers).
