@@ -21,6 +21,7 @@ import { sandboxWritesOnPostgres } from './postgres-sandbox-writes.js';
 import { timelineGroup } from './timeline.js';
 import { BEFORE, houseGroup } from './house.js';
 import { PRIOR, priorGroup } from './prior.js';
+import { UNHELD, idleGroup } from './idle.js';
 
 export interface Group {
   /** The name `node --import tsx bench/run.ts <name> ...` selects it by. */
@@ -39,6 +40,7 @@ export const GROUPS: Group[] = [
   { name: 'f', what: 'in-process createApp and restore', run: inProcess },
   { name: 'cold', what: 'a fresh process to its first answered mock.fetch vs msw', run: coldStart },
   { name: 'ab', what: 'GET run detail vs bare Koa, json-server, raw node:http and a pinned older commit', run: readThroughput },
+  { name: 'idle', what: `GET run detail after an idle spell's full collections, against commit ${UNHELD}`, run: idleGroup },
   { name: 'i', what: 'in-process fetch, inject and interception per request', run: requestPath, fresh: true },
   { name: 'c', what: 'memory-mode cancels vs bare Koa + koa-body', run: memoryWrites },
   { name: 'e', what: 'first vs last page of 100k users', run: lastPage },

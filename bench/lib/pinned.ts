@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { ROOT, start, type Server } from './servers.js';
 
 /** The folder of `commit`'s build (its dist/cli.js), made on first use: git worktree add, npm ci, npm run build. */
-function pinnedBuild(commit: string): string {
+export function pinnedBuild(commit: string): string {
   const dir = join(tmpdir(), `prm-${commit}`);
   if (existsSync(join(dir, 'dist', 'cli.js'))) return dir;
   const step = (what: string, cmd: string, args: string[], cwd: string) => {
