@@ -6,7 +6,7 @@ import { ab } from '../lib/ab.js';
 import { AUTH, EDGE, rps, runPath } from '../lib/load.js';
 import { RUN } from '../lib/data.js';
 import { pinnedBuild } from '../lib/pinned.js';
-import { bad, fmt, report, reportThroughput } from '../lib/report.js';
+import { bad, reportThroughput } from '../lib/report.js';
 import { ROOT, start, type Server } from '../lib/servers.js';
 
 /** The last commit before the hold: its CLI serves the same bytes. */
@@ -23,26 +23,12 @@ export async function idleGroup() {
     // The control: both warm, before any collection was forced. The builds differ only by the hold, so no target.
     say(`GET run detail, ${UNHELD} against today's build, both warm`);
     const warm = await ab(before, now, read(before), read(now), EDGE);
-    const ratio = rps(warm.subject) / rps(warm.base);
-    report({
-      id: 'b-warm0',
-      what: `GET run detail, warm, on commit ${UNHELD} (req/s)`,
-      value: fmt(rps(warm.base)) + bad(warm.base),
-      baseline: '',
-      ratio: '',
-      target: 'baseline',
-      met: null,
-    });
-    report({
-      id: 'b-warm',
-      what: `GET run detail, warm, against commit ${UNHELD} (req/s)`,
-      value: fmt(rps(warm.subject)) + bad(warm.subject),
-      baseline: fmt(rps(warm.base)),
-      ratio: `${fmt(ratio, 2)} x b-warm0`,
-      target: 'control',
-      met: null,
-      note: warm.cpu,
-    });
+    reportThroughput(
+      { id: 'b-warm0', what: `GET run detail, warm, on commit ${UNHELD} (req/s)`, rps: rps(warm.base), bad: bad(warm.base) },
+      { id: 'b-warm', what: `GET run detail, warm, against commit ${UNHELD} (req/s)`, rps: rps(warm.subject), bad: bad(warm.subject) },
+      null,
+      warm.cpu,
+    );
     say('three full collections in each server while it is idle');
     for (const s of [before, now]) process.kill(s.pid!, 'SIGUSR2');
     await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -43,11 +43,14 @@ export function printTable() {
   process.stdout.write(`\n${out.join('\n')}\n\n${notes.join('\n')}\n`);
 }
 
-/** A throughput comparison as two rows: the baseline side, then the subject with its ratio against a minimum. */
+/**
+ * A throughput comparison as two rows: the baseline side, then the subject with its ratio against a minimum (null: a
+ * control, reported without a target).
+ */
 export function reportThroughput(
   base: { id: string; what: string; rps: number; bad: string },
   subject: { id: string; what: string; rps: number; bad: string },
-  min: number,
+  min: number | null,
   note?: string,
 ): void {
   const ratio = subject.rps / base.rps;
@@ -58,8 +61,8 @@ export function reportThroughput(
     value: fmt(subject.rps) + subject.bad,
     baseline: fmt(base.rps),
     ratio: `${fmt(ratio, 2)} x ${base.id}`,
-    target: `>= ${min} x ${base.id}`,
-    met: ratio >= min,
+    target: min === null ? 'control' : `>= ${min} x ${base.id}`,
+    met: min === null ? null : ratio >= min,
     note,
   });
 }
