@@ -6,7 +6,7 @@ import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { GROUPS } from './groups/index.js';
-import { CONNECTIONS, EDGE, ROUNDS, SECONDS } from './lib/load.js';
+import { CONNECTIONS, EDGE, PRECISE, ROUNDS, SECONDS } from './lib/load.js';
 import { fmt, printTable, rows, type Row } from './lib/report.js';
 
 /** What a child running one group (`--rows-of NAME`) ends its output with: its rows as JSON on one line. */
@@ -46,7 +46,7 @@ async function main() {
   if (unknown.length) throw new Error(`unknown group(s) ${unknown.join(', ')}; groups: ${GROUPS.map((g) => g.name).join(' ')}`);
   const groups = GROUPS.filter((g) => only.length === 0 || only.includes(g.name));
   process.stderr.write(
-    `bench on ${machine}; ${SECONDS} s x ${ROUNDS} rounds per side (rows at the edge: ${EDGE.seconds} s x ${EDGE.rounds}), ${CONNECTIONS} connections; groups ${groups.map((g) => g.name).join(' ')}\n`,
+    `bench on ${machine}; ${SECONDS} s x ${ROUNDS} rounds per side (rows at the edge: ${EDGE.seconds} s x ${EDGE.rounds}; sh and sb3: ${PRECISE.seconds} s x ${PRECISE.rounds}), ${CONNECTIONS} connections; groups ${groups.map((g) => g.name).join(' ')}\n`,
   );
   for (const [i, group] of groups.entries()) {
     // Progress on a terminal: which group runs and how long the run has taken so far.

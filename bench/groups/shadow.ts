@@ -2,16 +2,9 @@
 // against one that does not. The shadow request is queued after the answer, bounded in rate and concurrency, so the
 // mock's own throughput should barely move.
 import { RUN, TOKEN } from '../lib/data.js';
-import { AUTH, compare, rps, runPath, type Pace } from '../lib/load.js';
+import { AUTH, PRECISE, compare, rps, runPath } from '../lib/load.js';
 import { bad, fmt, report } from '../lib/report.js';
 import { mockServer } from '../lib/servers.js';
-
-/**
- * Two identical servers in this harness spread by 5.7 % (one standard deviation) over 20 rounds of 1 s a side, and
- * shadow mode costs about 4 %: at the edge rows' 18 rounds a run fell under the 0.9 x target about one time in three.
- * 48 rounds narrow the spread to about 3.5 %.
- */
-const PRECISE: Pace = { rounds: 48, seconds: 1 };
 
 export async function shadowGroup() {
   const target = await mockServer('--memory', '--simulation', 'off');
@@ -20,6 +13,7 @@ export async function shadowGroup() {
   // Steady state, as in a long session: the first comparison builds the OpenAPI document it checks shapes against.
   await fetch(`${shadowed.url}${runPath(RUN)}`, { headers: AUTH });
   while ((await driftOf(shadowed.url)).compared < 1) await new Promise((r) => setTimeout(r, 50));
+  // Shadow mode costs about 4 % here: at EDGE's 18 rounds a run fell under the 0.9 x target about one time in three.
   const { base, subject } = await compare(
     { url: plain.url, path: runPath(RUN), headers: AUTH },
     { url: shadowed.url, path: runPath(RUN), headers: AUTH, before: () => emptyBucket(shadowed.url) },
