@@ -12,7 +12,7 @@ export interface Pace {
 }
 export const PLAIN: Pace = { rounds: ROUNDS, seconds: SECONDS };
 /**
- * For rows whose target sits within a tenth of their figure (flt, sb3, sh, c-p, pgw1-p): many short rounds a side. This
+ * For rows whose target sits within a tenth of their figure (b-raw, flt, c-p, pgw1-p): many short rounds a side. This
  * machine's speed drifts by a fifth over a few seconds, so one round's ratio ranges over about a third; 18 alternating
  * rounds of 1 s pair each round with a neighbour under nearly the same drift (rounds of 2 or 3 s ranged 0.76 to 1.06 x
  * on sb3's load, 30 rounds of 1 s 0.88 to 0.94 x), in the same 36 s a side.
